@@ -1,0 +1,39 @@
+"""Errors the engine raises for input it cannot accept. Each names the field it is about, so that the
+service can answer 422 with an ``errors`` object mapping field paths to messages."""
+
+
+class EngineError(ValueError):
+    """Input that parses but is not acceptable. ``errors`` maps a field path to its messages."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.errors = {field: [message]}
+
+
+class InvalidState(EngineError):
+    """A state that is malformed, illegal or inconsistent for its game."""
+
+    def __init__(self, message: str, field: str = "state"):
+        super().__init__(field, message)
+
+
+class IllegalMove(EngineError):
+    """A move that is not legal in the given state."""
+
+    def __init__(self, message: str, field: str = "move"):
+        super().__init__(field, message)
+
+
+class GameOver(InvalidState):
+    """A search was asked for a state that is already terminal."""
+
+    def __init__(self, message: str = "the game is already over: there is no move to search",
+                 field: str = "state"):
+        super().__init__(message, field)
+
+
+class AlgorithmMismatch(EngineError):
+    """An algorithm, or an algorithm setting, that does not fit the game."""
+
+    def __init__(self, message: str, field: str = "algorithm.name"):
+        super().__init__(field, message)

@@ -1,0 +1,118 @@
+"""The one interface every search uses, after AIMA's ``Game`` (aima-python ``games.py``).
+
+A game object holds the rules (and, for an explicit tree, the tree itself); states are immutable, hashable
+values that only the game interprets. Searches never look inside a state: they ask the game.
+
+Players are numbered 0..n-1; ``players`` names them (``"X"``, ``"O"``; ``"MAX"``, ``"MIN"``). At a chance
+node ``to_move`` returns :data:`CHANCE`, and ``chance_outcomes`` lists ``(outcome, probability)`` pairs
+whose outcomes ``result`` applies like moves.
+"""
+
+CHANCE = -1
+
+
+class Game:
+    """Base class: override what the game has. Defaults describe a deterministic game without shortcuts.
+
+    Class attributes:
+
+    - ``id``: the game's id in the API (``"tictactoe"``).
+    - ``players``: display names, indexed by player number.
+    - ``has_chance``: some states are chance nodes.
+    - ``zero_sum``: two players whose utilities always sum to zero, so one number describes a state.
+    - ``outcome_game``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
+      so a search may prove win/draw/loss and score wins by their distance.
+    - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
+      Star1 pruning needs them.
+    """
+
+    id = "game"
+    players: tuple = ("MAX", "MIN")
+    has_chance = False
+    zero_sum = True
+    outcome_game = False
+    utility_bounds: tuple | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    # --- the rules -------------------------------------------------------------------------------
+
+    def to_move(self, state) -> int:
+        """The player to move in ``state``, or :data:`CHANCE`."""
+        raise NotImplementedError
+
+    def actions(self, state) -> list:
+        """The legal moves (or, at a chance node, the outcomes) in the game's natural order."""
+        raise NotImplementedError
+
+    def result(self, state, move):
+        """The state after ``move`` (or chance outcome). ``state`` itself is left unchanged."""
+        raise NotImplementedError
+
+    def is_terminal(self, state) -> bool:
+        raise NotImplementedError
+
+    def utility(self, state, player: int) -> float:
+        """The final payoff of terminal ``state`` for ``player``."""
+        raise NotImplementedError
+
+    def utilities(self, state) -> tuple:
+        """The payoff of terminal ``state`` for every player, in player order."""
+        return tuple(self.utility(state, p) for p in range(self.n_players))
+
+    def chance_outcomes(self, state) -> list:
+        """At a chance node: ``[(outcome, probability), ...]``, probabilities summing to 1."""
+        raise NotImplementedError
+
+    # --- knowledge that searches may use ---------------------------------------------------------
+
+    def evaluate(self, state, player: int) -> float:
+        """A heuristic estimate of ``state`` for ``player``, used where a depth limit cuts the search.
+        Exact (the utility) on terminal states; strictly inside the win/loss utilities elsewhere in an
+        outcome game."""
+        return self.utility(state, player) if self.is_terminal(state) else 0.0
+
+    def evaluations(self, state) -> tuple:
+        """``evaluate`` for every player, in player order (n-player searches)."""
+        return tuple(self.evaluate(state, p) for p in range(self.n_players))
+
+    def key(self, state):
+        """A hashable key that identifies ``state`` for a transposition table."""
+        return state
+
+    def ordered_actions(self, state) -> list:
+        """The legal moves, the likeliest best first (move ordering). Same set as ``actions``."""
+        return self.actions(state)
+
+    def immediate_win(self, state):
+        """A move that wins at once for the player to move, or None. Only outcome games with a cheap
+        test override this; searches that use it skip generating the winning child."""
+        return None
+
+    def perspective(self, state) -> int:
+        """The player whose point of view a search's root value takes: the player to move."""
+        return self.to_move(state)
+
+    def plies_bound(self, state) -> int | None:
+        """An upper bound on the number of plies from ``state`` to the end of the game, if known.
+        A depth-limited search that reaches it has seen every terminal state: its value is exact."""
+        return None
+
+    # --- JSON ------------------------------------------------------------------------------------
+
+    def move_to_json(self, move):
+        return move
+
+    def move_from_json(self, value, state):
+        """The move that ``value`` (JSON) names in ``state``; :class:`~engine.errors.IllegalMove` if none."""
+        from engine.errors import IllegalMove
+        for move in self.actions(state):
+            if self.move_to_json(move) == value and type(value) is not bool:
+                return move
+        raise IllegalMove(f"{value!r} is not a legal move here; legal: "
+                          f"{[self.move_to_json(m) for m in self.actions(state)]}")
+
+    def state_to_json(self, state) -> dict:
+        raise NotImplementedError

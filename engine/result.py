@@ -1,0 +1,84 @@
+"""What a search returns: the chosen move, its value, a proof when there is one, and statistics.
+
+The field names and meanings are those of the API core (``POST /v1/search``): ``value`` is finite and taken
+from the point of view of ``perspective``; ``outcome`` and ``plies_to_end`` are set only when the search
+proved the game-theoretic result; ``stats.nodes`` counts every state the search visited, root included.
+"""
+from dataclasses import dataclass, field
+import math
+
+# Why a search stopped.
+COMPLETED = "completed"        # it searched everything it was asked to (the depth, or the whole game)
+SOLVED = "solved"              # iterative deepening stopped early because the root result was proven
+TIME_LIMIT = "time_limit"      # the deadline passed; the answer is the best found so far
+ITERATION_LIMIT = "iteration_limit"  # MCTS reached its iteration cap
+
+# Bounds on a root move's value.
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+@dataclass
+class Stats:
+    """Counters every search keeps. ``nodes`` counts visits (a transposition hit is a visit); ``leaves``
+    counts nodes valued without expanding them (terminal states and depth-limit cut-offs); ``cutoffs``
+    counts alpha-beta (or Star1) prunings; ``max_depth`` is the deepest ply visited; ``depth_completed``
+    the deepest iteration that finished."""
+
+    nodes: int = 0
+    leaves: int = 0
+    depth_completed: int = 0
+    max_depth: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    iterations: int | None = None
+    time_ms: float = 0.0
+    nodes_per_second: int = 0
+    timed_out: bool = False
+    stop_reason: str = COMPLETED
+
+    def finish(self, seconds: float) -> None:
+        """Record the elapsed time and derive the rate."""
+        self.time_ms = round(seconds * 1000.0, 3)
+        self.nodes_per_second = int(self.nodes / seconds) if seconds > 0 else 0
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class MoveValue:
+    """One root move's value from the root perspective, with whether it is exact or only a bound
+    (alpha-beta proves ``value <= v`` for a refuted move), and MCTS visit counts."""
+
+    move: object
+    value: float
+    bound: str = EXACT
+    visits: int | None = None
+    values: list | None = None  # n-player searches: one utility per player
+
+
+@dataclass
+class SearchResult:
+    move: object
+    value: float
+    perspective: str
+    outcome: str | None = None
+    plies_to_end: int | None = None
+    pv: list = field(default_factory=list)
+    moves: list = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    values: list | None = None  # n-player searches: the root's utility vector
+    trace: list | None = None
+
+    def __post_init__(self):
+        self.value = finite(self.value)
+
+
+def finite(x: float) -> float:
+    """JSON has no Infinity or NaN: clamp infinities to the largest float and refuse NaN."""
+    x = float(x)
+    if math.isnan(x):
+        raise ValueError("a search produced NaN")
+    if math.isinf(x):
+        return math.copysign(1.7976931348623157e308, x)
+    return x
