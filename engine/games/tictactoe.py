@@ -1,0 +1,184 @@
+"""Tic-tac-toe and its m,n,k generalisation (gomoku is 15,15,5), on bitboards.
+
+Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the tuple ``(x, o, ply, status)``: X's and
+O's bitboards, the number of marks on the board (X moves at even plies) and the status, computed once when
+a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
+lookup, and ``result`` tests only the lines through the cell just played.
+"""
+from functools import lru_cache
+
+from engine.errors import InvalidState
+from engine.game import Game
+
+GAME_ID = "tictactoe"
+MAX_SIDE = 19
+ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
+EMPTY_TABLE_CELLS = 12  # boards up to this many cells list their empty cells by table lookup
+
+DESCRIPTION = {
+    "name": "Tic-tac-toe (m,n,k)",
+    "description": "Two players take turns marking cells of an m x n grid; the first to get k marks in a row "
+                   "(horizontally, vertically or diagonally) wins. X moves first.",
+    "players": ["X", "O"],
+    "state_format": "{\"board\": [m strings of n characters 'X', 'O' or '.', top row first], \"k\": k (default "
+                    "3)}; 1 <= m, n <= 19. The player to move follows from the counts.",
+    "initial_state": {"board": ["...", "...", "..."], "k": 3},
+    "move_format": "the 0-based cell index, row-major: row * n + column",
+    "algorithms": ["minimax", "alphabeta", "expectimax", "maxn", "mcts"],
+    "example_request": {"game": "tictactoe", "state": {"board": ["X.O", "...", "..."], "k": 3},
+                        "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
+}
+
+
+class TicTacToe(Game):
+    """The m,n,k-game. Utilities: +1 for a win, -1 for a loss, 0 for a draw."""
+
+    id = GAME_ID
+    players = ("X", "O")
+    outcome_game = True
+    utility_bounds = (-1.0, 1.0)
+
+    def __init__(self, rows: int, cols: int, k: int):
+        self.rows, self.cols, self.k = rows, cols, k
+        self.cells = rows * cols
+        self.full = (1 << self.cells) - 1
+        self.lines = winning_lines(rows, cols, k)
+        self.lines_through = [[line for line in self.lines if line >> cell & 1] for cell in range(self.cells)]
+        centre_r, centre_c = (rows - 1) / 2, (cols - 1) / 2
+        # Move ordering: cells on more winning lines first, then nearer the centre, then natural order.
+        self.by_promise = sorted(range(self.cells), key=lambda cell: (
+            -len(self.lines_through[cell]),
+            abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
+        self.empty_cells = empty_cell_table(self.cells) if self.cells <= EMPTY_TABLE_CELLS else None
+
+    def to_move(self, state):
+        return state[2] & 1
+
+    def actions(self, state):
+        occupied = state[0] | state[1]
+        if self.empty_cells is not None:
+            return self.empty_cells[occupied]
+        free, moves = self.full & ~occupied, []
+        while free:
+            low = free & -free
+            moves.append(low.bit_length() - 1)
+            free ^= low
+        return moves
+
+    def ordered_actions(self, state):
+        occupied = state[0] | state[1]
+        return [cell for cell in self.by_promise if not occupied >> cell & 1]
+
+    def result(self, state, cell):
+        x, o, ply, _ = state
+        bit = 1 << cell
+        if ply & 1:
+            o |= bit
+            mine, won = o, O_WON
+        else:
+            x |= bit
+            mine, won = x, X_WON
+        for line in self.lines_through[cell]:
+            if mine & line == line:
+                return (x, o, ply + 1, won)
+        return (x, o, ply + 1, DRAWN if ply + 1 == self.cells else ONGOING)
+
+    def is_terminal(self, state):
+        return state[3] != ONGOING
+
+    def utility(self, state, player):
+        status = state[3]
+        if status == X_WON:
+            return 1.0 if player == 0 else -1.0
+        if status == O_WON:
+            return -1.0 if player == 0 else 1.0
+        return 0.0
+
+    def evaluate(self, state, player):
+        """Open lines: every winning line that holds marks of one player only counts for that player,
+        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1)."""
+        if state[3] != ONGOING:
+            return self.utility(state, player)
+        x, o = state[0], state[1]
+        score = 0
+        for line in self.lines:
+            xs, os = x & line, o & line
+            if xs and not os:
+                score += 4 ** xs.bit_count()
+            elif os and not xs:
+                score -= 4 ** os.bit_count()
+        value = score / (abs(score) + 4 ** self.k)
+        return value if player == 0 else -value
+
+    def key(self, state):
+        return state[0] << self.cells | state[1]
+
+    def plies_bound(self, state):
+        return self.cells - state[2]
+
+    def state_to_json(self, state):
+        x, o = state[0], state[1]
+        rows = ["".join("X" if x >> (r * self.cols + c) & 1 else "O" if o >> (r * self.cols + c) & 1 else "."
+                        for c in range(self.cols)) for r in range(self.rows)]
+        return {"board": rows, "k": self.k}
+
+
+def winning_lines(rows: int, cols: int, k: int) -> list:
+    """Every set of k cells in a row, column or diagonal, as a bitmask."""
+    lines = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    lines.append(sum(1 << ((r + dr * i) * cols + c + dc * i) for i in range(k)))
+    return lines
+
+
+def empty_cell_table(cells: int) -> list:
+    """For every occupancy bitmask, the empty cells in natural order."""
+    return [[cell for cell in range(cells) if not occupied >> cell & 1] for occupied in range(1 << cells)]
+
+
+@lru_cache(maxsize=64)
+def game_for(rows: int, cols: int, k: int) -> TicTacToe:
+    """Games are immutable rule books: build each board size's tables once per process."""
+    return TicTacToe(rows, cols, k)
+
+
+def load(state_json, limits=None, **_):
+    unknown = set(state_json) - {"board", "k"}
+    if unknown:
+        raise InvalidState(f"unknown keys {sorted(unknown)}; a tictactoe state has board and k")
+    board, k = state_json.get("board"), state_json.get("k", 3)
+    if not isinstance(board, list) or not 1 <= len(board) <= MAX_SIDE:
+        raise InvalidState(f"board must be a list of 1 to {MAX_SIDE} strings", field="state.board")
+    cols = len(board[0]) if isinstance(board[0], str) else 0
+    for r, row in enumerate(board):
+        if not isinstance(row, str) or not 1 <= len(row) <= MAX_SIDE or len(row) != cols:
+            raise InvalidState(f"every row is a string of the same length, 1 to {MAX_SIDE}",
+                               field=f"state.board[{r}]")
+        if set(row) - set("XO."):
+            raise InvalidState("cells are 'X', 'O' or '.'", field=f"state.board[{r}]")
+    rows = len(board)
+    if isinstance(k, float) and k.is_integer():
+        k = int(k)
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= max(rows, cols):
+        raise InvalidState(f"k must be an integer from 1 to {max(rows, cols)}", field="state.k")
+    game = game_for(rows, cols, k)
+    cells = "".join(board)
+    x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
+    o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
+    nx, no = x.bit_count(), o.bit_count()
+    if nx not in (no, no + 1):
+        raise InvalidState(f"X moves first, so X has as many marks as O or one more; got X {nx}, O {no}",
+                           field="state.board")
+    x_won = any(x & line == line for line in game.lines)
+    o_won = any(o & line == line for line in game.lines)
+    if x_won and o_won:
+        raise InvalidState("both players have k in a row", field="state.board")
+    if (x_won and nx != no + 1) or (o_won and nx != no):
+        raise InvalidState("the winner must have made the last move", field="state.board")
+    ply = nx + no
+    status = X_WON if x_won else O_WON if o_won else DRAWN if ply == game.cells else ONGOING
+    return game, (x, o, ply, status)

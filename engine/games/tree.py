@@ -1,0 +1,346 @@
+"""Explicit game trees, as textbooks and homework draw them.
+
+A tree is typed (``max``/``min``/``chance`` nodes, leaves valued with MAX's utility) or n-player
+(``player: i`` nodes, leaves valued with one utility per player, chance nodes allowed). The tree is parsed
+once, iteratively (a pathological tree cannot blow the Python stack), into flat arrays; a state is a node's
+index, a move is a child's index, and ``move_to_json`` gives the child's label (its ``move``, else its
+``id``, else its position among its siblings).
+"""
+import math
+
+from engine.errors import EngineError, IllegalMove, InvalidState
+from engine.game import CHANCE, Game
+
+GAME_ID = "tree"
+
+NODE_KEYS = {"id", "type", "player", "children", "value", "eval", "move", "p"}
+TYPE_PLAYER = {"max": 0, "min": 1, "chance": CHANCE}
+LEAF = -2  # to_move of a leaf: nobody moves
+
+FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
+    {"id": "B", "type": "min", "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
+    {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
+    {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
+
+DESCRIPTION = {
+    "name": "Explicit game tree",
+    "description": "A game tree written out node by node: textbook figures and homework trees. Typed trees "
+                   "have max, min and chance nodes and leaves valued with MAX's utility; n-player trees have "
+                   "player nodes and leaves valued with one utility per player.",
+    "players": ["MAX", "MIN"],
+    "state_format": "{\"root\": NODE}. Inner NODE: {\"id\"?, \"type\": \"max\"|\"min\"|\"chance\", "
+                    "\"children\": [NODE, ...], \"eval\"?: number} or {\"id\"?, \"player\": i, \"children\": "
+                    "[...], \"eval\"?: [numbers]}. Leaf: {\"id\"?, \"value\": number} or {\"id\"?, \"value\": "
+                    "[u0, u1, ...]}. A child may carry \"move\" (its edge label; default its id, else its "
+                    "index) and, under a chance node, \"p\" (default: uniform).",
+    "initial_state": FIGURE_5_2,
+    "move_format": "the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
+    "algorithms": ["minimax", "alphabeta", "expectimax", "maxn", "mcts"],
+    "example_request": {"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
+}
+
+
+def is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+class Tree(Game):
+    """A parsed tree. Node ``i`` has ``mover[i]`` (a player, CHANCE or LEAF), ``children[i]`` (child
+    indices), ``probs[i]`` (chance nodes), ``leaf_value[i]`` (MAX's utility, or a utility vector),
+    ``eval_value[i]`` and ``label[i]``, the JSON of the edge into it."""
+
+    id = GAME_ID
+
+    def __init__(self, players, n_player: bool):
+        self.players = players
+        self.zero_sum = not n_player
+        self.n_player = n_player
+        self.mover, self.children, self.probs = [], [], []
+        self.leaf_value, self.eval_value, self.label, self.node_id = [], [], [], []
+        self.parent, self.height = [], []
+        self.has_chance = False
+        self.utility_bounds = None
+
+    # --- rules ---
+
+    def to_move(self, state):
+        return self.mover[state]
+
+    def actions(self, state):
+        return self.children[state]
+
+    def result(self, state, move):
+        return move
+
+    def is_terminal(self, state):
+        return self.mover[state] == LEAF
+
+    def utility(self, state, player):
+        v = self.leaf_value[state]
+        if self.n_player:
+            return v[player]
+        return v if player == 0 else -v
+
+    def utilities(self, state):
+        v = self.leaf_value[state]
+        return v if self.n_player else (v, -v)
+
+    def chance_outcomes(self, state):
+        return list(zip(self.children[state], self.probs[state]))
+
+    def evaluate(self, state, player):
+        if self.mover[state] == LEAF:
+            return self.utility(state, player)
+        e = self.eval_value[state]
+        if e is None:
+            raise EngineError(self.path(state) + ".eval",
+                              "the depth limit cuts the search at this node, which has no eval")
+        if self.n_player:
+            return e[player]
+        return e if player == 0 else -e
+
+    def evaluations(self, state):
+        if self.n_player:
+            return tuple(self.evaluate(state, p) for p in range(self.n_players))
+        e = self.evaluate(state, 0)
+        return (e, -e)
+
+    def perspective(self, state):
+        """Typed trees are valued as the textbook writes them, from MAX's point of view; n-player trees
+        from the root player's (player 0 under a chance root)."""
+        return max(self.mover[state], 0) if self.n_player else 0
+
+    def plies_bound(self, state):
+        return self.height[state]
+
+    # --- JSON ---
+
+    def move_to_json(self, move):
+        return self.label[move]
+
+    def move_from_json(self, value, state):
+        for child in self.children[state]:
+            if self.label[child] == value and type(self.label[child]) is type(value):
+                return child
+        raise IllegalMove(f"{value!r} is not a child of this node; children: "
+                          f"{[self.label[c] for c in self.children[state]]}")
+
+    def state_to_json(self, state):
+        """The subtree at ``state`` as a tree state of its own."""
+        def node(i):
+            out = {}
+            if self.node_id[i] is not None:
+                out["id"] = self.node_id[i]
+            if self.mover[i] == LEAF:
+                v = self.leaf_value[i]
+                out["value"] = list(v) if self.n_player else v
+                return out
+            if self.mover[i] == CHANCE:
+                out["type"] = "chance"
+            elif self.n_player:
+                out["player"] = self.mover[i]
+            else:
+                out["type"] = "max" if self.mover[i] == 0 else "min"
+            if self.eval_value[i] is not None:
+                e = self.eval_value[i]
+                out["eval"] = list(e) if self.n_player else e
+            kids = []
+            for k, c in enumerate(self.children[i]):
+                kid = node(c)
+                kid["move"] = self.label[c]
+                if self.mover[i] == CHANCE:
+                    kid["p"] = self.probs[i][k]
+                kids.append(kid)
+            out["children"] = kids
+            return out
+        return {"root": node(state)}
+
+    def path(self, i) -> str:
+        """The JSON path of node ``i`` in the request, for error messages."""
+        steps = []
+        while self.parent[i] is not None:
+            parent = self.parent[i]
+            steps.append(f".children[{self.children[parent].index(i)}]")
+            i = parent
+        return "state.root" + "".join(reversed(steps))
+
+
+def load(state_json, limits=None, **_):
+    if set(state_json) != {"root"}:
+        raise InvalidState("a tree state is {\"root\": NODE} and nothing else")
+    return parse(state_json["root"], limits.max_tree_nodes if limits else 100_000,
+                 limits.max_tree_depth if limits else 1_000), 0
+
+
+def parse(root, max_nodes: int, max_depth: int) -> Tree:
+    """Flatten the JSON tree in depth-first pre-order, validating every node (iteratively)."""
+    n_player = detect_n_player(root, max_nodes)
+    tree = Tree(None, n_player)
+    width = None  # n-player: the length of the utility vectors
+    max_player = 0
+    lo, hi = math.inf, -math.inf
+    stack = [(root, None, 0, 0)]  # (json node, parent index, position among siblings, depth)
+    while stack:
+        node, parent, position, depth = stack.pop()
+        i = len(tree.mover)
+        if i >= max_nodes:
+            raise InvalidState(f"the tree has more than {max_nodes} nodes", field="state.root")
+        tree.parent.append(parent)
+        if parent is not None:
+            tree.children[parent].append(i)
+        tree.children.append([])
+        tree.probs.append(None)
+        tree.node_id.append(None)
+        tree.eval_value.append(None)
+        tree.leaf_value.append(None)
+        tree.label.append(position)
+        tree.mover.append(LEAF)
+        tree.height.append(0)
+        try:
+            if depth > max_depth:
+                raise InvalidState(f"the tree is deeper than {max_depth} plies", field="")
+            if not isinstance(node, dict):
+                raise InvalidState("a node must be an object", field="")
+            unknown = set(node) - NODE_KEYS
+            if unknown:
+                raise InvalidState(f"unknown keys {sorted(unknown)}; a node has {sorted(NODE_KEYS)}", field="")
+            if "id" in node:
+                if not isinstance(node["id"], (str, int)) or isinstance(node["id"], bool):
+                    raise InvalidState("an id is a string or an integer", field=".id")
+                tree.node_id[i] = node["id"]
+                tree.label[i] = node["id"]
+            if "move" in node:
+                if not isinstance(node["move"], (str, int)) or isinstance(node["move"], bool):
+                    raise InvalidState("a move label is a string or an integer", field=".move")
+                if parent is None:
+                    raise InvalidState("the root has no incoming move", field=".move")
+                tree.label[i] = node["move"]
+            if "p" in node and (parent is None or tree.mover[parent] != CHANCE):
+                raise InvalidState("only a chance node's children carry p", field=".p")
+
+            if "children" in node:
+                children = node["children"]
+                if "value" in node:
+                    raise InvalidState("a node has children or a value, not both", field="")
+                if not isinstance(children, list) or not children:
+                    raise InvalidState("children must be a non-empty list", field=".children")
+                tree.mover[i] = mover = node_mover(node, n_player)
+                max_player = max(max_player, mover)
+                if mover == CHANCE:
+                    tree.has_chance = True
+                    tree.probs[i] = chance_probabilities(children)
+                if "eval" in node:
+                    tree.eval_value[i] = e = payoff(node["eval"], n_player, width, ".eval")
+                    width = len(e) if n_player else None
+                    lo, hi = min(lo, *as_tuple(e)), max(hi, *as_tuple(e))
+                for k in range(len(children) - 1, -1, -1):
+                    stack.append((children[k], i, k, depth + 1))
+            elif "value" in node:
+                for key in ("type", "player", "eval"):
+                    if key in node:
+                        raise InvalidState(f"a leaf has no {key}", field=f".{key}")
+                tree.leaf_value[i] = v = payoff(node["value"], n_player, width, ".value")
+                width = len(v) if n_player else None
+                lo, hi = min(lo, *as_tuple(v)), max(hi, *as_tuple(v))
+            else:
+                raise InvalidState("a node needs children or a value", field="")
+        except InvalidState as error:  # fields are relative to the node: anchor them at its path
+            (suffix, messages), = error.errors.items()
+            raise InvalidState(messages[0], field=tree.path(i) + suffix) from None
+
+    if n_player:
+        if max_player >= width:
+            raise InvalidState(f"a node names player {max_player} but utility vectors have {width} entries",
+                               field="state.root")
+        tree.players = tuple(f"P{p}" for p in range(width))
+    else:
+        tree.players = ("MAX", "MIN")
+    check_labels(tree)
+    for i in range(len(tree.mover) - 1, -1, -1):  # children come after their parent in pre-order
+        if tree.children[i]:
+            tree.height[i] = 1 + max(tree.height[c] for c in tree.children[i])
+    tree.utility_bounds = (lo, hi)
+    return tree
+
+
+def detect_n_player(root, max_nodes: int) -> bool:
+    """A tree is n-player when its first leaf holds a vector or its first inner node names a player."""
+    node = root
+    for _ in range(max_nodes):
+        if not isinstance(node, dict):
+            return False
+        if "player" in node:
+            return True
+        if "value" in node:
+            return isinstance(node["value"], list)
+        if node.get("type") in ("max", "min"):
+            return False
+        children = node.get("children")
+        if not isinstance(children, list) or not children:
+            return False
+        node = children[0]
+    return False
+
+
+def node_mover(node, n_player: bool) -> int:
+    kind, player = node.get("type"), node.get("player")
+    if kind == "chance":
+        if player is not None:
+            raise InvalidState("a chance node has no player", field=".player")
+        return CHANCE
+    if n_player:
+        if kind is not None:
+            raise InvalidState("an n-player tree's decision nodes name a player, not a type",
+                               field=".type")
+        if not isinstance(player, int) or isinstance(player, bool) or player < 0:
+            raise InvalidState("player must be an integer >= 0", field=".player")
+        return player
+    if player is not None:
+        raise InvalidState("a typed tree's nodes have a type, not a player", field=".player")
+    if kind not in TYPE_PLAYER:
+        raise InvalidState("type must be \"max\", \"min\" or \"chance\"", field=".type")
+    return TYPE_PLAYER[kind]
+
+
+def chance_probabilities(children) -> tuple:
+    """The children's ``p`` (all given, in [0, 1], summing to 1 within 1e-9), or uniform if none is."""
+    given = [isinstance(c, dict) and "p" in c for c in children]
+    if not any(given):
+        return tuple(1.0 / len(children) for _ in children)
+    probs = []
+    for k, child in enumerate(children):
+        field = f".children[{k}].p"
+        if not given[k]:
+            raise InvalidState("under a chance node either every child carries p or none does", field=field)
+        p = child["p"]
+        if not is_number(p) or not 0.0 <= p <= 1.0:
+            raise InvalidState("p must be a number in [0, 1]", field=field)
+        probs.append(float(p))
+    if abs(sum(probs) - 1.0) > 1e-9:
+        raise InvalidState(f"the children's probabilities sum to {sum(probs)!r}, not 1",
+                           field=".children")
+    return tuple(probs)
+
+
+def payoff(x, n_player: bool, width, field: str):
+    """A finite number (typed trees) or a vector of finite numbers of the tree's width (n-player)."""
+    if n_player:
+        if not isinstance(x, list) or len(x) < 2 or not all(is_number(u) and math.isfinite(u) for u in x):
+            raise InvalidState("an n-player utility is a list of two or more finite numbers", field=field)
+        if width is not None and len(x) != width:
+            raise InvalidState(f"every utility vector has {width} entries", field=field)
+        return tuple(float(u) for u in x)
+    if not is_number(x) or not math.isfinite(x):
+        raise InvalidState("must be a finite number (MAX's utility)", field=field)
+    return float(x)
+
+
+def as_tuple(v):
+    return v if isinstance(v, tuple) else (v,)
+
+
+def check_labels(tree: Tree) -> None:
+    for i, kids in enumerate(tree.children):
+        labels = [tree.label[c] for c in kids]
+        if len(set(map(repr, labels))) != len(labels):
+            raise InvalidState(f"sibling moves must be distinct; got {labels}", field=tree.path(i) + ".children")
