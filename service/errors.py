@@ -1,0 +1,74 @@
+"""Every error as RFC 9457 problem details (``application/problem+json``), never HTML, never a trace."""
+import logging
+
+from flask import Flask, Response, json
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from engine.errors import EngineError
+
+PROBLEM_JSON = "application/problem+json"
+UNPROCESSABLE = 422
+BODY = "body"  # the field path of the request body as a whole
+
+log = logging.getLogger(__name__)
+
+
+class Unprocessable(Exception):
+    """JSON that parses but is not acceptable; ``errors`` maps field paths to messages."""
+
+    def __init__(self, errors: dict):
+        super().__init__(errors)
+        self.errors = errors
+
+
+def problem(status: int, title: str, detail: str, errors: dict | None = None,
+            headers: dict | None = None) -> Response:
+    """A problem+json response. ``type`` is ``about:blank``: the status and title say what went wrong."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    if errors is not None:
+        body["errors"] = errors
+    return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_JSON)
+
+
+def flatten(messages, prefix: str = "") -> dict:
+    """Marshmallow's nested error dict as ``{"algorithm.depth": [...]}``. A ``_schema`` error belongs to
+    the object that holds it; at the top that is the body itself."""
+    if isinstance(messages, list):
+        return {prefix or BODY: [str(m) for m in messages]}
+    flat = {}
+    for key, value in messages.items():
+        key = str(key)
+        path = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else key)
+        for field, msgs in flatten(value, path).items():
+            flat.setdefault(field, []).extend(msgs)
+    return flat
+
+
+def unprocessable(errors: dict) -> Response:
+    fields = ", ".join(sorted(errors))
+    return problem(UNPROCESSABLE, "Unprocessable Content", f"The request is not acceptable; see: {fields}.",
+                   errors=errors)
+
+
+def handle_http(exc: HTTPException) -> Response:
+    """Werkzeug's errors (404, 405 with its Allow header, 413, ...) as problems."""
+    headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+    return problem(exc.code or 500, exc.name, exc.description or exc.name, headers=headers)
+
+
+def handle_unexpected(exc: Exception) -> Response:
+    """Anything else is our fault: log it, tell the client nothing about the internals."""
+    if isinstance(exc, HTTPException):
+        return handle_http(exc)
+    log.exception("unhandled error", exc_info=exc)
+    return handle_http(InternalServerError("The server failed to answer; the error has been logged."))
+
+
+def register(app: Flask) -> None:
+    """Install the handlers on ``app``."""
+    app.register_error_handler(Unprocessable, lambda exc: unprocessable(exc.errors))
+    app.register_error_handler(ValidationError, lambda exc: unprocessable(flatten(exc.messages)))
+    app.register_error_handler(EngineError, lambda exc: unprocessable(exc.errors))
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(Exception, handle_unexpected)

@@ -1,0 +1,75 @@
+"""Marshmallow fields with JSON Schema's number semantics, which marshmallow's own fields do not have.
+
+JSON Schema calls ``8`` and ``8.0`` integers and refuses ``8.5``, ``"8"`` and ``true``; every number the
+service accepts must also be finite (a JSON literal like ``1e400`` decodes to infinity).
+"""
+import math
+
+from marshmallow import ValidationError, fields
+
+
+def is_json_number(value) -> bool:
+    """A JSON number as :func:`json.loads` produces it: an int or a float, never a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class JSONInteger(fields.Field):
+    """An integer in the JSON Schema sense: ``8`` or ``8.0``; deserialises to :class:`int`."""
+
+    default_error_messages = {"invalid": "Not a valid integer."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            return int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise self.make_error("invalid")
+
+
+class JSONNumber(fields.Field):
+    """A finite JSON number; deserialises to :class:`float`."""
+
+    default_error_messages = {"invalid": "Not a valid number.", "not_finite": "Must be a finite number."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not is_json_number(value):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.make_error("not_finite")
+        return float(value)
+
+
+class JSONBoolean(fields.Field):
+    """``true`` or ``false`` only (marshmallow's Boolean also takes ``"yes"``, ``1`` and more)."""
+
+    default_error_messages = {"invalid": "Not a valid boolean."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class JSONString(fields.Field):
+    """A JSON string, nothing coerced."""
+
+    default_error_messages = {"invalid": "Not a valid string."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        return value
+
+
+class Move(fields.Field):
+    """A move in JSON form: an integer (in the JSON Schema sense) or a string."""
+
+    default_error_messages = {"invalid": "Not a valid move: an integer or a string."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            return value
+        try:
+            return JSONInteger().deserialize(value)
+        except ValidationError:
+            raise self.make_error("invalid") from None

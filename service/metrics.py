@@ -1,0 +1,63 @@
+"""Prometheus metrics. Under gunicorn, ``PROMETHEUS_MULTIPROC_DIR`` (set by ``gunicorn.conf.py`` before
+any worker starts) makes every worker write its samples to files there, and ``/metrics`` adds them up,
+so the numbers are right whichever worker answers the scrape."""
+import os
+import time
+
+from flask import Blueprint, Flask, Response, g, request
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+                               generate_latest, multiprocess)
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+UNMATCHED = "unmatched"  # the route label of requests that matched no route, so 404s cannot explode it
+
+REQUESTS = Counter("tactician_http_requests_total", "HTTP requests answered.", ["method", "route", "status"])
+LATENCY = Histogram("tactician_http_request_duration_seconds", "Time to answer an HTTP request.",
+                    ["method", "route", "status"],
+                    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+SEARCHES = Counter("tactician_searches_total", "Searches run.", ["game", "algorithm"])
+NODES = Counter("tactician_search_nodes_total", "Game states visited by searches.", ["game", "algorithm"])
+TIMEOUTS = Counter("tactician_search_timeouts_total", "Searches stopped by their time limit.",
+                   ["game", "algorithm"])
+
+blueprint = Blueprint("metrics", __name__)
+
+
+def record_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> None:
+    """Count one finished search."""
+    SEARCHES.labels(game, algorithm).inc()
+    NODES.labels(game, algorithm).inc(nodes)
+    if timed_out:
+        TIMEOUTS.labels(game, algorithm).inc()
+
+
+def start_timer() -> None:
+    g.request_started = time.perf_counter()
+
+
+def observe(response: Response) -> Response:
+    """Count the answered request by its route template (not its URL) and status."""
+    route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
+    labels = (request.method, route, str(response.status_code))
+    REQUESTS.labels(*labels).inc()
+    started = g.get("request_started")
+    if started is not None:
+        LATENCY.labels(*labels).observe(time.perf_counter() - started)
+    return response
+
+
+@blueprint.get("/metrics")
+def metrics() -> Response:
+    """The text exposition format, aggregated over workers in multiprocess mode."""
+    if os.environ.get(MULTIPROC_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    return Response(generate_latest(registry), mimetype=None, content_type=CONTENT_TYPE_LATEST)
+
+
+def register(app: Flask) -> None:
+    app.before_request(start_timer)
+    app.after_request(observe)
+    app.register_blueprint(blueprint)

@@ -1,0 +1,1 @@
+"""The HTTP routes, one blueprint per concern."""

@@ -1,0 +1,42 @@
+"""The games and their rules: descriptions, legal moves, applying a move."""
+from flask import Blueprint, current_app, jsonify
+from werkzeug.exceptions import NotFound
+
+import engine.api
+
+from service.body import json_body
+from service.schemas import ApplyRequestSchema, StateRequestSchema
+
+blueprint = Blueprint("games", __name__)
+
+
+def known_game(game: str) -> str:
+    """``game`` if the engine has it; otherwise the resource does not exist: 404."""
+    if game not in engine.api.GAME_MODULES:
+        raise NotFound(f"There is no game {game!r}; GET /v1/games lists them.")
+    return game
+
+
+@blueprint.get("/v1/games")
+def list_games():
+    return jsonify({"games": engine.api.describe_games()})
+
+
+@blueprint.get("/v1/games/<game>")
+def describe_game(game):
+    return jsonify(engine.api.describe_game(known_game(game)))
+
+
+@blueprint.post("/v1/games/<game>/legal-moves")
+def legal_moves(game):
+    known_game(game)
+    request = StateRequestSchema().load(json_body())
+    return jsonify(engine.api.legal_moves(game, request["state"], limits=current_app.config["SETTINGS"].limits()))
+
+
+@blueprint.post("/v1/games/<game>/apply")
+def apply(game):
+    known_game(game)
+    request = ApplyRequestSchema().load(json_body())
+    return jsonify(engine.api.apply(game, request["state"], request["move"],
+                                    limits=current_app.config["SETTINGS"].limits()))

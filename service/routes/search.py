@@ -1,0 +1,35 @@
+"""``POST /v1/search``: validate, run the engine under the time limit, serialise."""
+from flask import Blueprint, current_app, jsonify
+
+import engine.api
+
+from service.body import json_body
+from service.metrics import record_search
+from service.schemas import SearchRequestSchema
+from service.serialize import search_response
+
+blueprint = Blueprint("search", __name__)
+
+# Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
+# response can echo them.
+ALPHABETA_DEFAULTS = {"move_ordering": True, "transposition_table": True}
+
+
+def effective_algorithm(algorithm: dict) -> dict:
+    """The settings the client sent (never a None), plus alphabeta's documented defaults."""
+    if algorithm["name"] == "alphabeta":
+        return {**algorithm, **{k: v for k, v in ALPHABETA_DEFAULTS.items() if k not in algorithm}}
+    return dict(algorithm)
+
+
+@blueprint.post("/v1/search")
+def search():
+    settings = current_app.config["SETTINGS"]
+    request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
+    algorithm = effective_algorithm(request["algorithm"])
+    trace = request.get("trace", False)
+    result = engine.api.search(request["game"], request["state"], algorithm,
+                               time_limit_ms=request.get("time_limit_ms", settings.default_time_limit_ms),
+                               trace=trace, limits=settings.limits())
+    record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    return jsonify(search_response(result, algorithm, trace))

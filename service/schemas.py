@@ -1,0 +1,77 @@
+"""Request schemas: a hand-written mirror of ``openapi.yaml``'s request bodies.
+
+``tests/service/test_spec_agreement.py`` proves the mirror faithful (fields, required, enums, bounds).
+The schemas check shapes and numbers; the engine checks what only it knows (whether a state is legal,
+whether an algorithm fits a game, which settings an algorithm takes).
+"""
+from marshmallow import RAISE, Schema, fields, validate, validates
+
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+
+GAMES = ("tree", "tictactoe", "connect4", "2048")
+ALGORITHMS = ("minimax", "alphabeta", "expectimax", "maxn", "mcts")
+OPPONENT_MODELS = ("uniform", "epsilon_greedy")
+ROLLOUTS = ("random", "heuristic")
+MAX_SEED = 2**64 - 1
+MAX_EXPLORATION = 100
+TILE_PATTERN = r"^[1-9][0-9]{0,5}$"
+MAX_TILES = 16
+
+
+class StrictSchema(Schema):
+    """Unknown fields are errors: a misspelt setting must not be silently ignored."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class AlgorithmSchema(StrictSchema):
+    """``algorithm``: the name and the settings the client chose (absent settings stay absent)."""
+
+    name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
+    depth = JSONInteger(validate=validate.Range(min=1))
+    move_ordering = JSONBoolean()
+    transposition_table = JSONBoolean()
+    opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
+    epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
+    pruning = JSONBoolean()
+    iterations = JSONInteger(validate=validate.Range(min=1))
+    exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
+    seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
+    rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
+    tile_probabilities = fields.Dict(
+        keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
+        values=JSONNumber(validate=validate.Range(min=0, max=1)),
+        validate=validate.Length(min=1, max=MAX_TILES))
+
+
+class SearchRequestSchema(StrictSchema):
+    """``POST /v1/search``. ``time_limit_ms`` is bounded by the server's setting, given at construction."""
+
+    game = JSONString(required=True, validate=validate.OneOf(GAMES))
+    state = fields.Dict(required=True)
+    algorithm = fields.Nested(AlgorithmSchema, required=True)
+    time_limit_ms = JSONInteger(validate=validate.Range(min=1))
+    trace = JSONBoolean()
+
+    def __init__(self, max_time_limit_ms: int, **kwargs):
+        super().__init__(**kwargs)
+        self.max_time_limit_ms = max_time_limit_ms
+
+    @validates("time_limit_ms")
+    def within_server_maximum(self, value, data_key):
+        """The maximum is a server setting (MAX_TIME_LIMIT_MS), so it cannot be a static validator."""
+        validate.Range(max=self.max_time_limit_ms)(value)
+
+
+class StateRequestSchema(StrictSchema):
+    """``POST /v1/games/{game}/legal-moves``."""
+
+    state = fields.Dict(required=True)
+
+
+class ApplyRequestSchema(StrictSchema):
+    """``POST /v1/games/{game}/apply``."""
+
+    state = fields.Dict(required=True)
+    move = Move(required=True)

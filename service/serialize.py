@@ -1,0 +1,31 @@
+"""An :class:`engine.result.SearchResult` as the JSON body of ``POST /v1/search``."""
+from engine.result import MoveValue, SearchResult, finite
+
+
+def move_value(mv: MoveValue) -> dict:
+    """One root move; ``values`` only in n-player searches."""
+    out = {"move": mv.move, "value": finite(mv.value), "bound": mv.bound, "visits": mv.visits}
+    if mv.values is not None:
+        out["values"] = [finite(v) for v in mv.values]
+    return out
+
+
+def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
+    """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
+    only when it was asked for, and ``algorithm``, the settings the search ran with."""
+    body = {
+        "move": result.move,
+        "value": finite(result.value),
+        "perspective": result.perspective,
+        "outcome": result.outcome,
+        "plies_to_end": result.plies_to_end,
+        "pv": list(result.pv),
+        "moves": [move_value(mv) for mv in result.moves],
+        "stats": result.stats.to_dict(),
+    }
+    if result.values is not None:
+        body["values"] = [finite(v) for v in result.values]
+    if trace:
+        body["trace"] = result.trace or []
+    body["algorithm"] = algorithm
+    return body

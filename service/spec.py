@@ -1,0 +1,27 @@
+"""``openapi.yaml``, the single source of truth, as the server serves it: with the time-limit default
+and maximum this server actually runs with."""
+from pathlib import Path
+
+import yaml
+
+from service.config import Settings
+
+SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def load_spec(path: Path = SPEC_PATH) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def served_spec(settings: Settings, path: Path = SPEC_PATH) -> dict:
+    """The spec with ``SearchRequest.time_limit_ms`` showing the server's default and maximum."""
+    spec = load_spec(path)
+    time_limit = spec["components"]["schemas"]["SearchRequest"]["properties"]["time_limit_ms"]
+    time_limit["default"] = settings.default_time_limit_ms
+    time_limit["maximum"] = settings.max_time_limit_ms
+    return spec
+
+
+def to_yaml(spec: dict) -> str:
+    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True)
