@@ -15,8 +15,8 @@ def openapi_yaml():
 
 def register(app: Flask) -> None:
     app.register_blueprint(blueprint)
-    swagger = get_swaggerui_blueprint(DOCS_URL, SPEC_URL, config={"app_name": "Tactician API",
-                                                                  "validatorUrl": None})
+    swagger = get_swaggerui_blueprint(DOCS_URL, SPEC_URL, config={
+        "app_name": "Tactician API", "validatorUrl": None, "oauth2RedirectUrl": f"{DOCS_URL}/oauth2-redirect.html"})
     app.register_blueprint(swagger)
     # The blueprint answers /docs/ and its assets; answer /docs itself too rather than redirect.
     app.add_url_rule(DOCS_URL, endpoint="docs", view_func=app.view_functions[f"{swagger.name}.show"])

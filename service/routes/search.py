@@ -1,4 +1,6 @@
 """``POST /v1/search``: validate, run the engine under the time limit, serialise."""
+import time
+
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
@@ -9,6 +11,9 @@ from service.schemas import SearchRequestSchema
 from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
+
+# The least budget handed to the engine when reading the request took (nearly) all of the time limit.
+MIN_BUDGET_MS = 1.0
 
 # Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
 # response can echo them.
@@ -22,14 +27,21 @@ def effective_algorithm(algorithm: dict) -> dict:
     return dict(algorithm)
 
 
+def remaining_ms(time_limit_ms: float, started: float) -> float:
+    """The time limit counts from the request's arrival: reading and checking it comes off the budget."""
+    return max(MIN_BUDGET_MS, time_limit_ms - (time.perf_counter() - started) * 1000.0)
+
+
 @blueprint.post("/v1/search")
 def search():
+    started = time.perf_counter()
     settings = current_app.config["SETTINGS"]
     request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
     algorithm = effective_algorithm(request["algorithm"])
     trace = request.get("trace", False)
+    time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
     result = engine.api.search(request["game"], request["state"], algorithm,
-                               time_limit_ms=request.get("time_limit_ms", settings.default_time_limit_ms),
+                               time_limit_ms=remaining_ms(time_limit_ms, started),
                                trace=trace, limits=settings.limits())
     record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
     return jsonify(search_response(result, algorithm, trace))

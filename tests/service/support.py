@@ -1,0 +1,59 @@
+"""What the service tests share: settings, a response-validating client, a textbook tree.
+``ValidatingClient`` checks every response against the served OpenAPI document (openapi-core), reading
+``application/problem+json`` as JSON."""
+import json
+
+import yaml
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from openapi_schema_validator import OAS31Validator
+from werkzeug.test import EnvironBuilder
+
+from service.app import create_app
+
+# Explicit settings, so that an operator's environment cannot change what the tests see.
+TEST_SETTINGS = {"DEFAULT_TIME_LIMIT_MS": 1000, "MAX_TIME_LIMIT_MS": 10000, "MAX_CONTENT_LENGTH": 1 << 20,
+                 "MAX_TREE_NODES": 100_000, "MAX_TREE_DEPTH": 1000, "TT_MAX_ENTRIES": 1_000_000,
+                 "MAX_TRACE_ENTRIES": 10_000}
+
+FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
+    {"id": "B", "type": "min", "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
+    {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
+    {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
+
+
+def make_app(**overrides):
+    return create_app({**TEST_SETTINGS, **overrides})
+
+
+class ValidatingClient:
+    """A Flask test client whose every response must match the spec the app serves. Responses to
+    routes the spec does not have (404s, 405s of undocumented methods) must still be problems."""
+
+    def __init__(self, app):
+        self.app = app
+        self.client = app.test_client()
+        spec = yaml.safe_load(app.config["OPENAPI_YAML"])
+        self.problem = OAS31Validator({**spec["components"]["schemas"]["Problem"],
+                                       "components": spec["components"]})
+        self.openapi = OpenAPI.from_dict(spec, config=Config(
+            extra_media_type_deserializers={"application/problem+json": json.loads}))
+
+    def open(self, *args, **kwargs):
+        response = self.client.open(*args, **kwargs)
+        # The app consumed the body of the request it was given; the validator gets its own copy.
+        request = EnvironBuilder(*args, **kwargs).get_request()
+        try:
+            self.openapi.validate_response(WerkzeugOpenAPIRequest(request), WerkzeugOpenAPIResponse(response))
+        except (PathNotFound, OperationNotFound):
+            assert response.status_code in (404, 405), (request.path, response.status_code)
+            assert response.mimetype == "application/problem+json"
+            self.problem.validate(response.get_json(force=True))
+        return response
+
+    def get(self, *args, **kwargs):
+        return self.open(*args, method="GET", **kwargs)
+
+    def post(self, *args, **kwargs):
+        return self.open(*args, method="POST", **kwargs)

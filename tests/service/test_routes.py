@@ -1,0 +1,140 @@
+"""The routes do what API.md says, and every response matches the spec (the ``client`` fixture)."""
+import pytest
+from openapi_core.validation.response.exceptions import InvalidData
+
+import engine.api
+
+from tests.service.support import ValidatingClient, make_app
+
+
+def search(client, **body):
+    response = client.post("/v1/search", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_alphabeta_on_figure_5_2_gives_value_3_and_the_first_min_node(client, figure_5_2):
+    body = search(client, game="tree", state=figure_5_2,
+                  algorithm={"name": "alphabeta", "move_ordering": False, "transposition_table": False})
+    assert (body["move"], body["value"], body["perspective"]) == ("B", 3.0, "MAX")
+    assert body["stats"]["nodes"] == 11
+    assert body["pv"][0] == "B"
+    assert body["algorithm"] == {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
+    assert "trace" not in body and "values" not in body
+
+
+def test_alphabeta_echoes_its_defaults_and_takes_8_0_as_an_integer(client):
+    body = search(client, game="tictactoe", state={"board": ["X.O", "...", "..."]},
+                  algorithm={"name": "alphabeta", "depth": 2.0})
+    assert body["algorithm"] == {"name": "alphabeta", "depth": 2, "move_ordering": True,
+                                 "transposition_table": True}
+    assert body["stats"]["max_depth"] <= 2
+
+
+def test_minimax_echoes_only_what_was_sent(client, figure_5_2):
+    body = search(client, game="tree", state=figure_5_2, algorithm={"name": "minimax"})
+    assert body["algorithm"] == {"name": "minimax"}
+    assert [m["value"] for m in body["moves"]] == [3.0, 2.0, 2.0]
+
+
+def test_a_trace_comes_only_when_asked_for(client, figure_5_2):
+    body = search(client, game="tree", state=figure_5_2, algorithm={"name": "minimax"}, trace=True)
+    assert body["trace"][0]["path"] == [] and len(body["trace"]) == body["stats"]["nodes"]
+
+
+def test_a_search_that_runs_out_of_time_answers_200_with_a_move(client):
+    board = ["." * 7] * 7
+    body = search(client, game="tictactoe", state={"board": board, "k": 4}, algorithm={"name": "minimax"},
+                  time_limit_ms=50)
+    assert body["stats"]["timed_out"] is True and body["stats"]["stop_reason"] == "time_limit"
+    assert body["move"] in range(49)
+
+
+def test_the_games_are_listed_with_everything_a_front_end_needs(client):
+    response = client.get("/v1/games")
+    assert response.status_code == 200
+    games = response.get_json()["games"]
+    assert [g["id"] for g in games] == list(engine.api.GAME_MODULES)
+    for game in games:
+        assert client.get(f"/v1/games/{game['id']}").get_json() == game
+
+
+def test_each_game_s_initial_state_has_legal_moves(client):
+    for game in client.get("/v1/games").get_json()["games"]:
+        response = client.post(f"/v1/games/{game['id']}/legal-moves", json={"state": game["initial_state"]})
+        assert response.status_code == 200, (game["id"], response.get_json())
+        position = response.get_json()
+        assert position["terminal"] is False and position["moves"]
+
+
+def test_each_game_s_example_request_runs(client):
+    for game in client.get("/v1/games").get_json()["games"]:
+        example = {**game["example_request"], "time_limit_ms": 200}
+        response = client.post("/v1/search", json=example)
+        assert response.status_code == 200, (game["id"], response.get_json())
+        assert response.get_json()["move"] in client.post(
+            f"/v1/games/{game['id']}/legal-moves", json={"state": example["state"]}).get_json()["moves"]
+
+
+def test_legal_moves_of_a_tictactoe_position(client):
+    response = client.post("/v1/games/tictactoe/legal-moves", json={"state": {"board": ["X.O", "...", "..."]}})
+    assert response.get_json() == {"to_move": "X", "moves": [1, 3, 4, 5, 6, 7, 8], "terminal": False,
+                                   "utilities": None}
+
+
+def test_apply_a_winning_move(client):
+    response = client.post("/v1/games/tictactoe/apply", json={"state": {"board": ["XX.", "OO.", "..."]}, "move": 2})
+    body = response.get_json()
+    assert response.status_code == 200
+    assert body["state"]["board"][0] == "XXX"
+    assert body["terminal"] is True and body["utilities"] == {"X": 1.0, "O": -1.0}
+
+
+def test_apply_in_a_tree_descends_to_the_subtree(client, figure_5_2):
+    body = client.post("/v1/games/tree/apply", json={"state": figure_5_2, "move": "C"}).get_json()
+    assert body["to_move"] == "MIN" and body["moves"] == [0, 1, 2]
+    assert [c["value"] for c in body["state"]["root"]["children"]] == [2, 4, 6]
+
+
+def test_liveness_and_readiness(client, app):
+    assert client.get("/livez").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json() == {"status": "ready"}
+    app.extensions["tactician.readiness"].drain()
+    response = client.get("/readyz")
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert client.get("/livez").status_code == 200
+
+
+def test_metrics_count_requests_and_searches(client, figure_5_2):
+    def sample(text, name, **labels):
+        wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+        for line in text.splitlines():
+            if line.startswith(f"{name}{{{wanted}}} "):
+                return float(line.rsplit(" ", 1)[1])
+        return 0.0
+
+    before = client.get("/metrics").get_data(as_text=True)
+    search(client, game="tree", state=figure_5_2, algorithm={"name": "minimax"})
+    after = client.get("/metrics").get_data(as_text=True)
+    tree_minimax = {"algorithm": "minimax", "game": "tree"}
+    assert sample(after, "tactician_searches_total", **tree_minimax) == sample(before, "tactician_searches_total", **tree_minimax) + 1
+    assert (sample(after, "tactician_search_nodes_total", **tree_minimax)
+            - sample(before, "tactician_search_nodes_total", **tree_minimax)) == 13
+    route = {"method": "POST", "route": "/v1/search", "status": "200"}
+    assert sample(after, "tactician_http_requests_total", **route) == sample(before, "tactician_http_requests_total", **route) + 1
+
+
+def test_docs_are_swagger_ui_served_locally_without_a_validator_badge(client):
+    response = client.get("/docs")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert "swagger-ui-bundle.js" in html and "/openapi.yaml" in html
+    assert "http://" not in html and "https://" not in html
+    assert '"validatorUrl": null' in html
+    assert client.client.get("/docs/swagger-ui-bundle.js").status_code == 200  # an asset: not in the spec
+
+
+def test_the_validating_client_rejects_a_response_that_is_off_spec(monkeypatch):
+    monkeypatch.setattr(engine.api, "describe_game", lambda game_id: {"id": game_id})
+    with pytest.raises(InvalidData):
+        ValidatingClient(make_app()).get("/v1/games/tree")
