@@ -1,0 +1,368 @@
+"""Service benchmarks: a local gunicorn (2 workers, 127.0.0.1, a free port) that the benchmark starts and
+stops itself, bounded in time, and a loopback client.
+
+- HTTP overhead: the same trivial tree search through ``POST /v1/search`` and through ``engine.api.search``
+  in this process, alternating; overhead = p50(HTTP) - p50(direct).
+- Throughput: a bounded load generator (processes x threads of ``http.client``, a fixed duration and a cap
+  on requests), plus Debian's ``wrk`` when it is installed (never required).
+- Deadline overshoot: searches that cannot finish within ``time_limit_ms``; overshoot = response time
+  measured at the client - time_limit_ms.
+"""
+import http.client
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench import ours
+from bench.report import make_row
+from bench.stats import median, percentile, summary
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+START_TIMEOUT_S = 60
+STOP_TIMEOUT_S = 20
+
+# AIMA figure 5.2: a MAX root over three MIN nodes.
+TRIVIAL_TREE = {"root": {"type": "max", "children": [
+    {"id": "B", "type": "min", "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
+    {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
+    {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
+TRIVIAL_ALGORITHM = {"name": "alphabeta"}
+TRIVIAL_REQUEST = {"game": "tree", "state": TRIVIAL_TREE, "algorithm": TRIVIAL_ALGORITHM}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``gunicorn -c service/gunicorn.conf.py --bind 127.0.0.1:PORT --workers 2 service.wsgi:app``, in its
+    own process group, logging to a temporary file; :meth:`stop` ends exactly that process group."""
+
+    def __init__(self, workers=2, env=None):
+        self.workers = workers
+        self.port = free_port()
+        self.proc = None
+        self.log_path = None
+        self.env = env or {}
+
+    def start(self):
+        conf = REPO_ROOT / "service" / "gunicorn.conf.py"
+        cmd = [sys.executable, "-m", "gunicorn"]
+        if conf.is_file():
+            cmd += ["-c", str(conf)]
+        cmd += ["--bind", f"{HOST}:{self.port}", "--workers", str(self.workers), "service.wsgi:app"]
+        fd, self.log_path = tempfile.mkstemp(prefix="tactician-bench-gunicorn-", suffix=".log")
+        env = dict(os.environ, **self.env)
+        env.pop("BIND", None)
+        with os.fdopen(fd, "w") as log:
+            self.proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                         start_new_session=True)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}: {self.log_tail()}")
+            try:
+                status, _ = request("GET", self.port, "/livez", timeout=2)
+                if status == 200:
+                    # both workers: a few more probes so that neither is still importing
+                    for _ in range(4):
+                        request("GET", self.port, "/livez", timeout=5)
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"gunicorn did not answer /livez within {START_TIMEOUT_S} s: {self.log_tail()}")
+
+    def log_tail(self, n=15):
+        try:
+            return "".join(Path(self.log_path).read_text(errors="replace").splitlines(True)[-n:])
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # the master: it stops its workers gracefully
+            try:
+                self.proc.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # our own process group only
+                self.proc.wait(5)
+        try:
+            os.killpg(self.proc.pid, 0)
+        except ProcessLookupError:
+            pass
+        else:  # a worker outlived the master
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.log_path:
+            try:
+                os.unlink(self.log_path)
+            except OSError:
+                pass
+        self.proc = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def request(method, port, path, body=None, timeout=30):
+    """One request on a fresh connection (the sync workers close it anyway). Returns (status, body)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def timed_post(port, body, timeout=30):
+    t0 = time.perf_counter()
+    status, data = request("POST", port, "/v1/search", body, timeout)
+    return (time.perf_counter() - t0) * 1000.0, status, data
+
+
+# --- HTTP overhead -------------------------------------------------------------------------------------
+
+def http_overhead(ctx, server):
+    n = 100 if ctx.quick else 400
+    body = json.dumps(TRIVIAL_REQUEST).encode()
+    for _ in range(20):  # warm both workers
+        timed_post(server.port, body)
+        ours.search("tree", TRIVIAL_TREE, TRIVIAL_ALGORITHM)
+    http_ms, direct_ms, bad = [], [], 0
+    for i in range(n):
+        pair = ("http", "direct") if i % 2 == 0 else ("direct", "http")
+        for kind in pair:
+            if kind == "http":
+                ms, status, _ = timed_post(server.port, body)
+                if status != 200:
+                    bad += 1
+                http_ms.append(ms)
+            else:
+                t0 = time.perf_counter()
+                ours.search("tree", TRIVIAL_TREE, TRIVIAL_ALGORITHM)
+                direct_ms.append((time.perf_counter() - t0) * 1000.0)
+    p50_http, p50_direct = median(http_ms), median(direct_ms)
+    overhead = p50_http - p50_direct
+    ctx.details["http-overhead"] = {"requests": n, "http_ms": summary(http_ms), "direct_ms": summary(direct_ms),
+                                    "non_200": bad}
+    note = (f"AIMA fig. 5.2 tree, alphabeta, {n} requests, a new connection each; HTTP p50 {p50_http:.2f} ms "
+            f"(p90 {percentile(http_ms, 90):.2f}), direct engine.api.search p50 {p50_direct * 1000:.0f} µs")
+    if bad:
+        note += f"; {bad} responses were not 200"
+    return make_row("http-overhead", "p50(HTTP) - p50(direct)", ours_ms=overhead,
+                    goal="<= 2 ms at p50", met=overhead <= 2.0 and not bad, note=note)
+
+
+# --- throughput ----------------------------------------------------------------------------------------
+
+def _load_worker(port, body, duration, threads, cap, out):
+    """One client process: ``threads`` threads posting back to back until ``duration`` or ``cap``."""
+    stop_at = time.perf_counter() + duration
+    lock = threading.Lock()
+    counts = {"ok": 0, "bad": 0, "err": 0}
+    lat = []
+
+    def loop():
+        while time.perf_counter() < stop_at:
+            with lock:
+                if counts["ok"] + counts["bad"] + counts["err"] >= cap:
+                    return
+            try:
+                ms, status, _ = timed_post(port, body, timeout=10)
+            except OSError:
+                with lock:
+                    counts["err"] += 1
+                continue
+            with lock:
+                counts["ok" if status == 200 else "bad"] += 1
+                lat.append(ms)
+
+    ts = [threading.Thread(target=loop) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    out.put((counts, lat))
+
+
+def python_load(port, body, duration, processes, threads, cap):
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    procs = [ctx.Process(target=_load_worker, args=(port, body, duration, threads, cap // processes, q))
+             for _ in range(processes)]
+    t0 = time.perf_counter()
+    for p in procs:
+        p.start()
+    results = [q.get(timeout=duration + 60) for _ in procs]
+    for p in procs:
+        p.join(10)
+        if p.is_alive():
+            p.kill()
+    elapsed = time.perf_counter() - t0
+    ok = sum(r[0]["ok"] for r in results)
+    bad = sum(r[0]["bad"] for r in results)
+    err = sum(r[0]["err"] for r in results)
+    lat = [x for r in results for x in r[1]]
+    return {"ok": ok, "bad": bad, "errors": err, "seconds": elapsed, "rps": ok / elapsed,
+            "latency_ms": summary(lat)}
+
+
+WRK_LUA = """wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = [[%s]]
+"""
+
+
+def wrk_load(port, body, duration, connections):
+    """Debian's ``wrk`` (if installed): ``wrk -t2 -cN -dDs -s post.lua``. Returns None when absent."""
+    exe = shutil.which("wrk")
+    if not exe:
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
+        fh.write(WRK_LUA % body.decode())
+        script = fh.name
+    try:
+        out = subprocess.run([exe, "-t2", f"-c{connections}", f"-d{int(duration)}s", "--latency", "-s", script,
+                              f"http://{HOST}:{port}/v1/search"], capture_output=True, text=True,
+                             timeout=duration + 30)
+    finally:
+        os.unlink(script)
+    text = out.stdout
+    rps = None
+    non2xx = 0
+    for line in text.splitlines():
+        if line.startswith("Requests/sec:"):
+            rps = float(line.split()[1])
+        if "Non-2xx" in line:
+            non2xx = int(line.split()[-1])
+    return {"rps": rps, "non_2xx": non2xx, "output": text}
+
+
+def throughput(ctx, server):
+    duration = 3.0 if ctx.quick else 10.0
+    cap = 200_000
+    processes, threads = 2, 4
+    body = json.dumps(TRIVIAL_REQUEST).encode()
+    rows = []
+    py = python_load(server.port, body, duration, processes, threads, cap)
+    ctx.details["http-throughput/python"] = py
+    note = (f"Python client: {processes} processes x {threads} threads of http.client, {duration:.0f} s, new "
+            f"connection per request, on the same 2 cores as the server; {py['ok']} ok, {py['bad']} non-200, "
+            f"{py['errors']} connection errors; latency p50 {py['latency_ms']['median']:.1f} ms, "
+            f"p99 {py['latency_ms']['p99']:.1f} ms" if py["latency_ms"] else "no responses")
+    rows.append(make_row("http-throughput", "trivial searches/s (Python client)", ours_text=f"{py['rps']:,.0f}/s",
+                         goal=">= 1000 req/s", met=py["rps"] >= 1000 and not py["bad"], note=note,
+                         requests_per_s=py["rps"]))
+    wrk = wrk_load(server.port, body, duration, 8)
+    if wrk is not None and wrk["rps"] is not None:
+        ctx.details["http-throughput/wrk"] = wrk
+        rows.append(make_row("http-throughput", "trivial searches/s (wrk)", ours_text=f"{wrk['rps']:,.0f}/s",
+                             goal=">= 1000 req/s", met=wrk["rps"] >= 1000 and not wrk["non_2xx"],
+                             note=f"wrk -t2 -c8 -d{duration:.0f}s; non-2xx {wrk['non_2xx']}",
+                             requests_per_s=wrk["rps"]))
+    return rows
+
+
+# --- deadline overshoot --------------------------------------------------------------------------------
+
+def _deadline_cases():
+    """Searches that cannot finish within a short limit, one per algorithm family."""
+    return [
+        ("connect4 alphabeta, no depth", {"game": "connect4", "state": {"moves": ""},
+                                           "algorithm": {"name": "alphabeta"}}),
+        ("connect4 mcts, no cap", {"game": "connect4", "state": {"moves": "4453"},
+                                    "algorithm": {"name": "mcts", "seed": 1}}),
+        ("tictactoe 5x5 k4 minimax", {"game": "tictactoe", "state": {"board": ["....."] * 5, "k": 4},
+                                      "algorithm": {"name": "minimax"}}),
+        ("2048 expectimax, no depth", {"game": "2048", "state": {"board": [[2, 0, 0, 0], [0, 0, 0, 0],
+                                                                           [0, 0, 2, 0], [0, 0, 0, 0]]},
+                                        "algorithm": {"name": "expectimax"}}),
+        ("connect4 maxn, no depth", {"game": "connect4", "state": {"moves": ""},
+                                      "algorithm": {"name": "maxn"}}),
+    ]
+
+
+def deadline_overshoot(ctx, server):
+    n = 50 if ctx.quick else 200
+    limit_ms = 100
+    cases = _deadline_cases()
+    over, per_case, not_timed_out, errors = [], {}, {}, {}
+    for i in range(n):
+        label, req = cases[i % len(cases)]
+        body = json.dumps(dict(req, time_limit_ms=limit_ms)).encode()
+        ms, status, data = timed_post(server.port, body, timeout=30)
+        if status != 200:
+            errors[label] = f"{status}: {data[:200].decode(errors='replace')}"
+            continue
+        stats = json.loads(data).get("stats", {})
+        if not stats.get("timed_out"):
+            not_timed_out[label] = not_timed_out.get(label, 0) + 1
+            continue
+        over.append(ms - limit_ms)
+        per_case.setdefault(label, []).append(ms - limit_ms)
+    if not over:
+        return [make_row("deadline-overshoot", f"{n} searches, limit {limit_ms} ms", goal="p99 <= 25 ms",
+                         met=False, note=f"no search timed out; errors {errors}, finished early "
+                                         f"{not_timed_out}")]
+    p50, p99 = percentile(over, 50), percentile(over, 99)
+    ctx.details["deadline-overshoot"] = {"limit_ms": limit_ms, "overshoot_ms": summary(over),
+                                         "per_case_ms": {k: summary(v) for k, v in per_case.items()},
+                                         "finished_early": not_timed_out, "errors": errors}
+    parts = [f"{k}: p50 {percentile(v, 50):.1f}, max {max(v):.1f}" for k, v in per_case.items()]
+    note = (f"{len(over)} timed-out searches (limit {limit_ms} ms, client-side response time minus the limit), "
+            f"cycling over: " + "; ".join(parts) + f"; p50 {p50:.1f} ms, max {max(over):.1f} ms")
+    if not_timed_out:
+        note += f"; finished before the limit (not counted): {not_timed_out}"
+    if errors:
+        note += f"; errors: {errors}"
+    return [make_row("deadline-overshoot", f"p99 over {len(over)} timed-out searches", ours_ms=p99,
+                     goal="p99 <= 25 ms", met=p99 <= 25.0 and len(over) >= n * 0.9, note=note)]
+
+
+SERVICE_WORKLOADS = ("http-overhead", "http-throughput", "deadline-overshoot")
+FUNCS = {"http-overhead": http_overhead, "http-throughput": throughput, "deadline-overshoot": deadline_overshoot}
+
+
+def run_service(ctx, names):
+    """Start the server once for the chosen service workloads, run them, always stop it."""
+    server = Server(workers=2)
+    try:
+        server.start()
+    except Exception as exc:
+        return [make_row(name, "service", met=False, goal="-", note=f"could not start gunicorn: {exc}")
+                for name in names]
+    rows = []
+    try:
+        for name in names:
+            ctx.log(f"[{name}]")
+            try:
+                rows += FUNCS[name](ctx, server) if name != "http-overhead" else [FUNCS[name](ctx, server)]
+            except Exception as exc:
+                rows.append(make_row(name, "service", met=False, note=f"failed: {type(exc).__name__}: {exc}; "
+                                                                      f"server log: {server.log_tail(5)}"))
+    finally:
+        server.stop()
+    return rows
