@@ -1,0 +1,291 @@
+"""2048 (Gabriele Cirulli's sliding-tile game) as a one-player game against chance.
+
+The 4 x 4 board is a 64-bit int of 4-bit cells: cell ``(r, c)`` is nibble ``4 * r + c`` and holds the tile's
+exponent (0 empty, ``k`` for the tile ``2 ** k``), so a row is a 16-bit number and a move is four lookups
+in a table precomputed for all 65,536 rows (after Robert Xiao's expectimax player, nneonneo/2048-ai).
+Left and right use row tables; up and down transpose the board and use column tables, whose entries put
+the moved row back as a column.
+
+A turn is two plies: the player slides the tiles (the move must change the board), then chance places a 2
+or a 4 on an empty cell. The state in between, the afterstate, is a chance node; it is the board with bit
+64 set. Its outcomes are ``(cell, tile)`` spawns, internally the int ``exponent << 4 * cell`` that is or-ed
+into the board; in JSON ``{"cell": [row, col], "tile": 2}``. A board without a legal move is terminal.
+
+Cells hold at most 2 ** 15 = 32768: two such tiles merge into one 32768 (the game is practically never
+played that far).
+"""
+from functools import lru_cache
+from itertools import product
+import math
+
+from engine.errors import AlgorithmMismatch, InvalidState
+from engine.game import CHANCE, Game
+
+GAME_ID = "2048"
+MOVES = ("up", "down", "left", "right")
+MAX_EXPONENT = 15
+DEFAULT_TILES = {"2": 0.9, "4": 0.1}
+CHANCE_FLAG = 1 << 64
+BOARD_MASK = CHANCE_FLAG - 1
+ROW_MASK = 0xFFFF
+
+# Evaluation weights, per row and per column (after nneonneo/2048-ai, with the tile exponents taken
+# linearly): empty cells and possible merges are good; a line that is not monotonic costs the size of the
+# smaller of its rises and falls.
+EMPTY_WEIGHT, MERGE_WEIGHT, MONOTONICITY_WEIGHT = 1.0, 0.7, 0.25
+
+
+def row_cells(row: int) -> list:
+    return [row >> (4 * c) & 0xF for c in range(4)]
+
+
+def slide_left(tiles) -> list:
+    """A row's tiles (its non-empty cells, wall side first) after a move to the wall: equal neighbours
+    merge, each tile at most once, the pair nearer the wall first ([2, 2, 2, 2] becomes [4, 4])."""
+    out = []
+    i, n = 0, len(tiles)
+    while i < n:
+        e = tiles[i]
+        if i + 1 < n and e == tiles[i + 1]:
+            out.append(e + 1 if e < MAX_EXPONENT else e)
+            i += 2
+        else:
+            out.append(e)
+            i += 1
+    return out
+
+
+def as_column(row: int) -> int:
+    """A row's four cells placed in column 0 (cell ``c`` of the row goes to row ``c``)."""
+    return (row & 0xF) | (row >> 4 & 0xF) << 16 | (row >> 8 & 0xF) << 32 | (row >> 12) << 48
+
+
+def build_tables():
+    """For every row: the row moved left and right, the same as columns moved up and down, the row's
+    heuristic value and its empty cells. Rows with the same tiles slide alike, so slides are memoised."""
+    left, heuristic = [], []
+    slid = {}
+    for a3, a2, a1, a0 in product(range(16), repeat=4):  # rows 0, 1, ..., 0xFFFF
+        tiles = tuple(e for e in (a0, a1, a2, a3) if e)
+        if tiles not in slid:
+            merges = sum(1 for a, b in zip(tiles, tiles[1:]) if a == b)
+            slid[tiles] = (sum(e << (4 * c) for c, e in enumerate(slide_left(tiles))), merges)
+        moved, merges = slid[tiles]
+        left.append(moved)
+        d1, d2, d3 = a1 - a0, a2 - a1, a3 - a2
+        rises = (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
+        falls = rises - d1 - d2 - d3
+        heuristic.append(EMPTY_WEIGHT * (4 - len(tiles)) + MERGE_WEIGHT * merges
+                         - MONOTONICITY_WEIGHT * min(rises, falls))
+    reverse = [(r & 0xF) << 12 | (r >> 4 & 0xF) << 8 | (r >> 8 & 0xF) << 4 | r >> 12 for r in range(1 << 16)]
+    right = [reverse[left[reverse[r]]] for r in range(1 << 16)]
+    empties = [tuple(c for c in range(4) if not r >> (4 * c) & 0xF) for r in range(1 << 16)]
+    return (left, right, [as_column(r) for r in left], [as_column(r) for r in right], heuristic, empties)
+
+
+ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN, ROW_HEURISTIC, ROW_EMPTIES = build_tables()
+# Bounds of the raw evaluation (four rows and four columns) over every board.
+RAW_LO, RAW_HI = 8 * min(ROW_HEURISTIC), 8 * max(ROW_HEURISTIC)
+FULL_BOARD_SUM_LOG2 = 20  # a board's tile sum is below 16 * 2 ** 15 = 2 ** 19
+
+
+def transpose(b: int) -> int:
+    """Swap cell (r, c) with cell (c, r)."""
+    a1 = b & 0xF0F00F0FF0F00F0F
+    a2 = b & 0x0000F0F00000F0F0
+    a3 = b & 0x0F0F00000F0F0000
+    a = a1 | (a2 << 12) | (a3 >> 12)
+    b1 = a & 0xFF00FF0000FF00FF
+    b2 = a & 0x00FF00FF00000000
+    b3 = a & 0x00000000FF00FF00
+    return b1 | (b2 >> 24) | (b3 << 24)
+
+
+def move_left(b: int) -> int:
+    return (ROW_LEFT[b & ROW_MASK] | ROW_LEFT[b >> 16 & ROW_MASK] << 16
+            | ROW_LEFT[b >> 32 & ROW_MASK] << 32 | ROW_LEFT[b >> 48 & ROW_MASK] << 48)
+
+
+def move_right(b: int) -> int:
+    return (ROW_RIGHT[b & ROW_MASK] | ROW_RIGHT[b >> 16 & ROW_MASK] << 16
+            | ROW_RIGHT[b >> 32 & ROW_MASK] << 32 | ROW_RIGHT[b >> 48 & ROW_MASK] << 48)
+
+
+def move_up(b: int) -> int:
+    t = transpose(b)  # row c of t is column c of b
+    return (COL_UP[t & ROW_MASK] | COL_UP[t >> 16 & ROW_MASK] << 4
+            | COL_UP[t >> 32 & ROW_MASK] << 8 | COL_UP[t >> 48 & ROW_MASK] << 12)
+
+
+def move_down(b: int) -> int:
+    t = transpose(b)
+    return (COL_DOWN[t & ROW_MASK] | COL_DOWN[t >> 16 & ROW_MASK] << 4
+            | COL_DOWN[t >> 32 & ROW_MASK] << 8 | COL_DOWN[t >> 48 & ROW_MASK] << 12)
+
+
+SLIDE = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
+SLIDES = tuple(SLIDE[m] for m in MOVES)
+
+
+def tile_sum(b: int) -> int:
+    return sum(1 << (b >> (4 * i) & 0xF) for i in range(16) if b >> (4 * i) & 0xF)
+
+
+DESCRIPTION = {
+    "name": "2048",
+    "description": "Slide the tiles of a 4 x 4 grid up, down, left or right; two equal tiles that collide "
+                   "merge into their sum (each tile at most once per move). After every move a 2 (p 0.9) "
+                   "or a 4 (p 0.1) appears on a uniformly random empty cell; algorithm.tile_probabilities "
+                   "(e.g. {\"2\": 0.9, \"4\": 0.1}) changes the odds. The game ends when no move changes "
+                   "the board. One player against chance.",
+    "players": ["player"],
+    "state_format": "{\"board\": [4 rows of 4 integers, top row first], \"to_move\"?: \"player\" | "
+                    "\"chance\"}; a cell is 0 (empty) or a power of two from 2 to 32768. to_move \"chance\" "
+                    "is the afterstate of a move, before the new tile appears (default \"player\").",
+    "initial_state": {"board": [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]]},
+    "move_format": "\"up\" | \"down\" | \"left\" | \"right\"; at a chance state, the new tile: "
+                   "{\"cell\": [row, col], \"tile\": 2}",
+    "algorithms": ["expectimax", "mcts"],
+    "example_request": {"game": "2048",
+                        "state": {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]},
+                        "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
+}
+
+
+class Twenty48(Game):
+    """2048 for one player. A state is the board int, with :data:`CHANCE_FLAG` set at an afterstate.
+
+    Values lie in ``[0, 1]``: a live board evaluates to ``0.5 + 0.5 * h`` with ``h`` in ``[0, 1]`` the
+    normalised heuristic (empty cells, merges, monotonicity of every row and column); a finished game is
+    worth ``log2(tile sum) / 40`` < 0.5, so losing is worse than any live board, and a longer game (the tile
+    sum grows by 2 or 4 a turn) is better than a shorter one.
+    """
+
+    id = GAME_ID
+    players = ("player",)
+    has_chance = True
+    zero_sum = False
+    utility_bounds = (0.0, 1.0)
+
+    def __init__(self, tiles: tuple):
+        self.tiles = tiles  # ((exponent, probability), ...) with probability > 0, by exponent
+
+    def to_move(self, state):
+        return CHANCE if state & CHANCE_FLAG else 0
+
+    def actions(self, state):
+        if state & CHANCE_FLAG:
+            return [outcome for outcome, _ in self.chance_outcomes(state)]
+        return [m for m, slide in zip(MOVES, SLIDES) if slide(state) != state]
+
+    def result(self, state, move):
+        if state & CHANCE_FLAG:
+            return (state ^ CHANCE_FLAG) | move
+        return SLIDE[move](state) | CHANCE_FLAG
+
+    def chance_outcomes(self, state):
+        """Every empty cell, row-major, with every tile that can appear, lowest first."""
+        b = state & BOARD_MASK
+        cells = [4 * r + c for r in range(4) for c in ROW_EMPTIES[b >> (16 * r) & ROW_MASK]]
+        share = 1.0 / len(cells)
+        return [(e << (4 * cell), p * share) for cell in cells for e, p in self.tiles]
+
+    def is_terminal(self, state):
+        if state & CHANCE_FLAG:
+            return False
+        if ROW_EMPTIES[state & ROW_MASK] or ROW_EMPTIES[state >> 16 & ROW_MASK] \
+                or ROW_EMPTIES[state >> 32 & ROW_MASK] or ROW_EMPTIES[state >> 48 & ROW_MASK]:
+            return False
+        return move_left(state) == state and move_up(state) == state
+
+    def utility(self, state, player=0):
+        return math.log2(tile_sum(state & BOARD_MASK)) / (2 * FULL_BOARD_SUM_LOG2)
+
+    def evaluate(self, state, player=0):
+        if self.is_terminal(state):
+            return self.utility(state)
+        b = state & BOARD_MASK
+        t = transpose(b)
+        h = ROW_HEURISTIC
+        raw = (h[b & ROW_MASK] + h[b >> 16 & ROW_MASK] + h[b >> 32 & ROW_MASK] + h[b >> 48 & ROW_MASK]
+               + h[t & ROW_MASK] + h[t >> 16 & ROW_MASK] + h[t >> 32 & ROW_MASK] + h[t >> 48 & ROW_MASK])
+        return 0.5 + 0.5 * (raw - RAW_LO) / (RAW_HI - RAW_LO)
+
+    def perspective(self, state):
+        return 0
+
+    # --- JSON ---
+
+    def move_to_json(self, move):
+        if isinstance(move, str):
+            return move
+        cell = (move.bit_length() - 1) // 4
+        return {"cell": [cell // 4, cell % 4], "tile": 1 << (move >> (4 * cell))}
+
+    def state_to_json(self, state):
+        b = state & BOARD_MASK
+        board = [[(1 << e) if e else 0 for e in row_cells(b >> (16 * r) & ROW_MASK)] for r in range(4)]
+        return {"board": board, "to_move": "chance"} if state & CHANCE_FLAG else {"board": board}
+
+
+@lru_cache(maxsize=64)
+def game_for(tiles: tuple) -> Twenty48:
+    return Twenty48(tiles)
+
+
+def parse_tile_probabilities(value) -> tuple:
+    """``{"2": 0.9, "4": 0.1}`` -> ``((1, 0.9), (2, 0.1))``: exponents with their positive probabilities."""
+    field = "algorithm.tile_probabilities"
+    if not isinstance(value, dict) or not value:
+        raise AlgorithmMismatch("tile_probabilities is a non-empty object {tile: probability}", field=field)
+    tiles = []
+    for key, p in value.items():
+        tile = int(key) if isinstance(key, str) and key.isdigit() and key == str(int(key)) else 0
+        if tile < 2 or tile & (tile - 1) or tile > 1 << MAX_EXPONENT:
+            raise AlgorithmMismatch(f"{key!r} is not a tile: keys are powers of two from 2 to "
+                                    f"{1 << MAX_EXPONENT}, as strings", field=field)
+        if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0.0 <= p <= 1.0:
+            raise AlgorithmMismatch(f"the probability of tile {key} must be a number in [0, 1]", field=field)
+        tiles.append((tile.bit_length() - 1, float(p)))
+    total = sum(p for _, p in tiles)
+    if abs(total - 1.0) > 1e-9:
+        raise AlgorithmMismatch(f"the probabilities sum to {total!r}, not 1", field=field)
+    return tuple(sorted((e, p) for e, p in tiles if p > 0.0))
+
+
+def parse_board(board) -> int:
+    if not isinstance(board, list) or len(board) != 4:
+        raise InvalidState("board must be a list of 4 rows", field="state.board")
+    b = 0
+    for r, row in enumerate(board):
+        if not isinstance(row, list) or len(row) != 4:
+            raise InvalidState("a row is a list of 4 integers", field=f"state.board[{r}]")
+        for c, tile in enumerate(row):
+            if not isinstance(tile, int) or isinstance(tile, bool) or (tile and (
+                    tile < 2 or tile & (tile - 1) or tile > 1 << MAX_EXPONENT)):
+                raise InvalidState(f"a cell is 0 or a power of two from 2 to {1 << MAX_EXPONENT}",
+                                   field=f"state.board[{r}][{c}]")
+            if tile:
+                b |= (tile.bit_length() - 1) << (4 * (4 * r + c))
+    return b
+
+
+def load(state_json, limits=None, tile_probabilities=None, **_):
+    unknown = set(state_json) - {"board", "to_move"}
+    if unknown:
+        raise InvalidState(f"unknown keys {sorted(unknown)}; a 2048 state has board and to_move")
+    if "board" not in state_json:
+        raise InvalidState("a 2048 state needs a board", field="state.board")
+    tiles = parse_tile_probabilities(DEFAULT_TILES if tile_probabilities is None else tile_probabilities)
+    board = parse_board(state_json["board"])
+    if not board:
+        raise InvalidState("the board needs at least one tile", field="state.board")
+    to_move = state_json.get("to_move", "player")
+    if to_move not in ("player", "chance"):
+        raise InvalidState("to_move is \"player\" or \"chance\"", field="state.to_move")
+    if to_move == "chance":
+        if not any(ROW_EMPTIES[board >> (16 * r) & ROW_MASK] for r in range(4)):
+            raise InvalidState("at a chance state a new tile appears on an empty cell, and there is none",
+                               field="state.board")
+        board |= CHANCE_FLAG
+    return game_for(tiles), board
