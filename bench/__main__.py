@@ -6,6 +6,7 @@ Runs the workloads (all by default), prints the table and writes the JSON report
 import argparse
 import datetime
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,9 @@ def parse_args(argv=None):
     p.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown to PATH")
     p.add_argument("--repeat", type=int, metavar="N",
                    help="timed runs per side of each comparison (default 5, quick 2)")
+    p.add_argument("--server-python", metavar="PATH", default=os.environ.get("TACTICIAN_BENCH_SERVER_PYTHON"),
+                   help="the Python that runs gunicorn for the service workloads, if the service's "
+                        "requirements live in another environment (default: this Python)")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
     args = p.parse_args(argv)
     if args.repeat is not None and args.repeat < 1:
@@ -55,6 +59,7 @@ def main(argv=None):
     chosen = args.only or ALL
     chosen = [w for w in ALL if w in chosen]
     ctx = workloads.Context(quick=args.quick, repeat=args.repeat, log=log)
+    ctx.server_python = args.server_python
     info = machine.info()
     log(f"tactician bench: {'quick' if args.quick else 'full'} run, repeat {ctx.repeat}, on {info['cpu_model']} "
         f"({info['cores']} cores), Python {info['python']}; peers: "

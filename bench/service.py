@@ -50,8 +50,9 @@ class Server:
     """``gunicorn -c service/gunicorn.conf.py --bind 127.0.0.1:PORT --workers 2 service.wsgi:app``, in its
     own process group, logging to a temporary file; :meth:`stop` ends exactly that process group."""
 
-    def __init__(self, workers=2, env=None):
+    def __init__(self, workers=2, env=None, python=None):
         self.workers = workers
+        self.python = python or sys.executable
         self.port = free_port()
         self.proc = None
         self.log_path = None
@@ -59,7 +60,7 @@ class Server:
 
     def start(self):
         conf = REPO_ROOT / "service" / "gunicorn.conf.py"
-        cmd = [sys.executable, "-m", "gunicorn"]
+        cmd = [self.python, "-m", "gunicorn"]
         if conf.is_file():
             cmd += ["-c", str(conf)]
         cmd += ["--bind", f"{HOST}:{self.port}", "--workers", str(self.workers), "service.wsgi:app"]
@@ -348,7 +349,7 @@ FUNCS = {"http-overhead": http_overhead, "http-throughput": throughput, "deadlin
 
 def run_service(ctx, names):
     """Start the server once for the chosen service workloads, run them, always stop it."""
-    server = Server(workers=2)
+    server = Server(workers=2, python=getattr(ctx, "server_python", None))
     try:
         server.start()
     except Exception as exc:

@@ -5,7 +5,7 @@ import time
 
 from bench import c4sets, ours, peers
 from bench.report import make_row
-from bench.stats import mean, median, ratio, summary
+from bench.stats import fmt_ms, mean, median, percentile, ratio, summary
 
 
 class Context:
@@ -175,7 +175,7 @@ SOLVE_PLAN = {
     "Test_L1_R1": (1000, 30, 300, 30),
     "Test_L1_R2": (100, 5, 600, 60),
 }
-OURS_POSITION_CAP_MS = 60_000          # one position may take at most this long (then it is not exact)
+OURS_POSITION_CAP_MS = {True: 5_000, False: 30_000}  # per position (quick, full); past it, not exact
 OS_POSITION_CAP_S = 2.0                # OpenSpiel plain alpha-beta, per position
 OS_SET_BUDGET_S = {True: 10.0, False: 60.0}  # OpenSpiel, per set (quick, full)
 OS_GIVE_UP_AFTER = 5                   # consecutive OpenSpiel time-outs before we stop trying on a set
@@ -202,7 +202,8 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
     bench_name, cpp_ms, cpp_nodes = c4sets.SETS[name]
     ctx.log(f"  {name}: {len(positions)} positions{'' if labelled else ' (random, unlabelled)'}, "
             f"budget {budget} s")
-    ours_ms, ours_nodes, wrong, not_exact, errors = [], [], [], 0, []
+    cap_ms = OURS_POSITION_CAP_MS[ctx.quick]
+    ours_ms, ours_nodes, wrong, unproven, errors = [], [], [], [], []
     os_ms, os_pairs, os_wrong, os_timeouts, os_spent, os_streak = [], [], 0, 0, 0.0, 0
     os_budget = OS_SET_BUDGET_S[ctx.quick]
     started = time.perf_counter()
@@ -214,8 +215,7 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
         def run_ours():
             t0 = time.perf_counter()
             try:
-                res = ours.search("connect4", {"moves": moves}, {"name": "alphabeta"},
-                                  time_limit_ms=OURS_POSITION_CAP_MS)
+                res = ours.search("connect4", {"moves": moves}, {"name": "alphabeta"}, time_limit_ms=cap_ms)
             except Exception as exc:
                 errors.append(f"{moves}: {type(exc).__name__}: {exc}")
                 return None, None
@@ -244,14 +244,14 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
             res, ms = run_ours()
         done += 1
         if res is None:
-            not_exact += 1
+            unproven.append(moves)
             continue
         ours_ms.append(ms)
         ours_nodes.append(res.stats.nodes)
         got = (res.outcome, res.plies_to_end)
         if res.outcome is None or res.stats.timed_out:
-            not_exact += 1
-        if labelled:
+            unproven.append(moves)
+        elif labelled:
             want = c4sets.expected(moves, score)
             if got != want:
                 wrong.append({"moves": moves, "score": score, "expected": list(want), "got": list(got)})
@@ -263,21 +263,23 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
             reference = c4sets.expected(moves, score)[0] if labelled else res.outcome
             if os_outcome != reference:
                 os_wrong += 1
-    exact = done - len(wrong) - not_exact if labelled else None
+    exact = done - len(wrong) - len(unproven) if labelled else None
     notes = [f"{bench_name}; {done}/{planned} positions run"
              + ("" if labelled else " (random positions, data set not found: only agreement is checked)")]
     if done < len(positions):
         notes.append(f"stopped by the {budget} s budget")
     if labelled:
         notes.append(f"exact (outcome and plies_to_end match the file): {exact}/{done}")
-    if not_exact:
-        notes.append(f"{not_exact} without a proven result (time cap {OURS_POSITION_CAP_MS} ms or error)")
+    if unproven:
+        notes.append(f"{len(unproven)} without a proven result (per-position cap {cap_ms} ms, or an error), "
+                     f"e.g. {unproven[:3]}")
     if errors:
         notes.append(f"errors: {errors[:3]}")
     if wrong:
         notes.append(f"wrong: {len(wrong)}, e.g. {wrong[:2]}")
     if ours_ms:
-        notes.append(f"ours median {median(ours_ms):.2f} ms, max {max(ours_ms):.1f} ms, mean nodes "
+        notes.append(f"ours median {median(ours_ms):.2f} ms, p90 {percentile(ours_ms, 90):.1f} ms, max "
+                     f"{max(ours_ms):.1f} ms, mean nodes "
                      f"{mean(ours_nodes):,.0f}; C++ reference mean {cpp_ms} ms, {cpp_nodes:,} nodes")
     peer_ms = None
     r = None
@@ -305,13 +307,15 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
                and (name != "Test_L2_R2" or exact == planned))
     ctx.details[f"connect4-solve/{name}"] = {
         "positions": done, "planned": planned, "labelled": labelled, "exact": exact, "wrong": wrong[:20],
-        "ours_ms": summary(ours_ms), "ours_nodes": summary(ours_nodes),
+        "ours_ms": summary(ours_ms), "ours_nodes": summary(ours_nodes), "unproven": unproven[:20],
         "openspiel_ms": summary(os_ms), "openspiel_timeouts": os_timeouts,
         "cpp_reference_mean_ms": cpp_ms, "cpp_reference_mean_nodes": cpp_nodes}
     return make_row("connect4-solve", f"{name} mean per position", peer="OpenSpiel alpha-beta (finished ones)"
                     if have_os else "OpenSpiel (missing)", ours_ms=mean_ms, peer_ms=peer_ms, ratio=r,
                     ours_nodes=round(mean(ours_nodes)) if ours_nodes else None, goal=goal, met=met,
                     note="; ".join(notes), cpp_reference_ms=cpp_ms,
+                    ours_text=None if mean_ms is None else "mean " + fmt_ms(mean_ms),
+                    peer_text=None if peer_ms is None else "mean " + fmt_ms(peer_ms),
                     ratio_to_cpp=ratio(mean_ms, cpp_ms), exact=exact, positions=done)
 
 
