@@ -1,0 +1,224 @@
+"""Expectimax (AIMA 5.5, EXPECTIMINIMAX) with Ballard's Star1 pruning at chance nodes.
+
+The searcher is the player to move at the root; its nodes are MAX nodes. A chance node is worth the
+probability-weighted mean of its children. The other player's nodes depend on ``opponent_model``:
+
+- ``uniform``: the opponent is a chance node that picks each legal move with equal probability;
+- ``epsilon_greedy``: with probability ``epsilon`` a uniformly random move, otherwise the opponent's
+  heuristic best: the move whose resulting state the opponent's own evaluation (``game.evaluate``, one
+  ply ahead) rates highest, the first in natural order on ties; so each move has probability
+  ``epsilon / n``, plus ``1 - epsilon`` for the greedy one;
+- ``minimax``: the opponent minimises, as in AIMA's EXPECTIMINIMAX (MIN nodes of a backgammon-like tree).
+
+The default is ``minimax`` in games that have chance nodes of their own (a typed tree with max, min and
+chance nodes reads as the textbook's expectiminimax tree) and ``uniform`` in deterministic games, where
+expectimax exists to model a fallible opponent (API.md). One-player games (2048) have no opponent.
+Games of more than two players, or two players that are not zero-sum, need ``maxn``.
+
+With ``pruning`` (the default) MAX and MIN nodes cut as alpha-beta does, and chance nodes as Star1 does
+(Ballard 1983) when the game bounds its values: after some children, the node's value lies between what
+they add up to plus the rest at the lowest and at the highest possible value, so a child's window is
+narrowed to what could still move the node's value into (alpha, beta). The value is the same as without
+pruning; only bounds are returned for what falls outside the window. Outcomes of probability 0 are never
+searched.
+"""
+import math
+
+from engine.deadline import Deadline
+from engine.errors import AlgorithmMismatch
+from engine.game import CHANCE
+from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
+from engine.search.common import (best_move, check_depth, deepen, finish, first_move_fallback,
+                                  player_bounds, require_decision_root)
+from engine.search.trace import Tracer
+
+NAME = "expectimax"
+PARAMETERS = {"depth", "opponent_model", "epsilon", "pruning"}
+UNIFORM, EPSILON_GREEDY, MINIMAX = "uniform", "epsilon_greedy", "minimax"
+OPPONENT_MODELS = (UNIFORM, EPSILON_GREEDY, MINIMAX)
+DEFAULT_EPSILON = 0.1
+
+
+def search(game, state, *, deadline: Deadline, depth: int | None = None, opponent_model: str | None = None,
+           epsilon: float | None = None, pruning: bool = True, trace: bool = False, limits=None, **_):
+    """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until the
+    whole game is seen or the deadline passes, answering with the last complete depth).
+
+    Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
+    trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
+    ``value(s, alpha, beta, ply)`` is fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
+    bound beyond the window on the same side (at most ``alpha``, at least ``beta``).
+    """
+    require_fit(game)
+    require_decision_root(game, state)
+    check_depth(depth)
+    model, epsilon = opponent_settings(game, opponent_model, epsilon)
+    if not isinstance(pruning, bool):
+        raise AlgorithmMismatch("pruning is true or false", field="algorithm.pruning")
+    searcher = game.to_move(state)
+    sign = 1 if game.perspective(state) == searcher else -1
+    to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
+    is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
+    bounds = player_bounds(game) if pruning else None
+    lo, hi = bounds or (-math.inf, math.inf)
+    mask = Deadline.CHECK_MASK
+    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    inf = math.inf
+    nodes = leaves = cutoffs = max_ply = 0
+    limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
+
+    def value(s, alpha, beta, ply):
+        nonlocal nodes, leaves, max_ply, cut
+        nodes += 1
+        if not nodes & mask:
+            deadline.check()
+        if ply > max_ply:
+            max_ply = ply
+        entry = visit(ply, alpha, beta) if tracer else None
+        if is_terminal(s):
+            leaves += 1
+            v = utility(s, searcher)
+        elif ply >= limit:
+            leaves += 1
+            cut = True
+            v = evaluate(s, searcher)
+        else:
+            mover = to_move(s)
+            if mover == searcher:
+                v = max_value(s, alpha, beta, ply)
+            elif mover == CHANCE:
+                v = expected_value(s, chance_outcomes(s), alpha, beta, ply)
+            elif model == MINIMAX:
+                v = min_value(s, alpha, beta, ply)
+            else:
+                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply)
+        if entry:
+            entry["value"] = sign * v
+        return v
+
+    def max_value(s, alpha, beta, ply):
+        nonlocal cutoffs
+        v = -inf
+        for a in actions(s):
+            if tracer:
+                tracer.move(ply, a)
+            child = value(result(s, a), alpha, beta, ply + 1)
+            if child > v:
+                v = child
+                if v >= beta:
+                    cutoffs += 1
+                    break
+                if pruning and v > alpha:
+                    alpha = v
+        return v
+
+    def min_value(s, alpha, beta, ply):
+        nonlocal cutoffs
+        v = inf
+        for a in actions(s):
+            if tracer:
+                tracer.move(ply, a)
+            child = value(result(s, a), alpha, beta, ply + 1)
+            if child < v:
+                v = child
+                if v <= alpha:
+                    cutoffs += 1
+                    break
+                if pruning and v < beta:
+                    beta = v
+        return v
+
+    def expected_value(s, outcomes, alpha, beta, ply):
+        """The probability-weighted mean of the children; with Star1, child ``i`` of probability ``p`` is
+        searched in the window that keeps the node's value inside ``(alpha, beta)`` whatever the unseen
+        rest (probability ``rest``) turns out to be between ``lo`` and ``hi``."""
+        nonlocal cutoffs
+        total, rest = 0.0, 1.0
+        for o, p in outcomes:
+            if p <= 0.0:
+                continue
+            if tracer:
+                tracer.move(ply, o)
+            if bounds is None:
+                total += p * value(result(s, o), -inf, inf, ply + 1)
+                continue
+            rest -= p
+            low = (alpha - total - rest * hi) / p   # a child at most this leaves the node at most alpha
+            high = (beta - total - rest * lo) / p   # a child at least this leaves the node at least beta
+            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1)
+            total += p * v
+            if v <= low:
+                cutoffs += 1
+                return total + rest * hi
+            if v >= high:
+                cutoffs += 1
+                return total + rest * lo
+        return total
+
+    def opponent_outcomes(s, mover):
+        """The opponent's moves as chance outcomes under the opponent model."""
+        moves = actions(s)
+        share = 1.0 / len(moves)
+        if model == UNIFORM:
+            return [(a, share) for a in moves]
+        greedy = max(range(len(moves)), key=lambda i: evaluate(result(s, moves[i]), mover))
+        return [(a, epsilon * share + (1.0 - epsilon if i == greedy else 0.0)) for i, a in enumerate(moves)]
+
+    def visit(ply, alpha, beta):
+        if sign == 1:
+            return tracer.visit(ply, alpha, beta)
+        return tracer.visit(ply, -beta, -alpha)
+
+    def root_pass(d, moves):
+        """Every root move ``d`` plies deep: the first exact, a later one exact when it beats the best so
+        far and otherwise (pruning only) an upper bound on the searcher's value."""
+        nonlocal nodes, limit, cut
+        limit, cut = (inf if d is None else d), False
+        nodes += 1
+        entry = visit(0, -inf, inf) if tracer else None
+        alpha = -inf
+        for a in actions(state):
+            if tracer:
+                tracer.move(0, a)
+            v = value(result(state, a), alpha, inf, 1)
+            exact = not pruning or not moves or v > alpha
+            moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
+            if pruning and v > alpha:
+                alpha = v
+        if entry:
+            entry["value"] = best_move(moves, maximize=sign == 1).value
+        return not cut
+
+    moves, depth_completed, timed_out = deepen(game, depth, root_pass)
+    best = best_move(moves, maximize=sign == 1) if moves else first_move_fallback(game, state)
+    stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
+                  depth_completed=max_ply if depth_completed is None else depth_completed)
+    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+
+
+def require_fit(game) -> None:
+    if game.n_players > 2 or (game.n_players == 2 and not game.zero_sum):
+        raise AlgorithmMismatch(f"expectimax values states with one number, which needs one player or two "
+                                f"with zero-sum utilities; use maxn for this {game.n_players}-player game")
+
+
+def opponent_settings(game, model, epsilon) -> tuple:
+    """The opponent model and its epsilon, validated; the model defaults as the module describes."""
+    if model is None:
+        model = MINIMAX if game.has_chance else UNIFORM
+    if model not in OPPONENT_MODELS:
+        raise AlgorithmMismatch(f"opponent_model is one of {list(OPPONENT_MODELS)}",
+                                field="algorithm.opponent_model")
+    if model == EPSILON_GREEDY and not game.has_evaluation:
+        raise AlgorithmMismatch("the epsilon_greedy opponent rates its moves with the game's evaluation, "
+                                "which this game lacks (a tree needs an eval on every inner node)",
+                                field="algorithm.opponent_model")
+    if epsilon is None:
+        return model, DEFAULT_EPSILON
+    if model != EPSILON_GREEDY:
+        raise AlgorithmMismatch("epsilon applies to the epsilon_greedy opponent model only",
+                                field="algorithm.epsilon")
+    if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0.0 <= epsilon <= 1.0:
+        raise AlgorithmMismatch("epsilon is a probability, a number in [0, 1]", field="algorithm.epsilon")
+    return model, float(epsilon)

@@ -1,0 +1,194 @@
+"""Expectimax: textbook chance trees by hand, the opponent models, Star1 against plain expectimax and an
+independent reference on random trees, and the anytime behaviour on real games."""
+import math
+import time
+
+from hypothesis import assume, given, settings, strategies as st
+import pytest
+
+from engine.api import load, search
+from engine.errors import AlgorithmMismatch, InvalidState
+from tests.engine import reference_chance as reference
+from tests.engine.strategies_chance import chance_trees
+
+# AIMA 3rd ed. fig. 5.12: MAX chooses a1 or a2; chance picks .9/.1; MIN nodes below. Expectiminimax
+# values 2.1 and 1.3, so a1; after an order-preserving change of the leaves, 21 and 40.9, so a2.
+def figure_5_12(leaves):
+    def min_node(v):
+        return {"type": "min", "children": [{"value": v}, {"value": v}]}
+    a, b, c, d = leaves
+    return {"root": {"type": "max", "children": [
+        {"move": "a1", "type": "chance", "children": [dict(min_node(a), p=0.9), dict(min_node(b), p=0.1)]},
+        {"move": "a2", "type": "chance", "children": [dict(min_node(c), p=0.9), dict(min_node(d), p=0.1)]}]}}
+
+
+FIGURE_5_2 = {"root": {"id": "A", "type": "max", "eval": 0, "children": [
+    {"id": "B", "type": "min", "eval": 0, "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
+    {"id": "C", "type": "min", "eval": 0, "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
+    {"id": "D", "type": "min", "eval": 0, "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
+
+CLOSE = {"rel_tol": 1e-9, "abs_tol": 1e-9}
+
+
+def move_values(r):
+    return {m.move: m.value for m in r.moves}
+
+
+def test_figure_5_12_expectiminimax():
+    r = search("tree", figure_5_12([2, 3, 1, 4]), {"name": "expectimax", "pruning": False})
+    assert r.move == "a1" and r.value == pytest.approx(2.1)
+    assert move_values(r) == {"a1": pytest.approx(2.1), "a2": pytest.approx(1.3)}
+    r = search("tree", figure_5_12([20, 30, 1, 400]), {"name": "expectimax"})
+    assert r.move == "a2" and r.value == pytest.approx(40.9)
+
+
+def test_opponent_models_on_figure_5_2():
+    r = search("tree", FIGURE_5_2, {"name": "expectimax", "pruning": False})  # uniform by default here
+    assert r.move == "B" and move_values(r) == pytest.approx({"B": 23 / 3, "C": 4, "D": 7})
+    r = search("tree", FIGURE_5_2, {"name": "expectimax", "opponent_model": "minimax"})
+    assert (r.move, r.value) == ("B", 3)
+    r = search("tree", FIGURE_5_2, {"name": "expectimax", "opponent_model": "epsilon_greedy", "epsilon": 0.1,
+                                    "pruning": False})
+    # MIN's greedy reply is its best leaf: B = .9 * 3 + .1 * 23/3, C = .9 * 2 + .1 * 4, D = .9 * 2 + .1 * 7
+    assert move_values(r) == {"B": pytest.approx(2.7 + 2.3 / 3), "C": pytest.approx(2.2),
+                              "D": pytest.approx(2.5)}
+    for epsilon, same_as in ((0.0, "minimax"), (1.0, "uniform")):
+        greedy = search("tree", FIGURE_5_2, {"name": "expectimax", "opponent_model": "epsilon_greedy",
+                                             "epsilon": epsilon, "pruning": False})
+        other = search("tree", FIGURE_5_2, {"name": "expectimax", "opponent_model": same_as, "pruning": False})
+        assert move_values(greedy) == pytest.approx(move_values(other))
+
+
+def test_star1_prunes_a_hand_computed_chance_node():
+    """A = (2 + 4) / 2 = 3. At B, after the .9 outcome valued 0, B <= 0 + .1 * 10 = 1 < 3: the 10 is
+    never looked at."""
+    tree = {"root": {"type": "max", "children": [
+        {"type": "chance", "children": [{"p": 0.5, "value": 2}, {"p": 0.5, "value": 4}]},
+        {"type": "chance", "children": [{"p": 0.9, "value": 0}, {"p": 0.1, "value": 10}]}]}}
+    plain = search("tree", tree, {"name": "expectimax", "pruning": False})
+    star1 = search("tree", tree, {"name": "expectimax"})
+    assert plain.value == star1.value == 3.0
+    assert (plain.stats.nodes, plain.stats.cutoffs, star1.stats.nodes, star1.stats.cutoffs) == (7, 0, 6, 1)
+    assert [m.bound for m in star1.moves] == ["exact", "upper"]
+    assert star1.moves[1].value == pytest.approx(1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(chance_trees(), st.sampled_from(["minimax", "uniform"]))
+def test_star1_equals_plain_expectimax_and_the_reference(tree, model):
+    expected = reference.expectimax(tree, model)
+    plain = search("tree", tree, {"name": "expectimax", "opponent_model": model, "pruning": False})
+    star1 = search("tree", tree, {"name": "expectimax", "opponent_model": model})
+    assert plain.value == expected
+    assert math.isclose(star1.value, expected, **CLOSE)
+    assert star1.stats.nodes <= plain.stats.nodes
+    assert all(m.bound == "exact" for m in plain.moves)
+    exact = move_values(plain)
+    for m in star1.moves:  # every pruned root move is a true bound (up to rounding)
+        truth = exact[m.move]
+        assert {"exact": math.isclose(truth, m.value, **CLOSE),
+                "upper": truth <= m.value + 1e-9, "lower": truth >= m.value - 1e-9}[m.bound]
+    best = exact[star1.move]
+    assert math.isclose(best, max(exact.values()) if tree["root"]["type"] == "max" else min(exact.values()),
+                        **CLOSE)
+
+
+@settings(max_examples=150, deadline=None)
+@given(chance_trees(with_eval=True), st.integers(1, 3), st.sampled_from([0.0, 0.3, 1.0]))
+def test_depth_limited_and_epsilon_greedy_match_the_reference(tree, depth, epsilon):
+    for model in ("minimax", "uniform", "epsilon_greedy"):
+        settings_ = {"opponent_model": model, "depth": depth}
+        if model == "epsilon_greedy":
+            settings_["epsilon"] = epsilon
+        expected = reference.expectimax(tree, model, epsilon, depth)
+        plain = search("tree", tree, {"name": "expectimax", "pruning": False, **settings_})
+        star1 = search("tree", tree, {"name": "expectimax", **settings_})
+        assert plain.value == expected
+        assert math.isclose(star1.value, expected, **CLOSE)
+
+
+@settings(max_examples=100, deadline=None)
+@given(chance_trees(with_eval=True))
+def test_iterative_deepening_ends_with_the_full_value(tree):
+    """Without a depth the search deepens until no node is cut: the value of the whole tree."""
+    r = search("tree", tree, {"name": "expectimax", "opponent_model": "minimax"})
+    assert math.isclose(r.value, reference.expectimax(tree, "minimax"), **CLOSE)
+    assert r.stats.stop_reason == "completed" and not r.stats.timed_out
+
+
+def test_default_model_depends_on_whether_the_game_has_chance():
+    chance = figure_5_12([2, 3, 1, 4])
+    assert search("tree", chance, {"name": "expectimax"}).value == pytest.approx(
+        reference.expectimax(chance, "minimax"))
+    assert search("tree", FIGURE_5_2, {"name": "expectimax"}).value == pytest.approx(
+        reference.expectimax(FIGURE_5_2, "uniform"))
+
+
+def test_min_root_reports_max_values_and_minimises():
+    tree = {"root": {"type": "min", "children": [
+        {"type": "max", "children": [{"value": 1}, {"value": 9}]},
+        {"type": "max", "children": [{"value": 4}, {"value": 4}]}]}}
+    r = search("tree", tree, {"name": "expectimax"})  # MAX is MIN's opponent: a uniform chance node
+    assert (r.move, r.value, r.perspective) == (1, 4.0, "MAX")
+    assert move_values(r) == {0: 5.0, 1: 4.0}
+
+
+def test_trace_lists_every_visit_with_values_from_max():
+    tree = figure_5_12([2, 3, 1, 4])
+    r = search("tree", tree, {"name": "expectimax", "pruning": False}, trace=True)
+    assert len(r.trace) == r.stats.nodes == 15
+    assert r.trace[0] == {"path": [], "ply": 0, "alpha": None, "beta": None, "value": pytest.approx(2.1)}
+    assert r.trace[1]["path"] == ["a1"] and r.trace[1]["value"] == pytest.approx(2.1)
+    assert [e["ply"] for e in r.trace[:5]] == [0, 1, 2, 3, 3]
+    pruned = search("tree", tree, {"name": "expectimax"}, trace=True)
+    assert len(pruned.trace) == pruned.stats.nodes and any(e["alpha"] is not None for e in pruned.trace)
+
+
+def test_refusals():
+    three = {"root": {"player": 0, "children": [{"value": [1, 2, 3]}, {"value": [3, 2, 1]}]}}
+    with pytest.raises(AlgorithmMismatch):
+        search("tree", three, {"name": "expectimax"})
+    with pytest.raises(InvalidState):
+        search("tree", {"root": {"type": "chance", "children": [{"value": 1}]}}, {"name": "expectimax"})
+    with pytest.raises(AlgorithmMismatch) as error:  # the greedy opponent needs evals
+        search("tree", {"root": {"type": "max", "children": [{"type": "min", "children": [{"value": 1}]}]}},
+               {"name": "expectimax", "opponent_model": "epsilon_greedy"})
+    assert "algorithm.opponent_model" in error.value.errors
+    for bad, field in (({"opponent_model": "random"}, "opponent_model"), ({"epsilon": 0.5}, "epsilon"),
+                       ({"opponent_model": "epsilon_greedy", "epsilon": 2}, "epsilon"),
+                       ({"pruning": "yes"}, "pruning"), ({"depth": 0}, "depth")):
+        with pytest.raises(AlgorithmMismatch) as error:
+            search("tictactoe", {"board": ["...", "...", "..."]}, {"name": "expectimax", **bad})
+        assert f"algorithm.{field}" in error.value.errors
+
+
+def test_tictactoe_uniform_opponent_to_the_end():
+    r = search("tictactoe", {"board": ["X.O", "...", "..."]}, {"name": "expectimax"})
+    assert r.stats.stop_reason == "completed" and r.stats.depth_completed == 7
+    assert -1.0 <= r.value <= 1.0 and r.outcome is None
+    greedy = search("tictactoe", {"board": ["XX.", "OO.", "..."]},
+                    {"name": "expectimax", "opponent_model": "epsilon_greedy", "epsilon": 0.2, "depth": 2})
+    assert greedy.move == 2 and greedy.value == 1.0
+
+
+@pytest.mark.parametrize("game, state", [
+    ("2048", {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]}),
+    ("tictactoe", {"board": ["." * 7] * 7, "k": 4}),
+    ("connect4", {"board": ["......."] * 6}),
+])
+def test_unbounded_search_answers_within_the_deadline(game, state):
+    load(game, state)  # build the game's tables before the clock starts
+    start = time.perf_counter()
+    r = search(game, state, {"name": "expectimax"}, time_limit_ms=100)
+    wall = (time.perf_counter() - start) * 1000
+    assert r.stats.timed_out and r.stats.stop_reason == "time_limit"
+    assert r.stats.time_ms <= 110 and wall <= 200
+    assert r.move in {m.move for m in r.moves} and r.stats.depth_completed >= 1
+
+
+def test_2048_expectimax_prefers_the_merge():
+    """Left merges the 2s and the 4s and keeps the big tiles in a monotonic row."""
+    r = search("2048", {"board": [[4, 4, 2, 2], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]},
+               {"name": "expectimax", "depth": 3})
+    assert r.move in ("left", "right") and 0.5 <= r.value <= 1.0
+    assert r.stats.depth_completed == 3 and r.stats.max_depth == 3
