@@ -62,13 +62,20 @@ class JSONString(fields.Field):
 
 
 class Move(fields.Field):
-    """A move in JSON form: an integer (in the JSON Schema sense) or a string."""
+    """A move in JSON form: an integer (in the JSON Schema sense), a string, or a chance outcome object
+    (``chance_outcome``, the schema of the object form, is given by :mod:`service.schemas`)."""
 
-    default_error_messages = {"invalid": "Not a valid move: an integer or a string."}
+    default_error_messages = {"invalid": "Not a valid move: an integer, a string or a chance outcome."}
+
+    def __init__(self, chance_outcome, **kwargs):
+        super().__init__(**kwargs)
+        self.chance_outcome = chance_outcome
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
             return value
+        if isinstance(value, dict):
+            return self.chance_outcome.load(value)
         try:
             return JSONInteger().deserialize(value)
         except ValidationError:

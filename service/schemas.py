@@ -4,7 +4,7 @@
 The schemas check shapes and numbers; the engine checks what only it knows (whether a state is legal,
 whether an algorithm fits a game, which settings an algorithm takes).
 """
-from marshmallow import RAISE, Schema, fields, validate, validates
+from marshmallow import RAISE, Schema, fields, validate
 
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
 
@@ -51,17 +51,13 @@ class SearchRequestSchema(StrictSchema):
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = fields.Dict(required=True)
     algorithm = fields.Nested(AlgorithmSchema, required=True)
-    time_limit_ms = JSONInteger(validate=validate.Range(min=1))
+    time_limit_ms = JSONInteger()  # bounded in __init__
     trace = JSONBoolean()
 
     def __init__(self, max_time_limit_ms: int, **kwargs):
+        """The maximum is a server setting (MAX_TIME_LIMIT_MS), so it joins the range here."""
         super().__init__(**kwargs)
-        self.max_time_limit_ms = max_time_limit_ms
-
-    @validates("time_limit_ms")
-    def within_server_maximum(self, value, data_key):
-        """The maximum is a server setting (MAX_TIME_LIMIT_MS), so it cannot be a static validator."""
-        validate.Range(max=self.max_time_limit_ms)(value)
+        self.fields["time_limit_ms"].validators = [validate.Range(min=1, max=max_time_limit_ms)]
 
 
 class StateRequestSchema(StrictSchema):
@@ -70,8 +66,16 @@ class StateRequestSchema(StrictSchema):
     state = fields.Dict(required=True)
 
 
+class ChanceOutcomeSchema(StrictSchema):
+    """A move at a chance state of 2048: the tile that appears, and where."""
+
+    cell = fields.List(JSONInteger(validate=validate.Range(min=0)), required=True,
+                       validate=validate.Length(equal=2))
+    tile = JSONInteger(required=True, validate=validate.Range(min=2))
+
+
 class ApplyRequestSchema(StrictSchema):
     """``POST /v1/games/{game}/apply``."""
 
     state = fields.Dict(required=True)
-    move = Move(required=True)
+    move = Move(ChanceOutcomeSchema(), required=True)

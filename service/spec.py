@@ -9,9 +9,14 @@ from service.config import Settings
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
 
+# libyaml when the wheel has it: several times faster than the pure-Python codec.
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def load_spec(path: Path = SPEC_PATH) -> dict:
     with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f)
+        return yaml.load(f, Loader=Loader)
 
 
 def served_spec(settings: Settings, path: Path = SPEC_PATH) -> dict:
@@ -24,4 +29,4 @@ def served_spec(settings: Settings, path: Path = SPEC_PATH) -> dict:
 
 
 def to_yaml(spec: dict) -> str:
-    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True)
+    return yaml.dump(spec, Dumper=Dumper, sort_keys=False, allow_unicode=True)

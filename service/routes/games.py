@@ -17,14 +17,24 @@ def known_game(game: str) -> str:
     return game
 
 
+def fitted(description: dict) -> dict:
+    """A game's description with its example request's time limit within this server's maximum, so that
+    the example can be sent as it is."""
+    example = description.get("example_request")
+    limit = current_app.config["SETTINGS"].max_time_limit_ms
+    if isinstance(example, dict) and example.get("time_limit_ms", 0) > limit:
+        description = {**description, "example_request": {**example, "time_limit_ms": limit}}
+    return description
+
+
 @blueprint.get("/v1/games")
 def list_games():
-    return jsonify({"games": engine.api.describe_games()})
+    return jsonify({"games": [fitted(d) for d in engine.api.describe_games()]})
 
 
 @blueprint.get("/v1/games/<game>")
 def describe_game(game):
-    return jsonify(engine.api.describe_game(known_game(game)))
+    return jsonify(fitted(engine.api.describe_game(known_game(game))))
 
 
 @blueprint.post("/v1/games/<game>/legal-moves")

@@ -1,6 +1,7 @@
 """What the service tests share: settings, a response-validating client, a textbook tree.
 ``ValidatingClient`` checks every response against the served OpenAPI document (openapi-core), reading
 ``application/problem+json`` as JSON."""
+import functools
 import json
 
 import yaml
@@ -11,6 +12,7 @@ from openapi_schema_validator import OAS31Validator
 from werkzeug.test import EnvironBuilder
 
 from service.app import create_app
+from service.spec import Loader
 
 # Explicit settings, so that an operator's environment cannot change what the tests see.
 TEST_SETTINGS = {"DEFAULT_TIME_LIMIT_MS": 1000, "MAX_TIME_LIMIT_MS": 10000, "MAX_CONTENT_LENGTH": 1 << 20,
@@ -27,6 +29,16 @@ def make_app(**overrides):
     return create_app({**TEST_SETTINGS, **overrides})
 
 
+@functools.lru_cache(maxsize=8)
+def validators(spec_yaml: str):
+    """openapi-core for a served spec, and a validator of its Problem schema (built once per spec: slow)."""
+    spec = yaml.load(spec_yaml, Loader=Loader)
+    problem = OAS31Validator({**spec["components"]["schemas"]["Problem"], "components": spec["components"]})
+    openapi = OpenAPI.from_dict(spec, config=Config(
+        extra_media_type_deserializers={"application/problem+json": json.loads}))
+    return openapi, problem
+
+
 class ValidatingClient:
     """A Flask test client whose every response must match the spec the app serves. Responses to
     routes the spec does not have (404s, 405s of undocumented methods) must still be problems."""
@@ -34,11 +46,7 @@ class ValidatingClient:
     def __init__(self, app):
         self.app = app
         self.client = app.test_client()
-        spec = yaml.safe_load(app.config["OPENAPI_YAML"])
-        self.problem = OAS31Validator({**spec["components"]["schemas"]["Problem"],
-                                       "components": spec["components"]})
-        self.openapi = OpenAPI.from_dict(spec, config=Config(
-            extra_media_type_deserializers={"application/problem+json": json.loads}))
+        self.openapi, self.problem = validators(app.config["OPENAPI_YAML"])
 
     def open(self, *args, **kwargs):
         response = self.client.open(*args, **kwargs)

@@ -138,3 +138,30 @@ def test_the_validating_client_rejects_a_response_that_is_off_spec(monkeypatch):
     monkeypatch.setattr(engine.api, "describe_game", lambda game_id: {"id": game_id})
     with pytest.raises(InvalidData):
         ValidatingClient(make_app()).get("/v1/games/tree")
+
+
+def spec_examples(spec):
+    """(path, body) for every request example in the spec; path examples are keyed by game id."""
+    for path, item in spec["paths"].items():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                for key, example in operation["requestBody"]["content"]["application/json"]["examples"].items():
+                    yield path.replace("{game}", key), example["value"]
+
+
+def test_every_example_in_the_spec_is_answered_200(client, spec):
+    for path, body in spec_examples(spec):
+        if "time_limit_ms" in body:
+            body = {**body, "time_limit_ms": min(body["time_limit_ms"], 300)}
+        response = client.post(path, json=body)
+        assert response.status_code == 200, (path, body, response.get_json())
+
+
+def test_2048_alternates_a_move_and_a_new_tile(client):
+    board = [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    after = client.post("/v1/games/2048/apply", json={"state": {"board": board}, "move": "left"}).get_json()
+    assert after["to_move"] == "chance" and after["state"]["board"][0] == [4, 0, 0, 0]
+    assert {"cell": [0, 1], "tile": 2} in after["moves"]
+    spawned = client.post("/v1/games/2048/apply", json={"state": after["state"], "move": {"cell": [0, 1], "tile": 2}})
+    assert spawned.status_code == 200
+    assert spawned.get_json()["state"]["board"][0] == [4, 2, 0, 0] and spawned.get_json()["to_move"] == "player"

@@ -1,0 +1,129 @@
+"""The marshmallow schemas and openapi.yaml agree: fields, required, types, enums, bounds, defaults;
+and every request example in the spec passes both."""
+import pytest
+from marshmallow import RAISE, fields, validate
+from openapi_schema_validator import OAS31Validator
+
+from service.config import Settings
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+from service.routes.search import ALPHABETA_DEFAULTS
+from service.spec import load_spec
+from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, SearchRequestSchema,
+                             StateRequestSchema)
+
+SETTINGS = Settings()
+MIRRORS = {
+    "SearchRequest": SearchRequestSchema(SETTINGS.max_time_limit_ms),
+    "Algorithm": AlgorithmSchema(),
+    "StateRequest": StateRequestSchema(),
+    "ApplyRequest": ApplyRequestSchema(),
+    "ChanceOutcome": ChanceOutcomeSchema(),
+}
+SIMPLE_TYPES = {JSONInteger: "integer", JSONNumber: "number", JSONBoolean: "boolean", JSONString: "string",
+                fields.Dict: "object"}
+
+
+def resolve(spec, schema: dict) -> dict:
+    while "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def validators_of(field, kind) -> list:
+    return [v for v in field.validators if isinstance(v, kind)]
+
+
+def bounds(field) -> tuple:
+    """(min, max) from a marshmallow field's Range validators (None when unbounded)."""
+    lo = hi = None
+    for r in validators_of(field, validate.Range):
+        lo = r.min if r.min is not None else lo
+        hi = r.max if r.max is not None else hi
+    return lo, hi
+
+
+def spec_bounds(schema: dict) -> tuple:
+    return schema.get("minimum"), schema.get("maximum")
+
+
+def choices(field):
+    found = validators_of(field, validate.OneOf)
+    return set(found[0].choices) if found else None
+
+
+def check_field(spec, name, field, prop):
+    """One field against its property; returns nothing, asserts everything."""
+    where = f"{name}: "
+    if isinstance(field, fields.Nested):
+        ref = prop["$ref"].rsplit("/", 1)[1]
+        assert type(MIRRORS[ref]) is type(field.schema), where + ref
+        return
+    if isinstance(field, Move):
+        assert prop == {"$ref": "#/components/schemas/Move"}, where
+        assert resolve(spec, prop)["anyOf"] == [{"type": "integer"}, {"type": "string"},
+                                                {"$ref": "#/components/schemas/ChanceOutcome"}], where
+        assert type(field.chance_outcome) is type(MIRRORS["ChanceOutcome"]), where
+        return
+    target = resolve(spec, prop)
+    if isinstance(field, fields.List):
+        assert target["type"] == "array", where
+        length = validators_of(field, validate.Length)[0]
+        assert (length.equal, length.equal) == (target["minItems"], target["maxItems"]), where + "length"
+        check_field(spec, f"{name}[]", field.inner, target["items"])
+        return
+    assert target["type"] == SIMPLE_TYPES[type(field)], where + "type"
+    expected_enum = choices(field)
+    assert (set(target["enum"]) if "enum" in target else None) == expected_enum, where + "enum"
+    if isinstance(field, (JSONInteger, JSONNumber)):
+        assert bounds(field) == spec_bounds(target), where + "bounds"
+    if isinstance(field, fields.Dict) and field.value_field is not None:
+        key_regexp = validators_of(field.key_field, validate.Regexp)[0]
+        assert target["propertyNames"]["pattern"] == key_regexp.regex.pattern, where + "key pattern"
+        assert type(field.value_field) is JSONNumber
+        assert bounds(field.value_field) == spec_bounds(target["additionalProperties"]), where + "values"
+        length = validators_of(field, validate.Length)[0]
+        assert (length.min, length.max) == (target["minProperties"], target["maxProperties"]), where
+
+
+@pytest.mark.parametrize("name", sorted(MIRRORS))
+def test_the_schema_mirrors_the_spec(spec, name):
+    schema, mirror = spec["components"]["schemas"][name], MIRRORS[name]
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    assert mirror.opts.unknown == RAISE
+    assert set(mirror.fields) == set(schema["properties"])
+    assert {n for n, f in mirror.fields.items() if f.required} == set(schema.get("required", []))
+    for field_name, field in mirror.fields.items():
+        check_field(spec, f"{name}.{field_name}", field, schema["properties"][field_name])
+
+
+def test_the_server_maximum_and_default_time_limits_are_the_spec_s(spec):
+    prop = spec["components"]["schemas"]["SearchRequest"]["properties"]["time_limit_ms"]
+    assert (prop["default"], prop["maximum"]) == (SETTINGS.default_time_limit_ms, SETTINGS.max_time_limit_ms)
+    assert (spec["components"]["schemas"]["SearchRequest"]["properties"]["trace"]["default"]) is False
+
+
+def test_alphabeta_defaults_are_the_spec_s(spec):
+    props = spec["components"]["schemas"]["Algorithm"]["properties"]
+    assert {k: props[k]["default"] for k in ALPHABETA_DEFAULTS} == ALPHABETA_DEFAULTS
+
+
+def request_examples(spec):
+    """(schema name, example) for every request example in the spec."""
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "requestBody" not in operation:
+                continue
+            media = operation["requestBody"]["content"]["application/json"]
+            ref = media["schema"]["$ref"].rsplit("/", 1)[1]
+            for key, example in media.get("examples", {}).items():
+                yield f"{method.upper()} {path} {key}", ref, example["value"]
+
+
+def test_there_are_examples_for_every_request_body(spec):
+    assert {ref for _, ref, _ in request_examples(spec)} == {"SearchRequest", "StateRequest", "ApplyRequest"}
+
+
+@pytest.mark.parametrize("where, ref, example", list(request_examples(load_spec())))
+def test_every_request_example_passes_the_spec_and_the_schemas(spec, where, ref, example):
+    OAS31Validator({"$ref": f"#/components/schemas/{ref}", "components": spec["components"]}).validate(example)
+    MIRRORS[ref].load(example)
