@@ -33,6 +33,7 @@ errorlog = "-"
 
 def on_starting(server):
     """Start from an empty metrics directory: old files would be added to the new counts."""
+    os.makedirs(_metrics_dir, exist_ok=True)
     for name in os.listdir(_metrics_dir):
         os.unlink(os.path.join(_metrics_dir, name))
 
