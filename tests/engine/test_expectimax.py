@@ -3,7 +3,7 @@ independent reference on random trees, and the anytime behaviour on real games."
 import math
 import time
 
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine.api import load, search

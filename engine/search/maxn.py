@@ -1,0 +1,104 @@
+"""Max^n (Luckhardt and Irani 1986; AIMA 5.2.2): minimax generalised to any number of players.
+
+Every node is worth a utility vector, one entry per player: terminal states their ``utilities``, states
+where the depth limit cuts the search their ``evaluations``. The player to move picks the child whose
+vector is best for itself, the first in natural order on ties; a chance node is worth the
+probability-weighted mean of its children's vectors (outcomes of probability 0 are not searched). In a
+two-player zero-sum game this is minimax.
+"""
+from engine.deadline import Deadline
+from engine.game import CHANCE
+from engine.result import MoveValue, Stats
+from engine.search.common import check_depth, deepen, finish, first_move_fallback, require_decision_root
+from engine.search.trace import Tracer
+
+NAME = "maxn"
+PARAMETERS = {"depth"}
+
+
+def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: bool = False,
+           limits=None, **_):
+    """The max^n vector of every root move, ``depth`` plies deep (None: iterative deepening until the whole
+    game is seen or the deadline passes, answering with the last complete depth).
+
+    ``vector(s, ply)`` is the utility vector of ``s`` in player order. The result's ``value`` is the
+    component of ``game.perspective(state)``, ``values`` the whole vector of the chosen move; trace entries
+    carry the perspective player's component as their value (they have no alpha or beta).
+    """
+    require_decision_root(game, state)
+    check_depth(depth)
+    root_player, perspective = game.to_move(state), game.perspective(state)
+    to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
+    is_terminal, utilities, evaluations = game.is_terminal, game.utilities, game.evaluations
+    mask = Deadline.CHECK_MASK
+    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    nodes = leaves = max_ply = 0
+    limit, cut = None, False  # the current pass's depth (None: unlimited); whether it cut anywhere
+
+    def vector(s, ply):
+        nonlocal nodes, leaves, max_ply, cut
+        nodes += 1
+        if not nodes & mask:
+            deadline.check()
+        if ply > max_ply:
+            max_ply = ply
+        entry = tracer.visit(ply) if tracer else None
+        if is_terminal(s):
+            leaves += 1
+            v = tuple(utilities(s))
+        elif limit is not None and ply >= limit:
+            leaves += 1
+            cut = True
+            v = tuple(evaluations(s))
+        else:
+            mover = to_move(s)
+            if mover == CHANCE:
+                v = None
+                for o, p in chance_outcomes(s):
+                    if p > 0.0:
+                        if tracer:
+                            tracer.move(ply, o)
+                        child = vector(result(s, o), ply + 1)
+                        v = [p * u for u in child] if v is None else [x + p * u for x, u in zip(v, child)]
+                v = tuple(v)
+            else:
+                v = None
+                for a in actions(s):
+                    if tracer:
+                        tracer.move(ply, a)
+                    child = vector(result(s, a), ply + 1)
+                    if v is None or child[mover] > v[mover]:
+                        v = child
+        if entry:
+            entry["value"] = v[perspective]
+        return v
+
+    def root_pass(d, moves):
+        nonlocal nodes, limit, cut
+        limit, cut = d, False
+        nodes += 1
+        entry = tracer.visit(0) if tracer else None
+        for a in actions(state):
+            if tracer:
+                tracer.move(0, a)
+            v = vector(result(state, a), 1)
+            moves.append(MoveValue(a, v[perspective], values=list(v)))
+        if entry:
+            entry["value"] = best_for(root_player, moves).values[perspective]
+        return not cut
+
+    moves, depth_completed, timed_out = deepen(game, depth, root_pass)
+    best = best_for(root_player, moves) if moves else first_move_fallback(game, state)
+    stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
+                  depth_completed=max_ply if depth_completed is None else depth_completed)
+    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                  values=best.values, trace=tracer.entries if tracer else None, timed_out=timed_out)
+
+
+def best_for(player: int, moves: list) -> MoveValue:
+    """The root move whose vector is best for ``player``, the first on ties."""
+    best = moves[0]
+    for mv in moves[1:]:
+        if mv.values[player] > best.values[player]:
+            best = mv
+    return best
