@@ -24,6 +24,8 @@ class Game:
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
+    - ``has_evaluation``: ``evaluate`` works at every state, so iterative deepening may cut anywhere (an
+      explicit tree has it only when every inner node carries an ``eval``).
     """
 
     id = "game"
@@ -32,6 +34,7 @@ class Game:
     zero_sum = True
     outcome_game = False
     utility_bounds: tuple | None = None
+    has_evaluation = True
 
     @property
     def n_players(self) -> int:

@@ -81,4 +81,4 @@ def finite(x: float) -> float:
         raise ValueError("a search produced NaN")
     if math.isinf(x):
         return math.copysign(1.7976931348623157e308, x)
-    return x
+    return x + 0.0  # no negative zero

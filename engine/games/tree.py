@@ -260,6 +260,7 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
         if tree.children[i]:
             tree.height[i] = 1 + max(tree.height[c] for c in tree.children[i])
     tree.utility_bounds = (lo, hi)
+    tree.has_evaluation = all(e is not None for e, m in zip(tree.eval_value, tree.mover) if m != LEAF)
     return tree
 
 

@@ -1,6 +1,9 @@
 """What every search shares: fitting checks, the root decision, and assembling the result."""
-from engine.errors import AlgorithmMismatch
-from engine.result import COMPLETED, TIME_LIMIT, EXACT, MoveValue, SearchResult, Stats
+from itertools import count
+
+from engine.deadline import Timeout
+from engine.errors import AlgorithmMismatch, InvalidState
+from engine.result import TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
 def require_deterministic_two_player(game, name: str) -> None:
@@ -17,11 +20,12 @@ def check_depth(depth) -> None:
         raise AlgorithmMismatch("depth must be an integer >= 1", field="algorithm.depth")
 
 
-def best_move(moves: list) -> MoveValue:
-    """The root move with the highest value; a tie goes to the first in the list's order."""
+def best_move(moves: list, maximize: bool = True) -> MoveValue:
+    """The root move with the highest value (the lowest, when the root player minimises the perspective
+    player's value, as MIN does at the root of a typed tree); a tie goes to the first in list order."""
     best = moves[0]
     for mv in moves[1:]:
-        if mv.value > best.value:
+        if (mv.value > best.value) if maximize else (mv.value < best.value):
             best = mv
     return best
 
@@ -29,6 +33,19 @@ def best_move(moves: list) -> MoveValue:
 def outcome_of(value: float) -> str:
     """An exact value of an outcome game, read as the result for the perspective player."""
     return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def exact_outcome(game, value: float) -> str | None:
+    """The proven result for the perspective player, when the game has win/draw/loss outcomes."""
+    return outcome_of(value) if game.outcome_game else None
+
+
+def reaches_end(game, state, depth: int | None) -> bool:
+    """Whether a complete search to ``depth`` plies (None: unlimited) sees every terminal state."""
+    if depth is None:
+        return True
+    bound = game.plies_bound(state)
+    return bound is not None and depth >= bound
 
 
 def finish(game, state, stats: Stats, deadline, *, move, value, moves, pv=None, outcome=None,
@@ -48,5 +65,47 @@ def first_move_fallback(game, state) -> MoveValue:
     return MoveValue(game.ordered_actions(state)[0], 0.0, bound="upper")
 
 
-__all__ = ["require_deterministic_two_player", "check_depth", "best_move", "outcome_of", "finish",
-           "first_move_fallback", "COMPLETED", "EXACT", "MoveValue", "Stats"]
+
+def require_decision_root(game, state) -> None:
+    """A search chooses a move for the player to move; at a chance node nobody chooses."""
+    if game.to_move(state) < 0:
+        raise InvalidState("this state is a chance node: no player moves here (apply a chance outcome "
+                           "first)", field="state")
+
+
+def player_bounds(game) -> tuple | None:
+    """``(lo, hi)`` bounding every player's utility and evaluation, or None when unknown. In a two-player
+    zero-sum game the second player's values are the first's negated, so the range covers both."""
+    if game.utility_bounds is None:
+        return None
+    lo, hi = game.utility_bounds
+    if game.zero_sum and game.n_players == 2:
+        return min(lo, -hi), max(hi, -lo)
+    return lo, hi
+
+
+def deepen(game, depth: int | None, root_pass) -> tuple:
+    """The anytime driver of the depth-first searches that value every root move (expectimax, maxn).
+
+    ``root_pass(d, moves)`` searches every root move ``d`` plies deep (None: to the end of the game),
+    appending a :class:`MoveValue` to ``moves`` as each is finished, and returns whether no depth cut-off
+    happened (the pass saw every terminal state). With a depth, or when the game cannot evaluate states
+    where a depth limit would cut (a tree without evals), there is one pass; otherwise iterative deepening
+    runs passes of 1, 2, ... plies until one sees the whole game or the deadline passes.
+
+    Returns ``(moves, depth_completed, timed_out)``: the moves of the last complete pass (or, if the first
+    pass timed out, the root moves it finished, possibly none) and that pass's depth (None for a complete
+    unlimited pass, 0 when none completed).
+    """
+    depths = [depth] if depth is not None or not game.has_evaluation else count(1)
+    completed, completed_depth = None, 0
+    for d in depths:
+        moves = []
+        try:
+            exhausted = root_pass(d, moves)
+        except Timeout:
+            return (moves if completed is None else completed), completed_depth, True
+        completed, completed_depth = moves, d
+        if exhausted:
+            break
+    return completed, completed_depth, False
