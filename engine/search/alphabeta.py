@@ -1,0 +1,384 @@
+"""Alpha-beta search, in two modes.
+
+- Textbook (``move_ordering`` and ``transposition_table`` both false): exactly AIMA fig. 5.7, children in
+  the game's natural order, cut when ``v >= beta`` at a MAX node and ``v <= alpha`` at a MIN node. Node
+  counts are the textbook's (tic-tac-toe from the empty board: 18,297).
+- Enhanced (the default): negamax with principal-variation search (null-window scouts and re-searches),
+  iterative deepening, a bounded transposition table, move ordering (table move, killers, history, the
+  game's own ordering) and, in win/draw/loss games, wins scored by their distance, so that the winner
+  hurries, the loser delays and ``plies_to_end`` is exact.
+
+Both return values from the point of view of ``game.perspective(state)``; they equal the minimax value.
+"""
+import math
+
+from engine.deadline import Deadline, Timeout
+from engine.game import Game
+from engine.result import EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
+from engine.search.common import (best_move, check_depth, exact_outcome, finish, first_move_fallback,
+                                  outcome_of, reaches_end, require_deterministic_two_player)
+from engine.search.trace import Tracer
+
+NAME = "alphabeta"
+PARAMETERS = {"depth", "move_ordering", "transposition_table"}
+
+WIN = 1_000_000        # a win at ply p scores WIN - p for the winner (outcome games, enhanced mode)
+PROVEN = WIN - 100_000  # scores beyond this are proven wins or losses; evaluations stay far inside
+MAX_ID_DEPTH = 10_000  # iterative deepening's last resort when the game knows no bound on its length
+TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
+
+
+def search(game, state, *, deadline: Deadline, depth: int | None = None, move_ordering: bool = True,
+           transposition_table: bool = True, trace: bool = False, limits=None, **_):
+    require_deterministic_two_player(game, NAME)
+    check_depth(depth)
+    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    if not move_ordering and not transposition_table:
+        return textbook(game, state, deadline, depth, tracer)
+    return enhanced(game, state, deadline, depth, move_ordering,
+                    limits.tt_max_entries if transposition_table else 0, tracer)
+
+
+def textbook(game, state, deadline, depth, tracer):
+    """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game).
+
+    ``value(s, alpha, beta)`` is the minimax value of ``s`` for the perspective player when it lies in
+    ``(alpha, beta)``; otherwise a bound on the same side: ``<= alpha`` or ``>= beta``. Alpha is the best
+    value MAX is already assured of on the path to ``s``, beta the best MIN is.
+    """
+    player = game.perspective(state)
+    to_move, actions, result = game.to_move, game.actions, game.result
+    is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
+    mask = Deadline.CHECK_MASK
+    limit = math.inf if depth is None else depth
+    nodes = leaves = cutoffs = max_ply = 0
+    pv = {}
+
+    def value(s, alpha, beta, ply):
+        nonlocal nodes, leaves, cutoffs, max_ply
+        nodes += 1
+        if not nodes & mask:
+            deadline.check()
+        if ply > max_ply:
+            max_ply = ply
+        entry = tracer.visit(ply, alpha, beta) if tracer else None
+        pv[ply] = []
+        if is_terminal(s):
+            leaves += 1
+            v = utility(s, player)
+        elif ply >= limit:
+            leaves += 1
+            v = evaluate(s, player)
+        elif to_move(s) == player:  # MAX-VALUE
+            v = -math.inf
+            for a in actions(s):
+                if tracer:
+                    tracer.move(ply, a)
+                child = value(result(s, a), alpha, beta, ply + 1)
+                if child > v:
+                    v = child
+                    pv[ply] = [a] + pv[ply + 1]
+                if v >= beta:
+                    cutoffs += 1
+                    break
+                if v > alpha:
+                    alpha = v
+        else:  # MIN-VALUE
+            v = math.inf
+            for a in actions(s):
+                if tracer:
+                    tracer.move(ply, a)
+                child = value(result(s, a), alpha, beta, ply + 1)
+                if child < v:
+                    v = child
+                    pv[ply] = [a] + pv[ply + 1]
+                if v <= alpha:
+                    cutoffs += 1
+                    break
+                if v < beta:
+                    beta = v
+        if entry:
+            entry["value"] = v
+        return v
+
+    # The root is MAX-VALUE (or MIN-VALUE) that also remembers each move's value: the first is exact,
+    # a later one is exact when it improves on the best so far and a bound when it does not.
+    maximizing = to_move(state) == player
+    alpha, beta = -math.inf, math.inf
+    nodes, moves, lines, timed_out = 1, [], [], False
+    root_entry = tracer.visit(0, alpha, beta) if tracer else None
+    try:
+        for a in actions(state):
+            if tracer:
+                tracer.move(0, a)
+            v = value(result(state, a), alpha, beta, 1)
+            if maximizing:
+                moves.append(MoveValue(a, v, EXACT if v > alpha or not moves else UPPER))
+                alpha = max(alpha, v)
+            else:
+                moves.append(MoveValue(a, v, EXACT if v < beta or not moves else LOWER))
+                beta = min(beta, v)
+            lines.append([a] + pv[1])
+    except Timeout:
+        timed_out = True
+    best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
+    if root_entry and moves:
+        root_entry["value"] = best.value
+    stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
+                  depth_completed=0 if timed_out else depth or max_ply)
+    solved = not timed_out and reaches_end(game, state, depth)
+    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                  pv=lines[moves.index(best)] if moves else None,
+                  outcome=exact_outcome(game, best.value) if solved else None,
+                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+
+
+def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer):
+    """Iteratively deepened principal-variation search (negamax form).
+
+    ``negamax(s, d, alpha, beta, ply, player)`` returns the score of ``s`` for ``player``, who is to move
+    in ``s`` (or, at a terminal ``s``, the player whose turn it would be), searched ``d`` plies deep.
+    Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, anything between is
+    exact. In outcome games a win reached at ply ``p`` scores ``WIN - p``, a loss ``-(WIN - p)``.
+    The transposition table stores scores relative to the node (a win in so many plies from it).
+    """
+    perspective = game.perspective(state)
+    to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
+    utility, evaluate, key_of = game.utility, game.evaluate, game.key
+    moves_of = game.ordered_actions if ordering else game.actions
+    outcome_game = game.outcome_game
+    has_win_test = outcome_game and type(game).immediate_win is not Game.immediate_win
+    immediate_win = game.immediate_win
+    mask = Deadline.CHECK_MASK
+    tt = {}
+    killers, history = {}, {}
+    stats = Stats()
+    nodes = leaves = cutoffs = tt_hits = max_ply = 0
+    pv = {}
+
+    def negamax(s, d, alpha, beta, ply, player):
+        nonlocal nodes, leaves, cutoffs, tt_hits, max_ply
+        nodes += 1
+        if not nodes & mask:
+            deadline.check()
+        if ply > max_ply:
+            max_ply = ply
+        pv[ply] = []
+        entry = trace_visit(ply, alpha, beta, player) if tracer else None
+        v = node_score(s, d, alpha, beta, ply, player)
+        if entry:
+            entry["value"] = as_value(v if player == perspective else -v)
+        return v
+
+    def node_score(s, d, alpha, beta, ply, player):
+        nonlocal leaves, cutoffs, tt_hits
+        if is_terminal(s):
+            leaves += 1
+            u = utility(s, player)
+            return u * (WIN - ply) if outcome_game else u
+        if outcome_game:
+            if has_win_test and immediate_win(s) is not None:
+                leaves += 1
+                return WIN - ply - 1
+            # Mate-distance pruning: nothing here can beat a win at the next chance, nor lose sooner.
+            floor, ceiling = -(WIN - ply - 1), WIN - ply - (3 if has_win_test else 1)
+            if alpha < floor:
+                alpha = floor
+            if beta > ceiling:
+                beta = ceiling
+            if alpha >= beta:
+                return alpha
+        if d <= 0:
+            leaves += 1
+            return evaluate(s, player)
+
+        table_move = None
+        if tt_capacity:
+            key = key_of(s)
+            hit = tt.get(key)
+            if hit is not None:
+                tt_hits += 1
+                hit_depth, flag, score, table_move = hit
+                if hit_depth >= d:
+                    score = from_table(score, ply)
+                    if flag == TT_EXACT:
+                        return score
+                    if flag == TT_LOWER:
+                        if score >= beta:
+                            return score
+                        if score > alpha:
+                            alpha = score
+                    elif score <= alpha:
+                        return score
+                    elif score < beta:
+                        beta = score
+
+        moves = order(moves_of(s), table_move, ply)
+        alpha0, best, best_mv = alpha, -math.inf, None
+        other = 1 - player
+        for i, a in enumerate(moves):
+            if tracer:
+                tracer.move(ply, a)
+            child = result(s, a)
+            same = to_move(child) == player
+            if i == 0:
+                v = child_score(child, same, d, alpha, beta, ply, player, other)
+            else:
+                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
+                if alpha < v < beta:
+                    v = child_score(child, same, d, alpha, beta, ply, player, other)
+            if v > best:
+                best, best_mv = v, a
+                if v > alpha:
+                    alpha = v
+                    pv[ply] = [a] + pv[ply + 1]
+                    if v >= beta:
+                        cutoffs += 1
+                        if ordering:
+                            remember_cutoff(a, ply, d)
+                        break
+
+        if tt_capacity:
+            if len(tt) >= tt_capacity:
+                tt.clear()
+            flag = TT_UPPER if best <= alpha0 else TT_LOWER if best >= beta else TT_EXACT
+            tt[key] = (d, flag, to_table(best, ply), best_mv)
+        return best
+
+    def child_score(child, same, d, alpha, beta, ply, player, other):
+        """The child's score for ``player``: searched as is when ``player`` moves again there, negated
+        (with the window mirrored) when the opponent does."""
+        if same:
+            return negamax(child, d - 1, alpha, beta, ply + 1, player)
+        return -negamax(child, d - 1, -beta, -alpha, ply + 1, other)
+
+    def order(moves, table_move, ply):
+        if not ordering:
+            if table_move is not None and moves[0] != table_move:
+                moves = [table_move] + [m for m in moves if m != table_move]
+            return moves
+        if history:
+            moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
+        first = [m for m in (table_move, *killers.get(ply, ())) if m is not None and m in moves]
+        if first:
+            moves = list(dict.fromkeys(first + list(moves)))
+        return moves
+
+    def remember_cutoff(move, ply, d):
+        slot = killers.setdefault(ply, [])
+        if move not in slot:
+            slot.insert(0, move)
+            del slot[2:]
+        history[move] = history.get(move, 0) + d * d
+
+    def trace_visit(ply, alpha, beta, player):
+        if player == perspective:
+            return tracer.visit(ply, as_value(alpha), as_value(beta))
+        return tracer.visit(ply, as_value(-beta), as_value(-alpha))
+
+    def as_value(score):
+        """A score as the API reports values: proven wins and losses as the utilities +1 and -1."""
+        if outcome_game and abs(score) >= PROVEN and not math.isinf(score):
+            return math.copysign(1.0, score)
+        return score
+
+    # --- the root: one PVS pass per depth, each root move's score and bound kept for the answer ---
+    root_player = to_move(state)
+    sign = 1 if root_player == perspective else -1  # root scores -> perspective values
+
+    def root_pass(d, ranking):
+        """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the
+        first exact, a later one exact if it beat the best so far, else an upper bound) and the PV."""
+        alpha, scores, line = -math.inf, [], []
+        other = 1 - root_player
+        for i, a in enumerate(ranking):
+            if tracer:
+                tracer.move(0, a)
+            child = result(state, a)
+            same = to_move(child) == root_player
+            if i == 0:
+                v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
+            else:
+                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), 0, root_player, other)
+                if v > alpha:
+                    v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
+            improved = i == 0 or v > alpha
+            scores.append((a, v, EXACT if improved else UPPER))
+            if improved:
+                alpha, line = v, [a] + pv[1]
+        if tt_capacity:
+            tt[key_of(state)] = (d, TT_EXACT, to_table(alpha, 0), line[0])
+        return scores, line
+
+    bound = game.plies_bound(state)
+    last = MAX_ID_DEPTH if depth is None else depth
+    if bound is not None:
+        last = min(last, bound)
+    first_depth = 1 if depth is not None or game.has_evaluation else last
+    completed, ranking, timed_out = None, moves_of(state), False
+    try:
+        for d in range(first_depth, last + 1):
+            nodes += 1
+            root_entry = trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
+            scores, line = root_pass(d, ranking)
+            completed = (d, scores, line)
+            best_score = max(v for _, v, _ in scores)
+            if root_entry:
+                root_entry["value"] = as_value(sign * best_score)
+            ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
+            if outcome_game and abs(best_score) >= PROVEN:
+                stats.stop_reason = SOLVED
+                break
+    except Timeout:
+        timed_out = True
+
+    stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
+        nodes, leaves, cutoffs, tt_hits, max_ply)
+    if completed is None:
+        fallback = first_move_fallback(game, state)
+        return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
+                      timed_out=True)
+    d, scores, line = completed
+    stats.depth_completed = d
+    maximizing = sign == 1
+    moves = [MoveValue(a, as_value(sign * v), b if maximizing else {UPPER: LOWER}.get(b, b))
+             for a, v, b in scores]
+    best_index = max(range(len(scores)), key=lambda i: (scores[i][1], -i))
+    best = moves[best_index]
+    root_score = scores[best_index][1]
+    outcome = plies = None
+    if outcome_game and abs(root_score) >= PROVEN:
+        outcome, plies = outcome_of(root_score), int(WIN - abs(root_score))
+    elif reaches_end(game, state, d):
+        outcome = exact_outcome(game, best.value)
+        if outcome is not None:
+            plies = draw_length(game, state, line)
+    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
+                  outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
+                  timed_out=timed_out)
+
+
+def to_table(score, ply):
+    """A proven score made relative to the node at ``ply`` (wins counted from the node)."""
+    if score >= PROVEN:
+        return score + ply
+    if score <= -PROVEN:
+        return score - ply
+    return score
+
+
+def from_table(score, ply):
+    if score >= PROVEN:
+        return score - ply
+    if score <= -PROVEN:
+        return score + ply
+    return score
+
+
+def draw_length(game, state, line) -> int | None:
+    """Plies to the end of a proven draw: along the principal variation when it reaches the end, else the
+    game's bound (in tic-tac-toe and Connect Four a draw always fills the board)."""
+    s = state
+    for move in line:
+        s = game.result(s, move)
+    return len(line) if game.is_terminal(s) else game.plies_bound(state)
