@@ -150,21 +150,23 @@ def os_connect4_solve(moves, timeout_s):
 
 
 def os_mcts_cpp(moves, iterations, seed, uct_c=math.sqrt(2)):
-    """OpenSpiel's C++ MCTSBot with one random rollout per leaf; ``iterations`` simulations; no solver."""
+    """OpenSpiel's C++ MCTSBot with one random rollout per leaf, ``iterations`` simulations and its
+    MCTS-Solver on (ours always runs MCTS-Solver)."""
     ps = _pyspiel()
     game = os_game("connect_four")
     evaluator = ps.RandomRolloutEvaluator(1, seed)
-    bot = ps.MCTSBot(game, evaluator, uct_c, iterations, 1000, False, seed, False)
+    bot = ps.MCTSBot(game, evaluator, uct_c, iterations, 1000, True, seed, False)
     return {"move": bot.step(os_connect4_state(moves))}
 
 
 def os_mcts_python(moves, iterations, seed, uct_c=math.sqrt(2)):
-    """OpenSpiel's pure-Python MCTSBot (open_spiel.python.algorithms.mcts), one random rollout per leaf."""
+    """OpenSpiel's pure-Python MCTSBot (open_spiel.python.algorithms.mcts), one random rollout per leaf,
+    solver on."""
     import numpy as np
     mcts = importlib.import_module("open_spiel.python.algorithms.mcts")
     game = os_game("connect_four")
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
-    bot = mcts.MCTSBot(game, uct_c, iterations, evaluator, solve=False,
+    bot = mcts.MCTSBot(game, uct_c, iterations, evaluator, solve=True,
                        random_state=np.random.RandomState(seed))
     return {"move": bot.step(os_connect4_state(moves))}
 

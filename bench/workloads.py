@@ -327,7 +327,7 @@ def mcts(ctx):
                                   {"name": "mcts", "iterations": iterations, "seed": seed},
                                   time_limit_ms=600_000)
     note = (f"from \"{moves}\", {iterations} iterations, one random rollout per leaf on every side, "
-            f"UCT c = sqrt 2, no solver")
+            f"UCT c = sqrt 2, MCTS-Solver on (ours always; OpenSpiel solve=True), same seed")
     rows = [
         compare(ctx, "mcts", f"{iterations} iterations vs C++", ours_fn, "open_spiel",
                 "OpenSpiel C++ MCTSBot + RandomRolloutEvaluator",
