@@ -1,0 +1,279 @@
+"""Connect Four: the rules, the JSON states, the search hooks, and exact solving checked against a plain
+reference.
+
+The reference below works on a grid of characters with plain recursion over the rules (no bitboards, no
+pruning, a memo on the grid), so it shares nothing with ``engine.games.connect4``. The positions it solves
+come from seeded random play, stopped a dozen empty cells before the end of the board.
+"""
+import random
+from functools import lru_cache
+
+import pytest
+
+from engine.api import apply, legal_moves, load, search
+from engine.errors import InvalidState
+
+ROWS, COLS = 6, 7
+EMPTY_BOARD = ["......."] * ROWS
+TEXTBOOK = {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
+
+
+# --- the reference -------------------------------------------------------------------------------
+
+def grid_after(moves: str) -> tuple:
+    """The grid (a tuple of six row strings, top row first) after ``moves`` (columns 1..7)."""
+    grid = tuple(EMPTY_BOARD)
+    for i, ch in enumerate(moves):
+        grid = drop(grid, int(ch) - 1, "XO"[i % 2])[0]
+    return grid
+
+
+def has_four(grid: tuple, piece: str) -> bool:
+    """Whether ``piece`` holds four in a row anywhere on the grid."""
+    return any(grid[r][c] == piece and four_through(grid, r, c) for r in range(ROWS) for c in range(COLS))
+
+
+def four_through(grid: tuple, r: int, c: int) -> bool:
+    """Whether the stone at row ``r``, column ``c`` lies on four in a row of its own colour."""
+    piece = grid[r][c]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            rr, cc = r + sign * dr, c + sign * dc
+            while 0 <= rr < ROWS and 0 <= cc < COLS and grid[rr][cc] == piece:
+                run += 1
+                rr, cc = rr + sign * dr, cc + sign * dc
+        if run >= 4:
+            return True
+    return False
+
+
+def drop(grid: tuple, c: int, piece: str) -> tuple:
+    """The grid after ``piece`` falls into column ``c``, and the row it lands in."""
+    r = max(r for r in range(ROWS) if grid[r][c] == ".")
+    return grid[:r] + (grid[r][:c] + piece + grid[r][c + 1:],) + grid[r + 1:], r
+
+
+@lru_cache(maxsize=None)
+def reference_solve(grid: tuple) -> tuple:
+    """``(result, plies)`` for the player to move in a game that is not over: result +1, 0 or -1, and the
+    plies to the end with the winner hurrying and the loser delaying."""
+    stones = sum(row.count("X") + row.count("O") for row in grid)
+    me = "XO"[stones % 2]
+    best = None
+    for c in range(COLS):
+        if grid[0][c] != ".":
+            continue
+        child, r = drop(grid, c, me)
+        if four_through(child, r, c):
+            outcome = (1, 1)
+        elif stones + 1 == ROWS * COLS:
+            outcome = (0, 1)
+        else:
+            result, plies = reference_solve(child)
+            outcome = (-result, plies + 1)
+        if best is None or preference(outcome) > preference(best):
+            best = outcome
+    return best
+
+
+def preference(outcome: tuple) -> tuple:
+    """Order outcomes for the player to move: wins sooner first, then draws, then losses later."""
+    result, plies = outcome
+    return (result, -plies if result > 0 else plies if result < 0 else 0)
+
+
+def random_game(rng: random.Random, empty: int) -> str:
+    """Moves of a game still open with ``empty`` empty cells left: random play that never completes four
+    (starting over in the rare case that every move would)."""
+    while True:
+        moves, grid = "", tuple(EMPTY_BOARD)
+        while ROWS * COLS - len(moves) > empty:
+            piece = "XO"[len(moves) % 2]
+            quiet = []
+            for c in range(COLS):
+                if grid[0][c] == ".":
+                    child, r = drop(grid, c, piece)
+                    if not four_through(child, r, c):
+                        quiet.append((c, child))
+            if not quiet:
+                break
+            c, grid = rng.choice(quiet)
+            moves += str(c + 1)
+        else:
+            return moves
+
+
+def outcome_name(result: int) -> str:
+    return {1: "win", 0: "draw", -1: "loss"}[result]
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+def test_stones_fall_to_the_lowest_empty_cell():
+    out = apply("connect4", {"moves": "44"}, 3)
+    assert out["state"]["board"] == [".......", ".......", ".......", "...X...", "...O...", "...X..."]
+    assert out["to_move"] == "O" and out["moves"] == list(range(7))
+
+
+@pytest.mark.parametrize("moves, direction", [
+    ("1212121", "vertical"),
+    ("1122334", "horizontal"),
+    ("12234334454", "diagonal /"),
+    ("76654554434", "diagonal \\"),
+])
+def test_four_in_a_row_wins_in_every_direction(moves, direction):
+    info = legal_moves("connect4", {"moves": moves})
+    assert info["terminal"], direction
+    assert info["utilities"] == {"X": 1.0, "O": -1.0}
+    assert not legal_moves("connect4", {"moves": moves[:-1]})["terminal"]
+
+
+def test_the_second_player_can_win():
+    info = legal_moves("connect4", {"moves": "71212121"})
+    assert info["terminal"] and info["utilities"] == {"X": -1.0, "O": 1.0}
+
+
+def full_board_draw_moves() -> str:
+    """Columns in pairs of three X-O stacks shifted so that no line of four forms: a drawn full board."""
+    return "1234567" * 2 + "2345671" * 2 + "1234567" * 2
+
+
+def test_a_full_board_without_four_in_a_row_is_a_draw():
+    moves = full_board_draw_moves()
+    grid = grid_after(moves)
+    assert not has_four(grid, "X") and not has_four(grid, "O")
+    info = legal_moves("connect4", {"moves": moves})
+    assert info["terminal"] and info["moves"] == [] and info["utilities"] == {"X": 0.0, "O": 0.0}
+    assert legal_moves("connect4", {"board": list(grid)})["terminal"]
+
+
+def test_full_columns_are_not_legal():
+    info = legal_moves("connect4", {"moves": "444444"})
+    assert info["moves"] == [0, 1, 2, 4, 5, 6]
+
+
+def test_board_and_moves_describe_the_same_state():
+    rng = random.Random(7)
+    game, _ = load("connect4", {"moves": ""})
+    for _ in range(50):
+        moves = random_game(rng, rng.randrange(0, 42))
+        _, from_moves = load("connect4", {"moves": moves})
+        board = game.state_to_json(from_moves)["board"]
+        assert tuple(board) == grid_after(moves)
+        _, from_board = load("connect4", {"board": board})
+        assert from_board == from_moves
+
+
+# --- invalid states --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("state, field, words", [
+    ({"moves": "4453", "board": EMPTY_BOARD}, "state", "exactly one"),
+    ({}, "state", "exactly one"),
+    ({"moves": "4", "k": 4}, "state", "unknown"),
+    ({"moves": 4453}, "state.moves", "string"),
+    ({"moves": "4483"}, "state.moves", "move 3"),
+    ({"moves": "40"}, "state.moves", "1..7"),
+    ({"moves": "4444444"}, "state.moves", "full"),
+    ({"moves": "12121212"}, "state.moves", "over"),
+    ({"board": EMPTY_BOARD[:5]}, "state.board", "6 strings"),
+    ({"board": "......."}, "state.board", "6 strings"),
+    ({"board": EMPTY_BOARD[:2] + ["......"] + EMPTY_BOARD[3:]}, "state.board[2]", "7 characters"),
+    ({"board": EMPTY_BOARD[:2] + ["...x..."] + EMPTY_BOARD[3:]}, "state.board[2]", "'X', 'O'"),
+    ({"board": EMPTY_BOARD[:4] + ["...X...", "......O"]}, "state.board", "float"),
+    ({"board": EMPTY_BOARD[:5] + ["OO....."]}, "state.board", "X moves first"),
+    ({"board": EMPTY_BOARD[:4] + ["OOOO...", "XXXXX.."]}, "state.board", "both"),
+    ({"board": EMPTY_BOARD[:4] + ["OOO....", "XXXX..O"]}, "state.board", "last move"),
+    ({"board": EMPTY_BOARD[:4] + ["OOOO...", "XXXOXXX"]}, "state.board", "last move"),
+    ({"board": EMPTY_BOARD[:2] + ["......X", "......X", "OOO.OOX", "XXXXOOX"]}, "state.board",
+     "already over"),
+])
+def test_invalid_states_name_the_field(state, field, words):
+    with pytest.raises(InvalidState) as caught:
+        load("connect4", state)
+    assert list(caught.value.errors) == [field]
+    assert words in caught.value.errors[field][0]
+
+
+def test_a_finished_game_loads_but_cannot_be_searched():
+    from engine.errors import GameOver
+    assert legal_moves("connect4", {"moves": "1212121"})["terminal"]
+    with pytest.raises(GameOver):
+        search("connect4", {"moves": "1212121"}, {"name": "alphabeta"})
+
+
+# --- the search hooks ------------------------------------------------------------------------------
+
+def sampled_states(count: int, seed: int):
+    rng = random.Random(seed)
+    game, _ = load("connect4", {"moves": ""})
+    for _ in range(count):
+        _, state = load("connect4", {"moves": random_game(rng, rng.randrange(1, 42))})
+        yield game, state
+
+
+def test_keys_identify_positions():
+    seen = {}
+    for game, state in sampled_states(2000, seed=1):
+        board = tuple(game.state_to_json(state)["board"])
+        assert seen.setdefault(game.key(state), board) == board
+    assert len(seen) > 1500
+
+
+def test_ordered_actions_immediate_win_and_bounds_agree_with_the_rules():
+    for game, state in sampled_states(500, seed=2):
+        actions = game.actions(state)
+        assert sorted(game.ordered_actions(state)) == actions
+        mover = game.to_move(state)
+        winning = [a for a in actions if game.is_terminal(game.result(state, a))
+                   and game.utility(game.result(state, a), mover) == 1]
+        win = game.immediate_win(state)
+        assert (win is None) == (not winning) and (win is None or win in winning)
+        assert game.plies_bound(state) == sum(row.count(".") for row in game.state_to_json(state)["board"])
+        for player in (0, 1):
+            assert -1 < game.evaluate(state, player) < 1
+        assert game.evaluate(state, 0) == -game.evaluate(state, 1)
+
+
+def test_forced_blocks_come_first():
+    game, state = load("connect4", {"moves": "112233"})   # X threatens to complete the bottom row
+    assert game.immediate_win(state) == 3
+    game, state = load("connect4", {"moves": "1122337"})  # O must block in column 4
+    assert game.ordered_actions(state)[0] == 3
+
+
+# --- exact solving -----------------------------------------------------------------------------------
+
+def near_full_positions(count: int, empty: int, seed: int) -> list:
+    rng = random.Random(seed)
+    return [random_game(rng, empty) for _ in range(count)]
+
+
+@pytest.mark.parametrize("moves", near_full_positions(40, empty=12, seed=3))
+def test_alphabeta_solves_near_full_boards_exactly(moves):
+    expected_result, expected_plies = reference_solve(grid_after(moves))
+    r = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    assert (r.outcome, r.plies_to_end) == (outcome_name(expected_result), expected_plies)
+    assert r.value == float(expected_result)
+    # the chosen move achieves the solved result
+    child, row = drop(grid_after(moves), r.move, "XO"[len(moves) % 2])
+    if four_through(child, row, r.move) or len(moves) + 1 == ROWS * COLS:
+        assert expected_plies == 1
+    else:
+        child_result, child_plies = reference_solve(child)
+        assert (-child_result, child_plies + 1) == (expected_result, expected_plies)
+
+
+@pytest.mark.parametrize("moves", near_full_positions(8, empty=9, seed=4))
+def test_every_alphabeta_mode_agrees_with_the_reference(moves):
+    expected_result = reference_solve(grid_after(moves))[0]
+    for algorithm in (TEXTBOOK, {"name": "alphabeta", "transposition_table": False},
+                      {"name": "alphabeta", "move_ordering": False}, {"name": "minimax"}):
+        r = search("connect4", {"moves": moves}, algorithm)
+        assert (r.outcome, r.value) == (outcome_name(expected_result), float(expected_result)), algorithm
+
+
+def test_depth_limited_search_answers_with_a_heuristic_value():
+    r = search("connect4", {"moves": ""}, {"name": "alphabeta", "depth": 4})
+    assert r.outcome is None and -1 < r.value < 1 and r.move in range(7)
+    assert r.stats.depth_completed == 4
