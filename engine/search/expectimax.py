@@ -156,12 +156,21 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, opponen
         return total
 
     def opponent_outcomes(s, mover):
-        """The opponent's moves as chance outcomes under the opponent model."""
+        """The opponent's moves as chance outcomes under the opponent model. The greedy model's one-ply
+        look at every child counts as a visit (with a costly evaluation, it is much of the work)."""
+        nonlocal nodes
         moves = actions(s)
         share = 1.0 / len(moves)
         if model == UNIFORM:
             return [(a, share) for a in moves]
-        greedy = max(range(len(moves)), key=lambda i: evaluate(result(s, moves[i]), mover))
+        greedy, best = 0, -inf
+        for i, a in enumerate(moves):
+            nodes += 1
+            if not nodes & mask:
+                deadline.check()
+            v = evaluate(result(s, a), mover)
+            if v > best:
+                greedy, best = i, v
         return [(a, epsilon * share + (1.0 - epsilon if i == greedy else 0.0)) for i, a in enumerate(moves)]
 
     def visit(ply, alpha, beta):
