@@ -76,10 +76,10 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
     if options and game_id != "2048":
         raise AlgorithmMismatch("tile_probabilities applies to the game 2048 only",
                                 field="algorithm.tile_probabilities")
+    deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts too
     game, state = load(game_id, state_json, limits, **options)
     if game.is_terminal(state):
         raise GameOver()
-    deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)
     result = module.search(game, state, deadline=deadline, trace=trace, limits=limits, **settings)
     return to_json_moves(game, result)
 

@@ -9,12 +9,12 @@ class Timeout(Exception):
 class Deadline:
     """A wall-clock budget. ``seconds=None`` never expires.
 
-    Polling the clock costs about as much as visiting a node, so searches call :meth:`expired` only every
-    ``CHECK_EVERY`` nodes (a power of two, tested with ``nodes & CHECK_MASK == 0``). At a few microseconds
-    a node that keeps the overshoot to a few milliseconds.
+    Polling the clock costs about a tenth of a cheap node, so searches poll only every ``CHECK_EVERY``
+    nodes (a power of two, tested with ``nodes & CHECK_MASK == 0``): under 1% of the time, and even at
+    the 70 microseconds of a 19 x 19 evaluation the overshoot stays near a millisecond.
     """
 
-    CHECK_EVERY = 256
+    CHECK_EVERY = 16
     CHECK_MASK = CHECK_EVERY - 1
 
     __slots__ = ("start", "end")

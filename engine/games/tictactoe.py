@@ -43,7 +43,10 @@ class TicTacToe(Game):
         self.cells = rows * cols
         self.full = (1 << self.cells) - 1
         self.lines = winning_lines(rows, cols, k)
-        self.lines_through = [[line for line in self.lines if line >> cell & 1] for cell in range(self.cells)]
+        self.lines_through = [[] for _ in range(self.cells)]
+        for line in self.lines:
+            for cell in cells_of(line):
+                self.lines_through[cell].append(line)
         centre_r, centre_c = (rows - 1) / 2, (cols - 1) / 2
         # Move ordering: cells on more winning lines first, then nearer the centre, then natural order.
         self.by_promise = sorted(range(self.cells), key=lambda cell: (
@@ -58,12 +61,7 @@ class TicTacToe(Game):
         occupied = state[0] | state[1]
         if self.empty_cells is not None:
             return self.empty_cells[occupied]
-        free, moves = self.full & ~occupied, []
-        while free:
-            low = free & -free
-            moves.append(low.bit_length() - 1)
-            free ^= low
-        return moves
+        return cells_of(self.full & ~occupied)
 
     def ordered_actions(self, state):
         occupied = state[0] | state[1]
@@ -133,6 +131,16 @@ def winning_lines(rows: int, cols: int, k: int) -> list:
                 if 0 <= end_r < rows and 0 <= end_c < cols:
                     lines.append(sum(1 << ((r + dr * i) * cols + c + dc * i) for i in range(k)))
     return lines
+
+
+def cells_of(bits: int) -> list:
+    """The indices of the set bits, lowest first."""
+    cells = []
+    while bits:
+        low = bits & -bits
+        cells.append(low.bit_length() - 1)
+        bits ^= low
+    return cells
 
 
 def empty_cell_table(cells: int) -> list:

@@ -1,0 +1,95 @@
+"""Parsing and validating explicit trees: every mistake is refused with the JSON path of the node."""
+import pytest
+
+from engine.api import Limits, apply, legal_moves, load, search
+from engine.errors import EngineError, GameOver, IllegalMove, InvalidState
+from engine.games.tree import FIGURE_5_2
+
+
+def error_of(tree, limits=Limits()):
+    with pytest.raises(InvalidState) as caught:
+        load("tree", tree, limits)
+    (field, messages), = caught.value.errors.items()
+    return field, messages[0]
+
+
+@pytest.mark.parametrize("root, field, words", [
+    ({"type": "max", "children": []}, "state.root.children", "non-empty"),
+    ({"type": "max"}, "state.root", "children or a value"),
+    ({"type": "max", "children": [{"value": 1}, {"id": "x"}]}, "state.root.children[1]", "children or a value"),
+    ({"type": "max", "children": [{"value": "1"}]}, "state.root.children[0].value", "finite number"),
+    ({"type": "max", "children": [{"value": True}]}, "state.root.children[0].value", "finite number"),
+    ({"type": "maxi", "children": [{"value": 1}]}, "state.root.type", "max"),
+    ({"type": "max", "children": [{"value": 1, "chlidren": []}]}, "state.root.children[0]", "unknown keys"),
+    ({"type": "chance", "children": [{"value": 1, "p": 0.5}, {"value": 2, "p": 0.6}]},
+     "state.root.children", "sum to"),
+    ({"type": "chance", "children": [{"value": 1, "p": 1.5}, {"value": 2, "p": -0.5}]},
+     "state.root.children[0].p", "[0, 1]"),
+    ({"type": "chance", "children": [{"value": 1, "p": 1.0}, {"value": 2}]},
+     "state.root.children[1].p", "every child"),
+    ({"type": "max", "children": [{"value": 1, "p": 1.0}]}, "state.root.children[0].p", "chance"),
+    ({"type": "max", "children": [{"id": "a", "value": 1}, {"id": "a", "value": 2}]},
+     "state.root.children", "distinct"),
+    ({"player": 0, "children": [{"value": [1, 2]}, {"value": [1, 2, 3]}]},
+     "state.root.children[1].value", "2 entries"),
+    ({"player": 0, "children": [{"value": [1, 2]}, {"value": 3}]}, "state.root.children[1].value", "list"),
+    ({"type": "max", "children": [{"type": "min", "children": [{"value": 1}], "eval": "x"}]},
+     "state.root.children[0].eval", "finite"),
+])
+def test_malformed_trees_name_the_node(root, field, words):
+    got_field, message = error_of({"root": root})
+    assert got_field == field and words in message
+
+
+def test_caps_on_size_and_depth_hold_without_recursion():
+    deep = {"value": 0}
+    for _ in range(50_000):  # far deeper than the Python stack
+        deep = {"type": "max", "children": [deep]}
+    field, message = error_of({"root": deep})
+    assert "deeper than 1000" in message
+    wide = {"root": {"type": "max", "children": [{"value": i} for i in range(20)]}}
+    assert "more than 10 nodes" in error_of(wide, Limits(max_tree_nodes=10))[1]
+
+
+def test_a_tree_at_the_depth_cap_searches_without_blowing_the_stack():
+    node = {"value": 1}
+    for i in range(1000):
+        node = {"type": "max" if i % 2 else "min", "children": [node, {"value": 0}]}
+    for algorithm in ({"name": "minimax"}, {"name": "alphabeta"},
+                      {"name": "alphabeta", "move_ordering": False, "transposition_table": False}):
+        assert search("tree", {"root": node}, algorithm).stats.max_depth >= 999
+
+
+def test_probabilities_default_to_uniform_and_labels_to_ids_or_indices():
+    game, root = load("tree", {"root": {"type": "chance", "children": [{"value": 1}, {"id": "b", "value": 2},
+                                                                        {"move": "c", "value": 3}]}})
+    assert [p for _, p in game.chance_outcomes(root)] == pytest.approx([1 / 3] * 3)
+    assert [game.move_to_json(c) for c in game.actions(root)] == [0, "b", "c"]
+
+
+def test_legal_moves_and_apply_walk_the_tree():
+    assert legal_moves("tree", FIGURE_5_2)["moves"] == ["B", "C", "D"]
+    after = apply("tree", FIGURE_5_2, "C")
+    assert after["to_move"] == "MIN" and after["moves"] == [0, 1, 2]
+    leaf = apply("tree", after["state"], 1)
+    assert leaf["terminal"] and leaf["utilities"] == {"MAX": 4.0, "MIN": -4.0}
+    with pytest.raises(IllegalMove):
+        apply("tree", FIGURE_5_2, "E")
+    with pytest.raises(GameOver):
+        search("tree", leaf["state"], {"name": "minimax"})
+
+
+def test_search_refuses_what_does_not_fit():
+    chance = {"root": {"type": "chance", "children": [{"value": 1}, {"value": 2}]}}
+    three = {"root": {"player": 0, "children": [{"value": [1, 2, 3]}, {"value": [3, 2, 1]}]}}
+    for tree in (chance, three):
+        for name in ("minimax", "alphabeta"):
+            with pytest.raises(EngineError) as caught:
+                search("tree", tree, {"name": name})
+            assert "algorithm.name" in caught.value.errors
+    with pytest.raises(EngineError) as caught:
+        search("tree", FIGURE_5_2, {"name": "minimax", "depth": 1})
+    assert list(caught.value.errors) == ["state.root.children[0].eval"]
+    with pytest.raises(EngineError) as caught:
+        search("tree", FIGURE_5_2, {"name": "minimax", "epsilon": 0.1})
+    assert list(caught.value.errors) == ["algorithm.epsilon"]
