@@ -65,7 +65,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     if iterations is None and deadline.end is None:
         raise AlgorithmMismatch("mcts needs a budget: a time limit or algorithm.iterations",
                                 field="algorithm.iterations")
-    rng = random.Random(seed)
+    uniform = random.Random(seed).random  # the one source of randomness: a float in [0, 1)
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate
     immediate_win = game.immediate_win if type(game).immediate_win is not Game.immediate_win else None
@@ -153,23 +153,20 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
         return best
 
     def sample(outcomes):
-        r, acc = rng.random(), 0.0
+        r, acc = uniform(), 0.0
         for o, p in outcomes:
             acc += p
             if r < acc:
                 return o
         return outcomes[-1][0]
 
-    def policy(s, m):
-        legal = actions(s)
-        if rollout == RANDOM:
-            return legal[rng.randrange(len(legal))]
+    def heuristic_move(s, m, legal):
         if immediate_win:
             win = immediate_win(s)
             if win is not None:
                 return win
-        if rng.random() < ROLLOUT_EPSILON:
-            return legal[rng.randrange(len(legal))]
+        if uniform() < ROLLOUT_EPSILON:
+            return legal[int(uniform() * len(legal))]
         return greedy(s, m, legal)
 
     def greedy(s, m, legal):
@@ -194,7 +191,12 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
             if not nodes & mask:
                 deadline.check()
             m = to_move(s)
-            s = result(s, sample(chance_outcomes(s)) if m == CHANCE else policy(s, m))
+            if m == CHANCE:
+                s = result(s, sample(chance_outcomes(s)))
+            else:
+                legal = actions(s)
+                s = result(s, legal[int(uniform() * len(legal))] if rollout == RANDOM
+                           else heuristic_move(s, m, legal))
         return scaled(s)
 
     def iterate():
@@ -213,7 +215,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
             if moves[i] is None:
                 expand(i)
             if mover[i] == CHANCE:
-                k = min(bisect_right(cumulative[i], rng.random() * cumulative[i][-1]), len(moves[i]) - 1)
+                k = min(bisect_right(cumulative[i], uniform() * cumulative[i][-1]), len(moves[i]) - 1)
                 c = kids[i][k]
                 if c < 0:
                     c = add_node(i, k)
