@@ -126,6 +126,33 @@ class Server:
         self.stop()
 
 
+def group_cpu_seconds(leader):
+    """CPU seconds (user + system) used so far by the process group ``leader`` leads: every live member,
+    plus the reaped children the leader has waited for (gunicorn's recycled workers). Linux /proc only;
+    None elsewhere."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+            # utime stime cutime cstime
+            if int(fields[2]) != leader:
+                continue
+            total += int(fields[11]) + int(fields[12])
+            if int(entry) == leader:
+                total += int(fields[13]) + int(fields[14])
+    except OSError:
+        return None
+    return total / tick
+
+
 def request(method, port, path, body=None, timeout=30):
     """One request on a fresh connection (the sync workers close it anyway). Returns (status, body)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
@@ -268,21 +295,35 @@ def throughput(ctx, server):
     processes, threads = 2, 4
     body = json.dumps(TRIVIAL_REQUEST).encode()
     rows = []
+    cpu0 = group_cpu_seconds(server.proc.pid)
     py = python_load(server.port, body, duration, processes, threads, cap)
+    cpu1 = group_cpu_seconds(server.proc.pid)
+    served = py["ok"] + py["bad"]
+    if cpu0 is not None and cpu1 is not None and served:
+        py["server_cpu_ms_per_request"] = (cpu1 - cpu0) * 1000 / served
     ctx.details["http-throughput/python"] = py
     note = (f"Python client: {processes} processes x {threads} threads of http.client, {duration:.0f} s, new "
             f"connection per request, on the same 2 cores as the server; {py['ok']} ok, {py['bad']} non-200, "
             f"{py['errors']} connection errors; latency p50 {py['latency_ms']['median']:.1f} ms, "
             f"p99 {py['latency_ms']['p99']:.1f} ms" if py["latency_ms"] else "no responses")
+    if py.get("server_cpu_ms_per_request"):
+        per = py["server_cpu_ms_per_request"]
+        note += (f"; the server (master + workers) used {per:.2f} ms of CPU per request, so 2 dedicated cores "
+                 f"would serve at most about {2000 / per:,.0f} req/s (an estimate, not a measurement)")
     rows.append(make_row("http-throughput", "trivial searches/s (Python client)", ours_text=f"{py['rps']:,.0f}/s",
                          goal=">= 1000 req/s", met=py["rps"] >= 1000 and not py["bad"], note=note,
                          requests_per_s=py["rps"]))
+    cpu0 = group_cpu_seconds(server.proc.pid)
     wrk = wrk_load(server.port, body, duration, 8)
+    cpu1 = group_cpu_seconds(server.proc.pid)
     if wrk is not None and wrk["rps"] is not None:
         ctx.details["http-throughput/wrk"] = wrk
         rows.append(make_row("http-throughput", "trivial searches/s (wrk)", ours_text=f"{wrk['rps']:,.0f}/s",
                              goal=">= 1000 req/s", met=wrk["rps"] >= 1000 and not wrk["non_2xx"],
-                             note=f"wrk -t2 -c8 -d{duration:.0f}s; non-2xx {wrk['non_2xx']}",
+                             note=f"wrk -t2 -c8 -d{duration:.0f}s; non-2xx {wrk['non_2xx']}; server CPU "
+                                  f"{(cpu1 - cpu0) * 1000 / (wrk['rps'] * duration):.2f} ms per request"
+                                  if cpu0 is not None and cpu1 is not None and wrk["rps"] else
+                                  f"wrk -t2 -c8 -d{duration:.0f}s; non-2xx {wrk['non_2xx']}",
                              requests_per_s=wrk["rps"]))
     return rows
 
