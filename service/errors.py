@@ -28,7 +28,7 @@ def problem(status: int, title: str, detail: str, errors: dict | None = None,
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
     if errors is not None:
         body["errors"] = errors
-    return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_JSON)
+    return Response(json.dumps(body, separators=(",", ":")), status=status, headers=headers, mimetype=PROBLEM_JSON)
 
 
 def flatten(messages, prefix: str = "") -> dict:
