@@ -4,10 +4,10 @@ The searcher is the player to move at the root; its nodes are MAX nodes. A chanc
 probability-weighted mean of its children. The other player's nodes depend on ``opponent_model``:
 
 - ``uniform``: the opponent is a chance node that picks each legal move with equal probability;
-- ``epsilon_greedy``: with probability ``epsilon`` a uniformly random move, otherwise the opponent's
-  heuristic best: the move whose resulting state the opponent's own evaluation (``game.evaluate``, one
-  ply ahead) rates highest, the first in natural order on ties; so each move has probability
-  ``epsilon / n``, plus ``1 - epsilon`` for the greedy one;
+- ``epsilon_greedy``: with probability ``epsilon`` (default 0.1) a uniformly random move, otherwise the
+  opponent's heuristic best: the move whose resulting state the opponent's own evaluation
+  (``game.evaluate``, one ply ahead) rates highest, the first in natural order on ties; so each move has
+  probability ``epsilon / n``, plus ``1 - epsilon`` for the greedy one;
 - ``minimax``: the opponent minimises, as in AIMA's EXPECTIMINIMAX (MIN nodes of a backgammon-like tree).
 
 The default is ``minimax`` in games that have chance nodes of their own (a typed tree with max, min and
