@@ -6,7 +6,7 @@ import time
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from engine.api import load, search
+from engine.api import Limits, load, search
 from engine.errors import AlgorithmMismatch, InvalidState
 from tests.engine import reference_chance as reference
 from tests.engine.strategies_chance import chance_trees
@@ -142,6 +142,12 @@ def test_trace_lists_every_visit_with_values_from_max():
     assert [e["ply"] for e in r.trace[:5]] == [0, 1, 2, 3, 3]
     pruned = search("tree", tree, {"name": "expectimax"}, trace=True)
     assert len(pruned.trace) == pruned.stats.nodes and any(e["alpha"] is not None for e in pruned.trace)
+
+
+def test_trace_is_capped():
+    r = search("tree", figure_5_12([2, 3, 1, 4]), {"name": "expectimax"}, trace=True,
+               limits=Limits(max_trace_entries=4))
+    assert len(r.trace) == 4 and r.stats.nodes > 4
 
 
 def test_refusals():
