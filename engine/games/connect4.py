@@ -12,6 +12,8 @@ column's stones into its first empty cell. The cells where a player would comple
 positions", Pons' threats) come from a handful of shifts, which makes ``immediate_win``, forced blocks and
 threat-counting move ordering cheap.
 """
+from operator import itemgetter
+
 from engine.errors import InvalidState
 from engine.game import Game
 
@@ -119,29 +121,33 @@ class Connect4(Game):
         return column_of(wins & -wins) if wins else None
 
     def ordered_actions(self, state):
-        """Every legal column, best first: when the opponent threatens to win at once, the block(s)
-        first; then the moves that do not hand the opponent a win (a stone right below an opponent's
-        winning cell does), most threats created first (Pons' move score), ties centre first; then the
-        moves that let the opponent win next."""
+        """Every legal column, best first: the safe ones (see :meth:`safe_actions`), then the others,
+        which hand the opponent a win, centre first."""
+        safe = self.safe_actions(state)
+        mask = state[1]
+        return safe + [c for c in CENTRE_FIRST if not mask & TOP[c] and c not in safe]
+
+    def safe_actions(self, state):
+        """The columns after which the opponent cannot win at once, most threats created first (Pons'
+        move score: the cells where the mover would then complete four), ties centre first. When the
+        opponent threatens to win, only a block can be safe, and with two threats nothing is; a stone
+        right below an opponent's winning cell is never safe."""
         current, mask = state[0], state[1]
         playable = (mask + BOTTOM) & BOARD
         opponent_wins = winning_cells(current ^ mask, mask)
         forced = playable & opponent_wins
         if forced:
-            forced_columns = [c for c in CENTRE_FIRST if forced & COLUMN[c]]
-            return forced_columns + [c for c in CENTRE_FIRST if playable & COLUMN[c] and c not in forced_columns]
+            if forced & (forced - 1):
+                return []
+            playable = forced
         safe = playable & ~(opponent_wins >> 1)
-        scored, losing = [], []
+        scored = []
         for c in CENTRE_FIRST:
-            move = playable & COLUMN[c]
-            if not move:
-                continue
-            if move & safe:
-                scored.append((-winning_cells(current | move, mask).bit_count(), len(scored), c))
-            else:
-                losing.append(c)
-        scored.sort()
-        return [c for _, _, c in scored] + losing
+            move = safe & COLUMN[c]
+            if move:
+                scored.append((winning_cells(current | move, mask).bit_count(), c))
+        scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
+        return [c for _, c in scored]
 
     def key(self, state):
         """Pons' key ``current + mask``: adding the mask puts one bit above each column's stones, so the

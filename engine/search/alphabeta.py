@@ -25,6 +25,7 @@ PARAMETERS = {"depth", "move_ordering", "transposition_table"}
 WIN = 1_000_000        # a win at ply p scores WIN - p for the winner (outcome games, enhanced mode)
 PROVEN = WIN - 100_000  # scores beyond this are proven wins or losses; evaluations stay far inside
 MAX_ID_DEPTH = 10_000  # iterative deepening's last resort when the game knows no bound on its length
+SHALLOW_ID_DEPTH = 2   # outcome games without a depth limit: iterations for the anytime answer, then the solve
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
 
 
@@ -315,6 +316,11 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     if bound is not None:
         last = min(last, bound)
     first_depth = 1 if depth is not None or game.has_evaluation else last
+    # An outcome game searched to its end is solved exactly after a few shallow iterations, which give
+    # the anytime answer and the root move ranking (see exact_solve).
+    solving = outcome_game and depth is None
+    if solving:
+        last = min(last, SHALLOW_ID_DEPTH) if game.has_evaluation else 0
     completed, ranking, timed_out = None, moves_of(state), False
     try:
         for d in range(first_depth, last + 1):
@@ -334,6 +340,11 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
         nodes, leaves, cutoffs, tt_hits, max_ply)
+    if solving and not timed_out and stats.stop_reason != SOLVED:
+        solved = exact_solve(game, state, deadline, ordering, tt_capacity, tracer, ranking, stats)
+        if solved is not None:
+            return solved
+        timed_out = True
     if completed is None:
         fallback = first_move_fallback(game, state)
         return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
@@ -356,6 +367,213 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
                   outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
                   timed_out=timed_out)
+
+
+def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer, ranking: list, stats: Stats):
+    """The exact result of an outcome game, after Pascal Pons' Connect Four solver: the
+    :class:`SearchResult`, or None when the deadline passed first. ``stats`` holds what the shallow
+    iterations counted; the solve adds to it.
+
+    ``probe(s, alpha, beta, ply, may_win)`` is the negamax score of ``s`` for its player to move, searched
+    to the end of the game, fail-soft, with the scores of :func:`enhanced` (``WIN - p`` for a win at ply
+    ``p``): every score is a proven win, draw (0) or loss, so the table needs no depth. The root score is
+    found by a binary search of null-window probes over the possible results (win or loss in so many
+    plies, or a draw), the probes nearest a draw first. Each node narrows its window before searching:
+    a player who cannot win at once (``immediate_win``) wins at best two plies later, and a player with a
+    safe move (``safe_actions``: the opponent cannot win at once after it) loses at the earliest four
+    plies later, so only safe moves are searched, and their children skip the immediate-win test
+    (``may_win`` false). The table keeps a lower and an upper bound per position and the move that set
+    the better one, which is searched first when the position comes again.
+    """
+    perspective = game.perspective(state)
+    to_move, result, is_terminal, utility = game.to_move, game.result, game.is_terminal, game.utility
+    key_of, plies_bound = game.key, game.plies_bound
+    moves_of = game.ordered_actions if ordering else game.actions
+    safe_of = game.safe_actions if ordering and type(game).safe_actions is not Game.safe_actions else None
+    has_win_test = type(game).immediate_win is not Game.immediate_win
+    immediate_win = game.immediate_win
+    mask = Deadline.CHECK_MASK
+    inf = math.inf
+    tt = {}
+    nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
+                                                 stats.max_depth)
+
+    def probe(s, alpha, beta, ply, may_win):
+        nonlocal nodes, leaves, cutoffs, tt_hits, max_ply
+        nodes += 1
+        if not nodes & mask:
+            deadline.check()
+        if ply > max_ply:
+            max_ply = ply
+        player = to_move(s)
+        entry = trace_visit(ply, alpha, beta, player) if tracer else None
+        v = node_score(s, alpha, beta, ply, may_win, player)
+        if entry:
+            entry["value"] = as_value(v if player == perspective else -v)
+        return v
+
+    def node_score(s, alpha, beta, ply, may_win, player):
+        nonlocal leaves, cutoffs, tt_hits
+        if is_terminal(s):
+            leaves += 1
+            return utility(s, player) * (WIN - ply)
+        if may_win and has_win_test and immediate_win(s) is not None:
+            leaves += 1
+            return WIN - ply - 1
+        moves = safe_of(s) if safe_of else None
+        if moves is not None and not moves:           # every move lets the opponent win next
+            leaves += 1
+            return -(WIN - ply - 2)
+        ceiling = WIN - ply - (3 if has_win_test else 1)
+        floor = -(WIN - ply - (2 if moves is None else 4))
+        if tt_capacity:
+            key = key_of(s)
+            hit = tt.get(key)
+            table_move = None
+            if hit is not None:
+                tt_hits += 1
+                low, high, table_move = hit
+                low, high = from_table(low, ply), from_table(high, ply)
+                if low > floor:
+                    floor = low
+                if high < ceiling:
+                    ceiling = high
+        if floor >= beta:
+            return floor
+        if ceiling <= alpha:
+            return ceiling
+        if floor > alpha:
+            alpha = floor
+        if ceiling < beta:
+            beta = ceiling
+        if alpha >= beta:                              # floor == ceiling: the exact score
+            return alpha
+        if moves is None:
+            moves = moves_of(s)
+        if tt_capacity and table_move is not None and moves[0] != table_move and table_move in moves:
+            moves = [table_move] + [m for m in moves if m != table_move]
+        alpha0, best, best_move = alpha, -inf, None
+        from_safe = moves is not None and safe_of is not None
+        for a in moves:
+            if tracer:
+                tracer.move(ply, a)
+            child = result(s, a)
+            if to_move(child) == player:
+                v = probe(child, alpha, beta, ply + 1, True)
+            else:
+                v = -probe(child, -beta, -alpha, ply + 1, not from_safe)
+            if v > best:
+                best, best_move = v, a
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        cutoffs += 1
+                        break
+        if tt_capacity:
+            if len(tt) >= tt_capacity:
+                tt.clear()
+                hit = None
+            low, high = (-inf, inf) if hit is None else (hit[0], hit[1])
+            if best > alpha0:
+                low = to_table(best, ply)
+            if best < beta:
+                high = to_table(best, ply)
+            tt[key] = (low, high, best_move if best > alpha0 or hit is None else hit[2])
+        return best
+
+    def trace_visit(ply, alpha, beta, player):
+        if player == perspective:
+            return tracer.visit(ply, as_value(alpha), as_value(beta))
+        return tracer.visit(ply, as_value(-beta), as_value(-alpha))
+
+    # --- the root: a binary search over the possible results, one null-window probe each ---
+    root_player = to_move(state)
+    n = plies_bound(state) or MAX_ID_DEPTH
+    lower = {a: -inf for a in ranking}                # each root move's proven bounds
+    upper = {a: inf for a in ranking}
+    win = immediate_win(state) if has_win_test else None
+    if win is not None:                               # search the winning move first
+        ranking = [win] + [a for a in ranking if a != win]
+
+    def score_of(rank):
+        """Results ranked -n (a loss at once) .. 0 (a draw) .. n (a win at once), as scores."""
+        return 0 if rank == 0 else WIN - (n + 1 - rank) if rank > 0 else -(WIN - (n + 1 + rank))
+
+    def rank_of(score, upper: bool):
+        """The rank bounded by ``score``, an upper bound when ``upper`` else a lower bound. A win or loss
+        beyond the end of the game (a bound from mate-distance pruning) bounds only the result's sign."""
+        if score == 0:
+            return 0
+        plies = WIN - abs(score)
+        if plies > n:
+            return (0 if upper else 1) if score > 0 else (-1 if upper else 0)
+        return n + 1 - plies if score > 0 else -(n + 1 - plies)
+
+    def root_probe(alpha, beta):
+        """Search the root moves with the window (alpha, beta) until one fails high; the best score."""
+        nonlocal nodes, ranking
+        nodes += 1
+        best = -inf
+        for a in ranking:
+            if tracer:
+                tracer.visit(0, as_value(alpha), as_value(beta))
+                tracer.move(0, a)
+            child = result(state, a)
+            if to_move(child) == root_player:
+                v = probe(child, alpha, beta, 1, True)
+            else:
+                v = -probe(child, -beta, -alpha, 1, True)
+            if v > best:
+                best = v
+            if v >= beta:
+                lower[a] = max(lower[a], v)
+                ranking = [a] + [m for m in ranking if m != a]
+                return best
+            upper[a] = min(upper[a], v)
+        return best
+
+    def as_value(score):
+        if abs(score) >= PROVEN and not math.isinf(score):
+            return math.copysign(1.0, score)
+        return score
+
+    low, high = -n, n
+    try:
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and int(low / 2) < med:
+                med = int(low / 2)
+            elif med >= 0 and int(high / 2) > med:
+                med = int(high / 2)
+            alpha = score_of(med)
+            v = root_probe(alpha, alpha + 1)
+            if v <= alpha:
+                high = rank_of(v, upper=True)
+            else:
+                low = rank_of(v, upper=False)
+        root_score = score_of(low)
+        if max(lower.values()) < root_score:           # no move proven to reach it yet: find one
+            root_probe(root_score - 1, root_score)
+    except Timeout:
+        return None
+
+    stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
+        nodes, leaves, cutoffs, tt_hits, max_ply)
+    stats.depth_completed = n
+    stats.stop_reason = SOLVED
+    best = ranking[0]
+    sign = 1 if root_player == perspective else -1
+    moves = []
+    for a in game.actions(state):
+        if lower[a] == upper[a] or a == best:
+            moves.append(MoveValue(a, as_value(sign * root_score if a == best else sign * lower[a]), EXACT))
+        elif upper[a] < inf:
+            moves.append(MoveValue(a, as_value(sign * upper[a]), UPPER if sign == 1 else LOWER))
+    outcome = outcome_of(root_score)
+    plies = n if root_score == 0 else int(WIN - abs(root_score))
+    return finish(game, state, stats, deadline, move=best, value=as_value(sign * root_score), moves=moves,
+                  pv=[best], outcome=outcome, plies_to_end=plies,
+                  trace=tracer.entries if tracer else None)
 
 
 def to_table(score, ply):
