@@ -91,3 +91,11 @@ def test_trace():
     r = search("tree", FIGURE_5_4, {"name": "maxn"}, trace=True)
     assert len(r.trace) == 15 and r.trace[0]["value"] == 1.0
     assert r.trace[3] == {"path": [0, 0, 0], "ply": 3, "alpha": None, "beta": None, "value": 1.0}
+
+
+def test_one_player_game_against_chance_equals_expectimax():
+    state = {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]}
+    r = search("2048", state, {"name": "maxn", "depth": 3})
+    e = search("2048", state, {"name": "expectimax", "depth": 3, "pruning": False})
+    assert (r.move, r.values) == (e.move, [e.value])
+    assert [m.value for m in r.moves] == [m.value for m in e.moves]
