@@ -39,20 +39,33 @@ def row_cells(row: int) -> list:
     return [row >> (4 * c) & 0xF for c in range(4)]
 
 
-def slide_left(tiles) -> list:
-    """A row's tiles (its non-empty cells, wall side first) after a move to the wall: equal neighbours
-    merge, each tile at most once, the pair nearer the wall first ([2, 2, 2, 2] becomes [4, 4])."""
-    out = []
-    i, n = 0, len(tiles)
-    while i < n:
-        e = tiles[i]
-        if i + 1 < n and e == tiles[i + 1]:
-            out.append(e + 1 if e < MAX_EXPONENT else e)
-            i += 2
+def slide_left(a0, a1, a2, a3) -> tuple:
+    """A row of cells ``a0..a3`` (wall side first) moved to the wall, as a 16-bit row, and the number of
+    merges: equal tiles merge, each at most once, the pair nearer the wall first ([2, 2, 2, 2] becomes
+    [4, 4, 0, 0] with two merges)."""
+    out = shift = pending = merges = 0
+    for e in (a0, a1, a2, a3):
+        if not e:
+            continue
+        if e == pending:
+            out |= (e + 1 if e < MAX_EXPONENT else e) << shift
+            shift += 4
+            pending = 0
+            merges += 1
         else:
-            out.append(e)
-            i += 1
-    return out
+            if pending:
+                out |= pending << shift
+                shift += 4
+            pending = e
+    return out | pending << shift, merges
+
+
+def row_heuristic(a0, a1, a2, a3, merges) -> float:
+    d1, d2, d3 = a1 - a0, a2 - a1, a3 - a2
+    rises = (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
+    falls = rises - d1 - d2 - d3
+    empty = (not a0) + (not a1) + (not a2) + (not a3)
+    return EMPTY_WEIGHT * empty + MERGE_WEIGHT * merges - MONOTONICITY_WEIGHT * min(rises, falls)
 
 
 def as_column(row: int) -> int:
@@ -62,25 +75,15 @@ def as_column(row: int) -> int:
 
 def build_tables():
     """For every row: the row moved left and right, the same as columns moved up and down, the row's
-    heuristic value and its empty cells. Rows with the same tiles slide alike, so slides are memoised."""
-    left, heuristic = [], []
-    slid = {}
-    for a3, a2, a1, a0 in product(range(16), repeat=4):  # rows 0, 1, ..., 0xFFFF
-        tiles = tuple(e for e in (a0, a1, a2, a3) if e)
-        if tiles not in slid:
-            merges = sum(1 for a, b in zip(tiles, tiles[1:]) if a == b)
-            slid[tiles] = (sum(e << (4 * c) for c, e in enumerate(slide_left(tiles))), merges)
-        moved, merges = slid[tiles]
-        left.append(moved)
-        d1, d2, d3 = a1 - a0, a2 - a1, a3 - a2
-        rises = (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
-        falls = rises - d1 - d2 - d3
-        heuristic.append(EMPTY_WEIGHT * (4 - len(tiles)) + MERGE_WEIGHT * merges
-                         - MONOTONICITY_WEIGHT * min(rises, falls))
+    heuristic value and its empty cells."""
+    cells = [c[::-1] for c in product(range(16), repeat=4)]  # (a0, a1, a2, a3) of rows 0, 1, ..., 0xFFFF
+    slid = [slide_left(*c) for c in cells]
+    left = [row for row, _ in slid]
+    heuristic = [row_heuristic(*c, merges) for c, (_, merges) in zip(cells, slid)]
     reverse = [(r & 0xF) << 12 | (r >> 4 & 0xF) << 8 | (r >> 8 & 0xF) << 4 | r >> 12 for r in range(1 << 16)]
     right = [reverse[left[reverse[r]]] for r in range(1 << 16)]
-    empties = [tuple(c for c in range(4) if not r >> (4 * c) & 0xF) for r in range(1 << 16)]
-    return (left, right, [as_column(r) for r in left], [as_column(r) for r in right], heuristic, empties)
+    empties = [tuple(i for i in range(4) if not c[i]) for c in cells]
+    return left, right, [as_column(r) for r in left], [as_column(r) for r in right], heuristic, empties
 
 
 ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN, ROW_HEURISTIC, ROW_EMPTIES = build_tables()
