@@ -27,6 +27,9 @@ player's point of view; ``bound`` is ``exact`` for a proven move and ``estimate`
 Same seed and same iteration cap give the same answer and the same visit counts; without a seed each
 search draws a fresh one.
 
+Memory: the tree holds at most ``limits.tt_max_entries`` nodes; when it is full, iterations still run
+and roll out from the node where they would have added a child.
+
 Statistics: ``nodes`` counts every state an iteration passes through (tree nodes from the root, rollout
 states, and the states a heuristic rollout evaluates), ``leaves`` the iterations' end states,
 ``max_depth`` the depth of the tree (rollouts not included), ``iterations`` the iterations completed.
@@ -73,6 +76,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     lo, hi = player_bounds(game) or (0.0, 1.0)
     span = (hi - lo) or 1.0
     mask = Deadline.CHECK_MASK
+    capacity = limits.tt_max_entries  # the tree stops growing here; iterations then roll out from its leaves
     sqrt, log = math.sqrt, math.log
 
     # The tree, one entry per node in each list.
@@ -218,11 +222,17 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
                 k = min(bisect_right(cumulative[i], uniform() * cumulative[i][-1]), len(moves[i]) - 1)
                 c = kids[i][k]
                 if c < 0:
+                    if len(states) >= capacity:
+                        reward = simulate(states[i])
+                        break
                     c = add_node(i, k)
                     path.append(c)
                     reward = simulate(states[c])
                     break
             elif len(kids[i]) < len(moves[i]):
+                if len(states) >= capacity:
+                    reward = simulate(states[i])
+                    break
                 c = add_node(i, len(kids[i]))
                 path.append(c)
                 reward = proven_reward(c) if proof[c] is not None else simulate(states[c])

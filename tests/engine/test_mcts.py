@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from engine.api import load, search
+from engine.api import Limits, load, search
 from engine.errors import AlgorithmMismatch, InvalidState
 
 ROLLOUTS = ["random", "heuristic"]
@@ -127,3 +127,10 @@ def test_settings_are_validated():
         search("tictactoe", state, {"name": "mcts"})
     with pytest.raises(InvalidState):
         mcts("2048", {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3, "to_move": "chance"})
+
+
+def test_the_tree_stops_growing_at_its_capacity():
+    r = search("connect4", {"moves": ""}, {"name": "mcts", "seed": 2, "iterations": 400},
+               limits=Limits(tt_max_entries=8))
+    assert r.stats.iterations == 400 and sum(m.visits for m in r.moves) == 400
+    assert len(r.moves) == 7 and r.stats.max_depth == 1
