@@ -4,6 +4,8 @@ import pytest
 from marshmallow import RAISE, fields, validate
 from openapi_schema_validator import OAS31Validator
 
+import engine.api
+
 from service.config import Settings
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
 from service.routes.search import ALPHABETA_DEFAULTS
@@ -127,3 +129,13 @@ def test_there_are_examples_for_every_request_body(spec):
 def test_every_request_example_passes_the_spec_and_the_schemas(spec, where, ref, example):
     OAS31Validator({"$ref": f"#/components/schemas/{ref}", "components": spec["components"]}).validate(example)
     MIRRORS[ref].load(example)
+
+
+def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
+    schemas = spec["components"]["schemas"]
+    assert schemas["GameId"]["enum"] == list(engine.api.GAME_MODULES)
+    assert schemas["AlgorithmName"]["enum"] == list(engine.api.ALGORITHM_MODULES)
+    taken = {"name", *engine.api.GAME_OPTIONS}
+    for name in engine.api.ALGORITHM_MODULES:
+        taken |= set(engine.api.algorithm_module(name).PARAMETERS)
+    assert taken == set(schemas["Algorithm"]["properties"])
