@@ -1,5 +1,7 @@
 """The marshmallow schemas and openapi.yaml agree: fields, required, types, enums, bounds, defaults;
 and every request example in the spec passes both."""
+import inspect
+
 import pytest
 from marshmallow import RAISE, fields, validate
 from openapi_schema_validator import OAS31Validator
@@ -139,3 +141,15 @@ def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
     for name in engine.api.ALGORITHM_MODULES:
         taken |= set(engine.api.algorithm_module(name).PARAMETERS)
     assert taken == set(schemas["Algorithm"]["properties"])
+
+
+def test_the_spec_s_defaults_are_the_engine_s(spec):
+    """Where an algorithm's search() has a default other than None, the spec documents that default."""
+    props = spec["components"]["schemas"]["Algorithm"]["properties"]
+    for name in engine.api.ALGORITHM_MODULES:
+        module = engine.api.algorithm_module(name)
+        parameters = inspect.signature(module.search).parameters
+        for key in module.PARAMETERS:
+            default = parameters[key].default
+            if default is not None and default is not inspect.Parameter.empty:
+                assert props[key].get("default") == default, (name, key)
