@@ -94,12 +94,13 @@ class Game:
         test override this; searches that use it skip generating the winning child."""
         return None
 
-    def safe_actions(self, state) -> list | None:
+    def safe_children(self, state) -> list | None:
         """Outcome games with a cheap threat test (after Pons' Connect Four solver): for a ``state``
-        whose player to move cannot win at once, the moves after which the opponent cannot win at once
-        either, the likeliest best first; None when the game has no such test. Every other move lets the
-        opponent win on the next ply, so an exact solver may search only these (an empty list: the
-        player to move loses in two plies) and need not test their children for an immediate win."""
+        whose player to move cannot win at once, ``(move, child)`` for the moves after which the opponent
+        cannot win at once either, the likeliest best first; None when the game has no such test. Every
+        other move lets the opponent win on the next ply, so an exact solver may search only these (an
+        empty list: the player to move loses in two plies) and need not test their children for an
+        immediate win. The children come along because ordering the moves often builds them anyway."""
         return None
 
     def perspective(self, state) -> int:

@@ -2,15 +2,18 @@
 
 The 7 x 6 board is an int of 7 columns x 7 bits: cell (column c, row r from the bottom) is bit ``7 * c + r``;
 the seventh bit of every column stays empty, so that shifting a line of stones never carries into the next
-column. A state is the tuple ``(current, mask, ply, status)``: the stones of the player to move, all stones,
-the number of stones (X moves at even plies) and the status, computed once when a move is made: ongoing,
-won by the player who just moved, or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
-lookup, and ``result`` tests only whether the mover's stones now hold four in a row.
+column. Playing column ``c`` is ``mask | (mask + bottom(c))``: adding the column's bottom bit carries up
+through the column's stones into its first empty cell.
 
-Playing column ``c`` is ``mask | (mask + bottom(c))``: adding the column's bottom bit carries up through the
-column's stones into its first empty cell. The cells where a player would complete four (their "winning
-positions", Pons' threats) come from a handful of shifts, which makes ``immediate_win``, forced blocks and
-threat-counting move ordering cheap.
+A player's "winning cells" (Pons' winning positions, threats) are the empty cells where they would complete
+four in a row; a handful of shifts find them all. A state is the tuple
+``(current, mask, ply, status, mine, theirs)``: the stones of the player to move, all stones, the number of
+stones (X moves at even plies), the status (ongoing, won by the player who just moved, or drawn), and the
+winning cells of the player to move and of the other player. All of it is computed once, when the move is
+made: the move wins if it fills one of the mover's winning cells, the opponent's winning cells only lose
+the cell just filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility``
+and ``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
+computation per candidate move, which is also the child's.
 """
 from operator import itemgetter
 
@@ -59,16 +62,28 @@ def four_in_a_row(stones: int) -> bool:
 
 def winning_cells(stones: int, mask: int) -> int:
     """The empty cells (playable now or later) where ``stones`` would complete four in a row: for each
-    direction, a cell with three own stones after it, before it, or around it."""
-    r = (stones << 1) & (stones << 2) & (stones << 3)         # vertical: three below
-    for shift in (H1, H1 - 1, H1 + 1):
-        pair = (stones << shift) & (stones << 2 * shift)
-        r |= pair & (stones << 3 * shift)
-        r |= pair & (stones >> shift)
-        pair = (stones >> shift) & (stones >> 2 * shift)
-        r |= pair & (stones << shift)
-        r |= pair & (stones >> 3 * shift)
+    direction, a cell with three own stones after it, before it, or around it. Written out with literal
+    shifts (1 vertical, 7 horizontal, 6 and 8 diagonal, times 1 to 3): this is the solver's hot spot."""
+    p = stones
+    r = (p << 1) & (p << 2) & (p << 3)                        # vertical: three below
+    a, b = p << 7, p >> 7                                     # horizontal
+    r |= a & (p << 14) & ((p << 21) | b)
+    r |= b & (p >> 14) & (a | (p >> 21))
+    a, b = p << 6, p >> 6                                     # diagonal, down to the right
+    r |= a & (p << 12) & ((p << 18) | b)
+    r |= b & (p >> 12) & (a | (p >> 18))
+    a, b = p << 8, p >> 8                                     # diagonal, up to the right
+    r |= a & (p << 16) & ((p << 24) | b)
+    r |= b & (p >> 16) & (a | (p >> 24))
     return r & (BOARD ^ mask)
+
+
+def play(current: int, after: int, bit: int, ply: int, mine: int, theirs: int) -> tuple:
+    """The state after the player to move, with stones ``current`` and winning cells ``mine`` (the
+    opponent's: ``theirs``), puts a stone on the empty cell ``bit``, making the mask ``after``."""
+    mover = current | bit
+    status = WON if bit & mine else DRAWN if ply + 1 == CELLS else ONGOING
+    return (mover ^ after, after, ply + 1, status, theirs & ~bit, winning_cells(mover, after))
 
 
 def column_of(bit: int) -> int:
@@ -95,14 +110,9 @@ class Connect4(Game):
         return [c for c in range(WIDTH) if not mask & TOP[c]]
 
     def result(self, state, column):
-        current, mask, ply, _ = state
-        mask |= mask + (1 << H1 * column)
-        mover = current ^ state[1] ^ mask                     # the mover's stones, the new one included
-        if four_in_a_row(mover):
-            status = WON
-        else:
-            status = DRAWN if ply + 1 == CELLS else ONGOING
-        return (mover ^ mask, mask, ply + 1, status)
+        current, mask, ply, _, mine, theirs = state
+        after = mask | (mask + (1 << H1 * column))
+        return play(current, after, after ^ mask, ply, mine, theirs)
 
     def is_terminal(self, state):
         return state[3] != ONGOING
@@ -116,38 +126,37 @@ class Connect4(Game):
 
     def immediate_win(self, state):
         """A column where the player to move completes four at once, or None."""
-        current, mask = state[0], state[1]
-        wins = winning_cells(current, mask) & (mask + BOTTOM) & BOARD
+        wins = state[4] & (state[1] + BOTTOM)
         return column_of(wins & -wins) if wins else None
 
     def ordered_actions(self, state):
-        """Every legal column, best first: the safe ones (see :meth:`safe_actions`), then the others,
+        """Every legal column, best first: the safe ones (see :meth:`safe_children`), then the others,
         which hand the opponent a win, centre first."""
-        safe = self.safe_actions(state)
+        safe = [c for c, _ in self.safe_children(state)]
         mask = state[1]
         return safe + [c for c in CENTRE_FIRST if not mask & TOP[c] and c not in safe]
 
-    def safe_actions(self, state):
-        """The columns after which the opponent cannot win at once, most threats created first (Pons'
-        move score: the cells where the mover would then complete four), ties centre first. When the
-        opponent threatens to win, only a block can be safe, and with two threats nothing is; a stone
+    def safe_children(self, state):
+        """``(column, child)`` for the columns after which the opponent cannot win at once, most threats
+        created first (Pons' move score: the mover's winning cells in the child), ties centre first. When
+        the opponent threatens to win, only a block can be safe, and with two threats nothing is; a stone
         right below an opponent's winning cell is never safe."""
-        current, mask = state[0], state[1]
+        current, mask, ply, _, mine, theirs = state
         playable = (mask + BOTTOM) & BOARD
-        opponent_wins = winning_cells(current ^ mask, mask)
-        forced = playable & opponent_wins
+        forced = playable & theirs
         if forced:
             if forced & (forced - 1):
                 return []
             playable = forced
-        safe = playable & ~(opponent_wins >> 1)
+        safe = playable & ~(theirs >> 1)
         scored = []
         for c in CENTRE_FIRST:
-            move = safe & COLUMN[c]
-            if move:
-                scored.append((winning_cells(current | move, mask).bit_count(), c))
+            bit = safe & COLUMN[c]
+            if bit:
+                child = play(current, mask | bit, bit, ply, mine, theirs)
+                scored.append((child[5].bit_count(), c, child))
         scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
-        return [c for _, c in scored]
+        return [(c, child) for _, c, child in scored]
 
     def key(self, state):
         """Pons' key ``current + mask``: adding the mask puts one bit above each column's stones, so the
@@ -163,24 +172,21 @@ class Connect4(Game):
         threat on the player's parity row (odd rows from the bottom for X, even for O, the rows a player
         can usually claim in the end game) weighs 3 more, and every stone in the centre column 1; the sum
         is squashed into (-1, 1). Exact on terminal states."""
-        current, mask, ply, status = state
+        current, mask, ply, status, mine, theirs = state
         if status != ONGOING:
             return self.utility(state, player)
         mover = ply & 1
-        scores = []
-        for stones, side in ((current, mover), (current ^ mask, 1 - mover)):
-            threats = winning_cells(stones, mask)
-            parity_rows = ODD_ROWS if side == 0 else EVEN_ROWS   # rows 1, 3, 5 (counting from 1) for X
-            scores.append(4 * threats.bit_count() + 3 * (threats & parity_rows).bit_count()
-                          + (stones & COLUMN[3]).bit_count())
-        score = scores[0] - scores[1]                         # for the player to move
-        value = score / (abs(score) + 32)
+        my_rows, their_rows = (ODD_ROWS, EVEN_ROWS) if mover == 0 else (EVEN_ROWS, ODD_ROWS)
+        score = (4 * (mine.bit_count() - theirs.bit_count())
+                 + 3 * ((mine & my_rows).bit_count() - (theirs & their_rows).bit_count())
+                 + (current & COLUMN[3]).bit_count() - ((current ^ mask) & COLUMN[3]).bit_count())
+        value = score / (abs(score) + 32)                     # for the player to move
         return value if player == mover else -value
 
     # --- JSON ------------------------------------------------------------------------------------
 
     def state_to_json(self, state):
-        current, mask, ply, _ = state
+        current, mask, ply = state[0], state[1], state[2]
         x = current if ply & 1 == 0 else current ^ mask
         rows = []
         for r in reversed(range(HEIGHT)):
@@ -194,19 +200,19 @@ GAME = Connect4()
 
 def initial_state():
     """The empty board, X to move."""
-    return (0, 0, 0, ONGOING)
+    return (0, 0, 0, ONGOING, 0, 0)
 
 
 def state_from_boards(x: int, o: int):
     """The state with X's and O's stones, assumed legal; the status from the stones."""
     mask = x | o
     ply = mask.bit_count()
-    current = x if ply & 1 == 0 else o
+    current, other = (x, o) if ply & 1 == 0 else (o, x)
     if four_in_a_row(x) or four_in_a_row(o):
         status = WON
     else:
         status = DRAWN if ply == CELLS else ONGOING
-    return (current, mask, ply, status)
+    return (current, mask, ply, status, winning_cells(current, mask), winning_cells(other, mask))
 
 
 def load(state_json, limits=None, **_):

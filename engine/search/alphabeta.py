@@ -380,18 +380,20 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     found by a binary search of null-window probes over the possible results (win or loss in so many
     plies, or a draw), the probes nearest a draw first. Each node narrows its window before searching:
     a player who cannot win at once (``immediate_win``) wins at best two plies later, and a player with a
-    safe move (``safe_actions``: the opponent cannot win at once after it) loses at the earliest four
+    safe move (``safe_children``: the opponent cannot win at once after it) loses at the earliest four
     plies later, so only safe moves are searched, and their children skip the immediate-win test
-    (``may_win`` false). The table keeps a lower and an upper bound per position and the move that set
-    the better one, which is searched first when the position comes again.
+    (``may_win`` false). Like the mate-distance pruning of :func:`enhanced`, this assumes that the players
+    alternate, as they do in every outcome game. The table keeps a lower and an upper bound per position
+    and the move that set the better one, which is searched first when the position comes again.
     """
     perspective = game.perspective(state)
     to_move, result, is_terminal, utility = game.to_move, game.result, game.is_terminal, game.utility
     key_of, plies_bound = game.key, game.plies_bound
     moves_of = game.ordered_actions if ordering else game.actions
-    safe_of = game.safe_actions if ordering and type(game).safe_actions is not Game.safe_actions else None
+    safe_of = game.safe_children if ordering and type(game).safe_children is not Game.safe_children else None
     has_win_test = type(game).immediate_win is not Game.immediate_win
-    immediate_win = game.immediate_win
+    immediate_win = game.immediate_win if has_win_test else None
+    next_win = 3 if has_win_test else 1        # a player who cannot win at once wins this many plies later
     mask = Deadline.CHECK_MASK
     inf = math.inf
     tt = {}
@@ -405,39 +407,28 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             deadline.check()
         if ply > max_ply:
             max_ply = ply
-        player = to_move(s)
-        entry = trace_visit(ply, alpha, beta, player) if tracer else None
-        v = node_score(s, alpha, beta, ply, may_win, player)
-        if entry:
-            entry["value"] = as_value(v if player == perspective else -v)
-        return v
-
-    def node_score(s, alpha, beta, ply, may_win, player):
-        nonlocal leaves, cutoffs, tt_hits
         if is_terminal(s):
             leaves += 1
-            return utility(s, player) * (WIN - ply)
-        if may_win and has_win_test and immediate_win(s) is not None:
+            return utility(s, to_move(s)) * (WIN - ply)
+        if may_win and immediate_win and immediate_win(s) is not None:
             leaves += 1
             return WIN - ply - 1
-        moves = safe_of(s) if safe_of else None
-        if moves is not None and not moves:           # every move lets the opponent win next
-            leaves += 1
-            return -(WIN - ply - 2)
-        ceiling = WIN - ply - (3 if has_win_test else 1)
-        floor = -(WIN - ply - (2 if moves is None else 4))
+        ceiling, floor = WIN - ply - next_win, ply + 2 - WIN
+        table_move = hit = None
         if tt_capacity:
             key = key_of(s)
             hit = tt.get(key)
-            table_move = None
             if hit is not None:
                 tt_hits += 1
-                low, high, table_move = hit
-                low, high = from_table(low, ply), from_table(high, ply)
-                if low > floor:
-                    floor = low
-                if high < ceiling:
-                    ceiling = high
+                low, high, table_move = hit       # stored relative to the node: wins counted from it
+                if low > -inf:
+                    low = low - ply if low >= PROVEN else low + ply if low <= -PROVEN else low
+                    if low > floor:
+                        floor = low
+                if high < inf:
+                    high = high - ply if high >= PROVEN else high + ply if high <= -PROVEN else high
+                    if high < ceiling:
+                        ceiling = high
         if floor >= beta:
             return floor
         if ceiling <= alpha:
@@ -448,38 +439,63 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             beta = ceiling
         if alpha >= beta:                              # floor == ceiling: the exact score
             return alpha
-        if moves is None:
-            moves = moves_of(s)
-        if tt_capacity and table_move is not None and moves[0] != table_move and table_move in moves:
-            moves = [table_move] + [m for m in moves if m != table_move]
         alpha0, best, best_move = alpha, -inf, None
-        from_safe = moves is not None and safe_of is not None
-        for a in moves:
+        if table_move is not None:                     # the table's move first, before ordering the rest
             if tracer:
-                tracer.move(ply, a)
-            child = result(s, a)
-            if to_move(child) == player:
-                v = probe(child, alpha, beta, ply + 1, True)
+                tracer.move(ply, table_move)
+            best = -node(result(s, table_move), -beta, -alpha, ply + 1, not safe_of)
+            best_move = table_move
+            if best > alpha:
+                alpha = best
+        if best < beta:
+            if safe_of:
+                children = safe_of(s)
+                if not children:                      # every move lets the opponent win next
+                    leaves += 1
+                    return -(WIN - ply - 2)
+                floor = ply + 4 - WIN                 # a safe move puts off any loss two more plies
+                if floor >= beta:
+                    return floor
+                if floor > alpha:
+                    alpha = floor
             else:
-                v = -probe(child, -beta, -alpha, ply + 1, not from_safe)
-            if v > best:
-                best, best_move = v, a
-                if v > alpha:
-                    alpha = v
-                    if v >= beta:
-                        cutoffs += 1
-                        break
+                children = [(a, None) for a in moves_of(s)]
+            for a, child in children:
+                if a == table_move:
+                    continue
+                if tracer:
+                    tracer.move(ply, a)
+                v = -node(child if child is not None else result(s, a), -beta, -alpha, ply + 1, not safe_of)
+                if v > best:
+                    best, best_move = v, a
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+        if best >= beta:
+            cutoffs += 1
         if tt_capacity:
             if len(tt) >= tt_capacity:
                 tt.clear()
                 hit = None
             low, high = (-inf, inf) if hit is None else (hit[0], hit[1])
+            stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
             if best > alpha0:
-                low = to_table(best, ply)
+                low = stored
             if best < beta:
-                high = to_table(best, ply)
+                high = stored
             tt[key] = (low, high, best_move if best > alpha0 or hit is None else hit[2])
         return best
+
+    def traced_probe(s, alpha, beta, ply, may_win):
+        player = to_move(s)
+        entry = trace_visit(ply, alpha, beta, player)
+        v = probe(s, alpha, beta, ply, may_win)
+        if entry:
+            entry["value"] = as_value(v if player == perspective else -v)
+        return v
+
+    node = traced_probe if tracer else probe
 
     def trace_visit(ply, alpha, beta, player):
         if player == perspective:
@@ -518,11 +534,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             if tracer:
                 tracer.visit(0, as_value(alpha), as_value(beta))
                 tracer.move(0, a)
-            child = result(state, a)
-            if to_move(child) == root_player:
-                v = probe(child, alpha, beta, 1, True)
-            else:
-                v = -probe(child, -beta, -alpha, 1, True)
+            v = -node(result(state, a), -beta, -alpha, 1, True)
             if v > best:
                 best = v
             if v >= beta:
