@@ -3,8 +3,8 @@ MAX_CONTENT_LENGTH), its syntax (400) and its numbers (422 for one too large to 
 import json
 import math
 
-from flask import request
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+from flask import current_app, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from service.errors import Unprocessable
 
@@ -23,6 +23,10 @@ def json_body():
     if not is_json_media_type(request.mimetype):
         raise UnsupportedMediaType("The body must be JSON, sent with Content-Type: application/json.")
     raw = request.get_data(cache=False)
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is None and len(raw) >= limit:
+        # Werkzeug cuts a chunked body (no Content-Length) at the limit; one that reaches it is too large.
+        raise RequestEntityTooLarge(f"A chunked body must be smaller than {limit} bytes.")
     try:
         data = json.loads(raw, parse_constant=reject_constant)
     except RecursionError:

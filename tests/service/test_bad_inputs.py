@@ -1,4 +1,7 @@
 """One test per class of mistake: the status, a problem+json body, and the field named."""
+import io
+import json
+
 import pytest
 
 import engine.api
@@ -220,3 +223,12 @@ def test_a_server_fault_is_500_without_a_stack_trace(client, monkeypatch):
 def test_a_malformed_chance_move_is_named(client, move, field):
     state = {"board": [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], "to_move": "chance"}
     unprocessable(client.post("/v1/games/2048/apply", json={"state": state, "move": move}), field)
+
+
+def test_a_chunked_body_over_max_content_length_is_413():
+    app = make_app(MAX_CONTENT_LENGTH=1000)
+    body = json.dumps(search_body(state={"board": ["." * 19] * 19, "pad": "x" * 2000})).encode()
+    response = app.test_client().post("/v1/search", input_stream=io.BytesIO(body),
+                                      headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+                                      environ_overrides={"wsgi.input_terminated": True})
+    problem(response, 413)
