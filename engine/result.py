@@ -13,8 +13,9 @@ SOLVED = "solved"              # iterative deepening stopped early because the r
 TIME_LIMIT = "time_limit"      # the deadline passed; the answer is the best found so far
 ITERATION_LIMIT = "iteration_limit"  # MCTS reached its iteration cap
 
-# Bounds on a root move's value.
-EXACT, LOWER, UPPER = "exact", "lower", "upper"
+# How a root move's value relates to its true value: equal, a bound, or an estimate (an MCTS mean, a
+# static evaluation).
+EXACT, LOWER, UPPER, ESTIMATE = "exact", "lower", "upper", "estimate"
 
 
 @dataclass

@@ -3,7 +3,7 @@ from itertools import count
 
 from engine.deadline import Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.result import TIME_LIMIT, MoveValue, SearchResult, Stats
+from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
 def require_deterministic_two_player(game, name: str) -> None:
@@ -61,9 +61,15 @@ def finish(game, state, stats: Stats, deadline, *, move, value, moves, pv=None, 
 
 
 def first_move_fallback(game, state) -> MoveValue:
-    """The anytime answer when not even one root move was searched: the first ordered move."""
-    return MoveValue(game.ordered_actions(state)[0], 0.0, bound="upper")
-
+    """The anytime answer when not even one root move was searched: the first ordered move, valued by the
+    static evaluation of the root (the middle of the value range where the game cannot evaluate), and
+    marked an estimate."""
+    if game.has_evaluation:
+        value = game.evaluate(state, game.perspective(state))
+    else:
+        lo, hi = game.utility_bounds or (0.0, 0.0)
+        value = (lo + hi) / 2
+    return MoveValue(game.ordered_actions(state)[0], value, bound=ESTIMATE)
 
 
 def require_decision_root(game, state) -> None:

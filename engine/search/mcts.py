@@ -43,14 +43,13 @@ import random
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch
 from engine.game import CHANCE, Game
-from engine.result import EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
+from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.search.common import first_move_fallback, finish, outcome_of, player_bounds, require_decision_root
 
 NAME = "mcts"
 PARAMETERS = {"iterations", "exploration", "seed", "rollout"}
 RANDOM, HEURISTIC = "random", "heuristic"
 ROLLOUT_EPSILON = 0.1
-ESTIMATE = "estimate"  # the bound of a root move whose value is a sample mean
 TERMINAL = -2          # the mover of a terminal node
 
 
