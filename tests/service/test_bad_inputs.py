@@ -232,3 +232,12 @@ def test_a_chunked_body_over_max_content_length_is_413():
                                       headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
                                       environ_overrides={"wsgi.input_terminated": True})
     problem(response, 413)
+
+
+@pytest.mark.parametrize("game, state", [("tictactoe", '{"board": %s}'), ("connect4", '{"moves": %s}'),
+                                         ("2048", '{"board": %s}'), ("tree", '{"root": {"value": %s}}'),
+                                         ("tree", '{"root": %s}')])
+def test_deep_json_that_decodes_is_still_only_a_422(client, game, state):
+    deep = "[" * 15_000 + "]" * 15_000
+    body = '{"game": "%s", "algorithm": {"name": "minimax"}, "state": %s}' % (game, state % deep)
+    assert any(k.startswith("state") for k in problem(post_raw(client, body), 422)["errors"])
