@@ -12,7 +12,9 @@ import time
 import pytest
 import requests
 
-from tests.service.support import FIGURE_5_2
+from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+
+from tests.service.support import FIGURE_5_2, validators
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_SECONDS = 30
@@ -86,11 +88,22 @@ def metric(text: str, name: str, **labels) -> float:
     return 0.0
 
 
+def checker(base: str):
+    """A function that validates a response of this server against the spec the server serves."""
+    openapi, _ = validators(requests.get(f"{base}/openapi.yaml", timeout=5).text)
+
+    def check(response):
+        openapi.validate_response(RequestsOpenAPIRequest(response.request), RequestsOpenAPIResponse(response))
+        return response
+    return check
+
+
 def test_the_real_server(server):
     base, process = server
+    check = checker(base)
 
     # A search.
-    response = search(base, 1000, state=FIGURE_5_2, game="tree", algorithm={"name": "alphabeta"})
+    response = check(search(base, 1000, state=FIGURE_5_2, game="tree", algorithm={"name": "alphabeta"}))
     assert response.status_code == 200
     assert (response.json()["move"], response.json()["value"]) == ("B", 3.0)
 
@@ -98,30 +111,30 @@ def test_the_real_server(server):
     elapsed = []
     for _ in range(3):
         started = time.perf_counter()
-        response = search(base, 300)
+        response = check(search(base, 300))
         elapsed.append(time.perf_counter() - started)
         assert response.status_code == 200 and response.json()["stats"]["timed_out"] is True
     assert min(elapsed) <= 0.325, elapsed
 
     # An error.
-    response = requests.post(f"{base}/v1/search", data="{", headers={"Content-Type": "application/json"},
-                             timeout=5)
+    response = check(requests.post(f"{base}/v1/search", data="{", headers={"Content-Type": "application/json"},
+                                   timeout=5))
     assert response.status_code == 400
     assert response.headers["Content-Type"] == "application/problem+json"
     assert response.json()["status"] == 400
 
     # Metrics from both workers: while one worker is busy with a long search, the other answers the game
     # list; a single scrape must then count both.
-    before = requests.get(f"{base}/metrics", timeout=5).text
+    before = check(requests.get(f"{base}/metrics", timeout=5)).text
     long_search = {}
     busy = threading.Thread(target=lambda: long_search.update(response=search(base, 1500)))
     busy.start()
     time.sleep(0.3)
     for _ in range(5):
-        assert requests.get(f"{base}/v1/games/tree", timeout=5).status_code == 200
+        assert check(requests.get(f"{base}/v1/games/tree", timeout=5)).status_code == 200
     busy.join(timeout=15)
-    assert long_search["response"].status_code == 200
-    after = requests.get(f"{base}/metrics", timeout=5).text
+    assert check(long_search["response"]).status_code == 200
+    after = check(requests.get(f"{base}/metrics", timeout=5)).text
     games = {"method": "GET", "route": "/v1/games/<game>", "status": "200"}
     searches = {"method": "POST", "route": "/v1/search", "status": "200"}
     assert metric(after, "tactician_http_requests_total", **games) - metric(before, "tactician_http_requests_total", **games) == 5
@@ -137,6 +150,6 @@ def test_the_real_server(server):
     time.sleep(0.4)
     process.send_signal(signal.SIGTERM)
     worker.join(timeout=15)
-    assert running["response"].status_code == 200
+    assert check(running["response"]).status_code == 200
     assert running["response"].json()["stats"]["timed_out"] is True
     assert process.wait(timeout=20) == 0
