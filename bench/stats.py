@@ -75,7 +75,9 @@ def fmt_ms(ms):
 def fmt_ratio(r):
     if r is None:
         return "-"
-    return f"{r:.2f}" if r < 100 else f"{r:.0f}"
+    if r < 10:
+        return f"{r:.3f}"
+    return f"{r:.1f}" if r < 100 else f"{r:.0f}"
 
 
 def fmt_count(n):

@@ -16,11 +16,24 @@ class Context:
         self.details = {}
 
 
-def alternate(contenders, repeat):
+def alternate(contenders, repeat, min_sample_s=0.05, max_inner=1000):
     """Run every ``(key, fn)`` ``repeat`` times, rotating the order each round. Returns
-    ``({key: [ms, ...]}, {key: last result}, {key: error text})``; a contender that raises is dropped."""
+    ``({key: [ms per call, ...]}, {key: last result}, {key: error text})``; a contender that raises is
+    dropped. One untimed call of each comes first (imports, lazy tables, caches); it also calibrates: when
+    the slowest contender takes under ``min_sample_s``, every sample times the same number of back-to-back
+    calls (at least ``min_sample_s`` worth) and records the mean per call."""
     samples = {k: [] for k, _ in contenders}
     last, errors = {}, {}
+    slowest = 0.0
+    for key, fn in contenders:
+        t0 = time.perf_counter()
+        try:
+            last[key] = fn()
+        except Exception as exc:  # report, never hide: the row says what failed
+            errors[key] = f"{type(exc).__name__}: {exc}"
+            continue
+        slowest = max(slowest, time.perf_counter() - t0)
+    inner = 1 if slowest >= min_sample_s else min(max_inner, math.ceil(min_sample_s / max(slowest, 1e-6)))
     for i in range(repeat):
         shift = i % len(contenders)
         for key, fn in contenders[shift:] + contenders[:shift]:
@@ -28,11 +41,12 @@ def alternate(contenders, repeat):
                 continue
             t0 = time.perf_counter()
             try:
-                result = fn()
-            except Exception as exc:  # report, never hide: the row says what failed
+                for _ in range(inner):
+                    result = fn()
+            except Exception as exc:
                 errors[key] = f"{type(exc).__name__}: {exc}"
                 continue
-            samples[key].append((time.perf_counter() - t0) * 1000.0)
+            samples[key].append((time.perf_counter() - t0) * 1000.0 / inner)
             last[key] = result
     return samples, last, errors
 

@@ -41,7 +41,8 @@ def test_formatting():
     assert stats.fmt_ms(25.04) == "25.0 ms"
     assert stats.fmt_ms(715.2) == "715 ms"
     assert stats.fmt_ms(1350) == "1.35 s"
-    assert stats.fmt_ratio(0.456) == "0.46"
+    assert stats.fmt_ratio(0.5031) == "0.503"
+    assert stats.fmt_ratio(27.08) == "27.1"
     assert stats.fmt_count(549946) == "549,946"
     assert stats.fmt_met(True) == "yes" and stats.fmt_met(False) == "NO" and stats.fmt_met(None) == "-"
 
@@ -86,11 +87,23 @@ def test_alternate_rotates_order_and_reports_errors():
         calls.append("c")
         return 3
 
-    samples, last, errors = alternate([("a", a), ("b", b), ("c", c)], 3)
-    assert calls == ["a", "b", "c", "c", "a", "c", "a"]
+    samples, last, errors = alternate([("a", a), ("b", b), ("c", c)], 3, min_sample_s=0)
+    # one untimed call each, then rounds a b c / b c a / c a b with the failing b dropped
+    assert calls == ["a", "b", "c", "a", "c", "c", "a", "c", "a"]
     assert len(samples["a"]) == 3 and len(samples["c"]) == 3 and samples["b"] == []
     assert last == {"a": 1, "c": 3}
     assert errors == {"b": "RuntimeError: boom"}
+
+
+def test_alternate_batches_fast_calls():
+    n = {"x": 0}
+
+    def x():
+        n["x"] += 1
+
+    samples, _, _ = alternate([("x", x)], 2, min_sample_s=0.01)
+    assert len(samples["x"]) == 2
+    assert n["x"] > 3  # the calibration call, then batches of several calls per sample
 
 
 @pytest.mark.parametrize("moves,score,want", [
