@@ -80,6 +80,7 @@ def main(argv=None):
     if service_names:
         rows += service.run_service(ctx, service_names)
     elapsed = time.perf_counter() - started
+    info["load_average_end"] = os.getloadavg()
 
     print(report.render(rows))
     met = [r for r in rows if r.get("met") is not None]
