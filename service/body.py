@@ -2,11 +2,26 @@
 MAX_CONTENT_LENGTH), its syntax (400) and its numbers (422 for one too large to be finite)."""
 import json
 import math
+import re
+import sys
 
 from flask import current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from service.errors import Unprocessable
+
+# An integer beyond this has no finite float: as far from finite as 1e400, which decodes to infinity.
+LARGEST_FINITE_INT = int(sys.float_info.max)
+# A number with fewer than 100 digits in a row and an exponent below 100 is below 1e199, so finite: only a
+# body with one or the other (a cheap scan of the raw text) needs the walk through every value.
+MAYBE_NOT_FINITE = re.compile(rb"[0-9]{100}|[eE]\+?0*[1-9][0-9]{2}")
+
+
+def is_finite(number) -> bool:
+    """Whether a decoded JSON number can be used as a finite float."""
+    if isinstance(number, float):
+        return math.isfinite(number)
+    return isinstance(number, bool) or abs(number) <= LARGEST_FINITE_INT
 
 
 def is_json_media_type(mimetype: str) -> bool:
@@ -33,22 +48,37 @@ def json_body():
         raise BadRequest("The body is not valid JSON: it is nested too deeply.") from None
     except ValueError as exc:
         raise BadRequest(f"The body is not valid JSON: {exc}") from None
-    path = non_finite_path(data)
+    path = non_finite_path(data) if MAYBE_NOT_FINITE.search(raw) else None
     if path is not None:
         raise Unprocessable({path: ["Must be a finite number."]})
     return data
 
 
 def non_finite_path(data) -> str | None:
-    """The path (``state.root.children[0].value``) of the first number that decoded to infinity, if any.
-    Iterative, because the decoder accepts nesting deeper than Python's recursion limit allows here."""
-    stack = [(data, "")]
+    """The path (``state.root.children[0].value``) of a number that is not finite, if any.
+    Iterative, because the decoder accepts nesting deeper than Python's recursion limit allows here; paths
+    are kept as links to the parent's and spelt out only for the culprit, so a wide body costs little."""
+    if isinstance(data, (int, float)):
+        return None if is_finite(data) else "body"
+    if not isinstance(data, (dict, list)):
+        return None
+    stack = [(data, None)]  # (container, link); a link is (key or index, the parent's link)
     while stack:
-        value, path = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
-            return path or "body"
-        if isinstance(value, dict):
-            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in value.items())
-        elif isinstance(value, list):
-            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+        container, link = stack.pop()
+        for key, item in (container.items() if isinstance(container, dict) else enumerate(container)):
+            if isinstance(item, (int, float)):
+                if not is_finite(item):
+                    return spell((key, link))
+            elif isinstance(item, (dict, list)):
+                stack.append((item, (key, link)))
     return None
+
+
+def spell(link) -> str:
+    """``state.root.children[0].value`` from a chain of links (JSON object keys are strings, list
+    indices integers)."""
+    steps = []
+    while link is not None:
+        key, link = link
+        steps.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return "".join(reversed(steps)).lstrip(".")

@@ -241,3 +241,10 @@ def test_deep_json_that_decodes_is_still_only_a_422(client, game, state):
     deep = "[" * 15_000 + "]" * 15_000
     body = '{"game": "%s", "algorithm": {"name": "minimax"}, "state": %s}' % (game, state % deep)
     assert any(k.startswith("state") for k in problem(post_raw(client, body), 422)["errors"])
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1E+309", "1" + "0" * 400, "-" + "9" * 320, "1" + "0" * 301 + "e10"])
+def test_a_number_beyond_the_floats_is_named(client, number):
+    body = '{"game": "tree", "state": {"root": {"type": "max", "children": [{"value": %s}, {"value": 1}]}}, ' \
+           '"algorithm": {"name": "minimax"}}' % number
+    assert unprocessable(post_raw(client, body), "state.root.children[0].value") == ["Must be a finite number."]

@@ -8,6 +8,7 @@ APP = make_app(DEFAULT_TIME_LIMIT_MS=30, MAX_TIME_LIMIT_MS=50, MAX_TREE_NODES=50
 CLIENT = APP.test_client()
 
 numbers = st.one_of(st.integers(-5, 70000), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
+                    st.sampled_from([10**400, -10**400, 2**64, 1.7e308, -1.7e308]),
                     st.none(), st.text(max_size=3))
 rows = st.text(alphabet="XO.xo 1", max_size=9)
 tictactoe = st.fixed_dictionaries({"board": st.lists(rows, max_size=9)},
