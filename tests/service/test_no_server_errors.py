@@ -2,10 +2,10 @@
 to slip past shape checks into the engine), with every algorithm and random settings."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.service.support import make_app
+from tests.service.support import ValidatingClient, make_app
 
 APP = make_app(DEFAULT_TIME_LIMIT_MS=30, MAX_TIME_LIMIT_MS=50, MAX_TREE_NODES=500, MAX_TREE_DEPTH=50)
-CLIENT = APP.test_client()
+CLIENT = ValidatingClient(APP)  # and every answer must match the spec
 
 numbers = st.one_of(st.integers(-5, 70000), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
                     st.sampled_from([10**400, -10**400, 2**64, 1.7e308, -1.7e308]),
