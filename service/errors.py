@@ -59,8 +59,6 @@ def handle_http(exc: HTTPException) -> Response:
 
 def handle_unexpected(exc: Exception) -> Response:
     """Anything else is our fault: log it, tell the client nothing about the internals."""
-    if isinstance(exc, HTTPException):
-        return handle_http(exc)
     log.exception("unhandled error", exc_info=exc)
     return handle_http(InternalServerError("The server failed to answer; the error has been logged."))
 
