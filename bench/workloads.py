@@ -277,7 +277,7 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
             os_pairs.append((ms, oms))
             os_outcome = c4sets.outcome_of_value(r["value"])
             reference = c4sets.expected(moves, score)[0] if labelled else res.outcome
-            if os_outcome != reference:
+            if reference is not None and os_outcome != reference:
                 os_wrong += 1
     exact = done - len(wrong) - len(unproven) if labelled else None
     notes = [f"{bench_name}; {done}/{planned} positions run"
@@ -295,8 +295,8 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
         notes.append(f"wrong: {len(wrong)}, e.g. {wrong[:2]}")
     if ours_ms:
         notes.append(f"ours median {median(ours_ms):.2f} ms, p90 {percentile(ours_ms, 90):.1f} ms, max "
-                     f"{max(ours_ms):.1f} ms, mean nodes "
-                     f"{mean(ours_nodes):,.0f}; C++ reference mean {cpp_ms} ms, {cpp_nodes:,} nodes")
+                     f"{max(ours_ms):.1f} ms, mean nodes {mean(ours_nodes):,.0f}"
+                     + (f"; C++ reference mean {cpp_ms} ms, {cpp_nodes:,} nodes" if labelled else ""))
     peer_ms = None
     r = None
     if not have_os:
@@ -310,7 +310,8 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
                          f"{OS_POSITION_CAP_S} s each, {os_budget:.0f} s per set), {os_timeouts} timed out"
                          f"{', then skipped' if os_streak >= OS_GIVE_UP_AFTER or os_spent > os_budget else ''}; "
                          f"on those, ours mean {ours_same:.2f} ms vs OpenSpiel {peer_ms:.2f} ms; "
-                         f"OpenSpiel outcome wrong: {os_wrong}")
+                         + (f"OpenSpiel outcome wrong: {os_wrong}" if labelled
+                            else f"OpenSpiel and ours disagree on {os_wrong}"))
         else:
             notes.append(f"OpenSpiel plain alpha-beta finished none ({os_timeouts} timed out at "
                          f"{OS_POSITION_CAP_S} s)")
@@ -326,13 +327,15 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
         "ours_ms": summary(ours_ms), "ours_nodes": summary(ours_nodes), "unproven": unproven[:20],
         "openspiel_ms": summary(os_ms), "openspiel_timeouts": os_timeouts,
         "cpp_reference_mean_ms": cpp_ms, "cpp_reference_mean_nodes": cpp_nodes}
-    return make_row("connect4-solve", f"{name} mean per position", peer="OpenSpiel alpha-beta (finished ones)"
+    label = (f"{name} mean per position" if labelled
+             else f"random {len(positions[0][0]) if positions else '?'}-ply positions (no {name})")
+    return make_row("connect4-solve", label, peer="OpenSpiel alpha-beta (finished ones)"
                     if have_os else "OpenSpiel (missing)", ours_ms=mean_ms, peer_ms=peer_ms, ratio=r,
                     ours_nodes=round(mean(ours_nodes)) if ours_nodes else None, goal=goal, met=met,
-                    note="; ".join(notes), cpp_reference_ms=cpp_ms,
+                    note="; ".join(notes), cpp_reference_ms=cpp_ms if labelled else None,
                     ours_text=None if mean_ms is None else "mean " + fmt_ms(mean_ms),
                     peer_text=None if peer_ms is None else "mean " + fmt_ms(peer_ms),
-                    ratio_to_cpp=ratio(mean_ms, cpp_ms), exact=exact, positions=done)
+                    ratio_to_cpp=ratio(mean_ms, cpp_ms) if labelled else None, exact=exact, positions=done)
 
 
 # --- MCTS ----------------------------------------------------------------------------------------------
