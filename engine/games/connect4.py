@@ -150,12 +150,16 @@ class Connect4(Game):
             playable = forced
         safe = playable & ~(theirs >> 1)
         scored = []
+        status = DRAWN if ply + 1 == CELLS else ONGOING       # a safe move never wins: the mover can't
         for c in CENTRE_FIRST:
             bit = safe & COLUMN[c]
-            if bit:
-                child = play(current, mask | bit, bit, ply, mine, theirs)
-                scored.append((child[5].bit_count(), c, child))
-        scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
+            if bit:                                           # play(), written out: the solver's hot spot
+                after, mover = mask | bit, current | bit
+                threats = winning_cells(mover, after)
+                scored.append((threats.bit_count(), c,
+                               (mover ^ after, after, ply + 1, status, theirs & ~bit, threats)))
+        if len(scored) > 1:
+            scored.sort(key=itemgetter(0), reverse=True)      # stable: ties stay centre first
         return [(c, child) for _, c, child in scored]
 
     def key(self, state):

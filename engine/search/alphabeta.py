@@ -10,6 +10,7 @@
 
 Both return values from the point of view of ``game.perspective(state)``; they equal the minimax value.
 """
+from bisect import bisect_left, bisect_right
 import math
 
 from engine.deadline import Deadline, Timeout
@@ -347,7 +348,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         timed_out = True
     if completed is None:
         fallback = first_move_fallback(game, state)
-        return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
+        return finish(game, state, stats, deadline, move=fallback.move, value=fallback.value, moves=[],
                       timed_out=True)
     d, scores, line = completed
     stats.depth_completed = d
@@ -460,7 +461,20 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                     alpha = floor
             else:
                 children = [(a, None) for a in moves_of(s)]
-            for a, child in children:
+            if tt_capacity and safe_of:
+                # Enhanced transposition cut-off: a child whose table entry already refutes the
+                # opponent's reply cuts at once, counted as a visit (a table hit) of that child.
+                for a, child in children:
+                    hit_c = tt.get(key_of(child))
+                    if hit_c is not None and hit_c[1] < inf:
+                        high_c = hit_c[1]
+                        high_c = high_c - ply - 1 if high_c >= PROVEN else high_c + ply + 1 if high_c <= -PROVEN else high_c
+                        if -high_c >= beta:
+                            nodes += 1
+                            tt_hits += 1
+                            best, best_move = -high_c, a
+                            break
+            for a, child in (children if best < beta else ()):
                 if a == table_move:
                     continue
                 if tracer:
@@ -511,19 +525,16 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     if win is not None:                               # search the winning move first
         ranking = [win] + [a for a in ranking if a != win]
 
-    def score_of(rank):
-        """Results ranked -n (a loss at once) .. 0 (a draw) .. n (a win at once), as scores."""
-        return 0 if rank == 0 else WIN - (n + 1 - rank) if rank > 0 else -(WIN - (n + 1 + rank))
+    # The possible results for the player to move, worst first: losses on even plies (the opponent's
+    # moves), the latest last, a draw, then wins on odd plies, the soonest last.
+    results = ([-(WIN - k) for k in range(2, n + 1, 2)] + [0]
+               + [WIN - k for k in range(n - (1 - n % 2), 0, -2)])
+    draw = len(results) - 1 - (n + 1) // 2
 
     def rank_of(score, upper: bool):
-        """The rank bounded by ``score``, an upper bound when ``upper`` else a lower bound. A win or loss
-        beyond the end of the game (a bound from mate-distance pruning) bounds only the result's sign."""
-        if score == 0:
-            return 0
-        plies = WIN - abs(score)
-        if plies > n:
-            return (0 if upper else 1) if score > 0 else (-1 if upper else 0)
-        return n + 1 - plies if score > 0 else -(n + 1 - plies)
+        """The index in ``results`` that ``score`` bounds: the last result <= it when it is an upper
+        bound, else the first result >= it."""
+        return bisect_right(results, score) - 1 if upper else bisect_left(results, score)
 
     def root_probe(alpha, beta):
         """Search the root moves with the window (alpha, beta) until one fails high; the best score."""
@@ -549,21 +560,22 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             return math.copysign(1.0, score)
         return score
 
-    low, high = -n, n
+    low, high = 0, len(results) - 1
     try:
         while low < high:
+            # Bisect, but probe nearer the extremes first (Pons): deciding a quick win or loss is cheap.
             med = low + (high - low) // 2
-            if med <= 0 and int(low / 2) < med:
-                med = int(low / 2)
-            elif med >= 0 and int(high / 2) > med:
-                med = int(high / 2)
-            alpha = score_of(med)
+            if med <= draw and draw - (draw - low) // 2 < med:
+                med = draw - (draw - low) // 2
+            elif med >= draw and draw + (high - draw) // 2 > med:
+                med = draw + (high - draw) // 2
+            alpha = results[med]
             v = root_probe(alpha, alpha + 1)
             if v <= alpha:
                 high = rank_of(v, upper=True)
             else:
                 low = rank_of(v, upper=False)
-        root_score = score_of(low)
+        root_score = results[low]
         if max(lower.values()) < root_score:           # no move proven to reach it yet: find one
             root_probe(root_score - 1, root_score)
     except Timeout:
