@@ -3,6 +3,8 @@ import os
 
 from flask import Flask
 
+import engine.api
+
 from service import errors, metrics
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
@@ -15,6 +17,7 @@ def create_app(config: dict | None = None) -> Flask:
     (``{"MAX_TIME_LIMIT_MS": 500}``)."""
     environ = {**os.environ, **{k: str(v) for k, v in (config or {}).items()}}
     settings = Settings.from_env(environ)
+    engine.api.preload()
     app = Flask(__name__)
     app.json_provider_class = StrictJSONProvider
     app.json = StrictJSONProvider(app)

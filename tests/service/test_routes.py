@@ -165,3 +165,14 @@ def test_2048_alternates_a_move_and_a_new_tile(client):
     spawned = client.post("/v1/games/2048/apply", json={"state": after["state"], "move": {"cell": [0, 1], "tile": 2}})
     assert spawned.status_code == 200
     assert spawned.get_json()["state"]["board"][0] == [4, 2, 0, 0] and spawned.get_json()["to_move"] == "player"
+
+
+def test_the_app_loads_every_game_and_algorithm_at_start_up_so_no_deadline_pays_for_an_import():
+    """A fresh interpreter: after create_app, the first request finds every engine module loaded."""
+    import subprocess
+    import sys
+    modules = [*engine.api.GAME_MODULES.values(), *engine.api.ALGORITHM_MODULES.values()]
+    check = ("import sys; from service.app import create_app; create_app(); "
+             f"missing = [m for m in {modules!r} if m not in sys.modules]; print(missing)")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
