@@ -3,7 +3,8 @@
 Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the tuple ``(x, o, ply, status)``: X's and
 O's bitboards, the number of marks on the board (X moves at even plies) and the status, computed once when
 a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
-lookup, and ``result`` tests only the lines through the cell just played.
+lookup, and ``result`` tests only the lines through the cell just played; on small boards (3 x 3 among
+them) it looks the mover's marks up in a table of every set of cells that holds a line.
 """
 from functools import lru_cache
 
@@ -13,7 +14,7 @@ from engine.game import Game
 GAME_ID = "tictactoe"
 MAX_SIDE = 19
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
-EMPTY_TABLE_CELLS = 12  # boards up to this many cells list their empty cells by table lookup
+SMALL_BOARD_CELLS = 12  # boards up to this many cells find empty cells and completed lines by table lookup
 
 DESCRIPTION = {
     "name": "Tic-tac-toe (m,n,k)",
@@ -52,7 +53,9 @@ class TicTacToe(Game):
         self.by_promise = sorted(range(self.cells), key=lambda cell: (
             -len(self.lines_through[cell]),
             abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
-        self.empty_cells = empty_cell_table(self.cells) if self.cells <= EMPTY_TABLE_CELLS else None
+        small = self.cells <= SMALL_BOARD_CELLS
+        self.empty_cells = empty_cell_table(self.cells) if small else None
+        self.holds_line = line_table(self.cells, self.lines) if small else None
 
     def to_move(self, state):
         return state[2] & 1
@@ -76,9 +79,13 @@ class TicTacToe(Game):
         else:
             x |= bit
             mine, won = x, X_WON
-        for line in self.lines_through[cell]:
-            if mine & line == line:
+        if self.holds_line is not None:
+            if self.holds_line[mine]:
                 return (x, o, ply + 1, won)
+        else:
+            for line in self.lines_through[cell]:
+                if mine & line == line:
+                    return (x, o, ply + 1, won)
         return (x, o, ply + 1, DRAWN if ply + 1 == self.cells else ONGOING)
 
     def is_terminal(self, state):
@@ -141,6 +148,20 @@ def cells_of(bits: int) -> list:
         cells.append(low.bit_length() - 1)
         bits ^= low
     return cells
+
+
+def line_table(cells: int, lines: list) -> bytes:
+    """For every set of cells (a bitmask), 1 if it holds a whole winning line, else 0."""
+    table = bytearray(1 << cells)
+    for line in lines:
+        free = ((1 << cells) - 1) & ~line
+        subset = free
+        while True:                                       # every superset of the line: line | subset of the rest
+            table[line | subset] = 1
+            if not subset:
+                break
+            subset = (subset - 1) & free
+    return bytes(table)
 
 
 def empty_cell_table(cells: int) -> list:
