@@ -17,7 +17,7 @@ from engine.deadline import Deadline, Timeout
 from engine.game import Game
 from engine.result import EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (best_move, check_depth, exact_outcome, finish, first_move_fallback,
-                                  outcome_of, reaches_end, require_deterministic_two_player)
+                                  outcome_of, reaches_end, require_deterministic_two_player, unlinked)
 from engine.search.trace import Tracer
 
 NAME = "alphabeta"
@@ -54,7 +54,7 @@ def textbook(game, state, deadline, depth, tracer):
     mask = Deadline.CHECK_MASK
     limit = math.inf if depth is None else depth
     nodes = leaves = cutoffs = max_ply = 0
-    pv = {}
+    pv = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
 
     def value(s, alpha, beta, ply):
         nonlocal nodes, leaves, cutoffs, max_ply
@@ -63,23 +63,22 @@ def textbook(game, state, deadline, depth, tracer):
             deadline.check()
         if ply > max_ply:
             max_ply = ply
-        entry = tracer.visit(ply, alpha, beta) if tracer else None
-        pv[ply] = []
+        pv[ply] = None
         if is_terminal(s):
             leaves += 1
-            v = utility(s, player)
-        elif ply >= limit:
+            return utility(s, player)
+        if ply >= limit:
             leaves += 1
-            v = evaluate(s, player)
-        elif to_move(s) == player:  # MAX-VALUE
+            return evaluate(s, player)
+        if to_move(s) == player:  # MAX-VALUE
             v = -math.inf
             for a in actions(s):
                 if tracer:
                     tracer.move(ply, a)
-                child = value(result(s, a), alpha, beta, ply + 1)
+                child = node(result(s, a), alpha, beta, ply + 1)
                 if child > v:
                     v = child
-                    pv[ply] = [a] + pv[ply + 1]
+                    pv[ply] = (a, pv[ply + 1])
                 if v >= beta:
                     cutoffs += 1
                     break
@@ -90,18 +89,25 @@ def textbook(game, state, deadline, depth, tracer):
             for a in actions(s):
                 if tracer:
                     tracer.move(ply, a)
-                child = value(result(s, a), alpha, beta, ply + 1)
+                child = node(result(s, a), alpha, beta, ply + 1)
                 if child < v:
                     v = child
-                    pv[ply] = [a] + pv[ply + 1]
+                    pv[ply] = (a, pv[ply + 1])
                 if v <= alpha:
                     cutoffs += 1
                     break
                 if v < beta:
                     beta = v
+        return v
+
+    def traced_value(s, alpha, beta, ply):
+        entry = tracer.visit(ply, alpha, beta)
+        v = value(s, alpha, beta, ply)
         if entry:
             entry["value"] = v
         return v
+
+    node = traced_value if tracer else value
 
     # The root is MAX-VALUE (or MIN-VALUE) that also remembers each move's value: the first is exact,
     # a later one is exact when it improves on the best so far and a bound when it does not.
@@ -113,14 +119,14 @@ def textbook(game, state, deadline, depth, tracer):
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
-            v = value(result(state, a), alpha, beta, 1)
+            v = node(result(state, a), alpha, beta, 1)
             if maximizing:
                 moves.append(MoveValue(a, v, EXACT if v > alpha or not moves else UPPER))
                 alpha = max(alpha, v)
             else:
                 moves.append(MoveValue(a, v, EXACT if v < beta or not moves else LOWER))
                 beta = min(beta, v)
-            lines.append([a] + pv[1])
+            lines.append([a, *unlinked(pv[1])])
     except Timeout:
         timed_out = True
     best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)

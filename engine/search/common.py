@@ -30,6 +30,16 @@ def best_move(moves: list, maximize: bool = True) -> MoveValue:
     return best
 
 
+def unlinked(line) -> list:
+    """A principal variation kept as nested pairs ``(move, rest)``, None at the end (cheap to extend at
+    every node of a search), as a list of moves."""
+    moves = []
+    while line is not None:
+        move, line = line
+        moves.append(move)
+    return moves
+
+
 def outcome_of(value: float) -> str:
     """An exact value of an outcome game, read as the result for the perspective player."""
     return "win" if value > 0 else "loss" if value < 0 else "draw"

@@ -4,7 +4,7 @@ import math
 from engine.deadline import Deadline, Timeout
 from engine.result import Stats, MoveValue
 from engine.search.common import (best_move, check_depth, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_deterministic_two_player)
+                                  reaches_end, require_deterministic_two_player, unlinked)
 from engine.search.trace import Tracer
 
 NAME = "minimax"
@@ -18,7 +18,12 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
     perspective player ``game.perspective(state)``: MAX nodes are those where that player moves, MIN
     nodes the others. Without a depth limit the search runs once to the terminal states; when the
-    deadline passes first, the answer is the best root move among those fully searched.
+    deadline passes first, the answer is the best root move among those fully searched. A tie between
+    root moves goes to the first in natural order.
+
+    In win/draw/loss games a search that reaches every terminal state also proves how long the game
+    lasts: below the root, among children of equal value the mover prefers the shorter line when it wins
+    and the longer when it loses, and ``plies_to_end`` counts the chosen move's line, played so.
     """
     require_deterministic_two_player(game, NAME)
     check_depth(depth)
@@ -29,48 +34,70 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     limit = math.inf if depth is None else depth
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
     nodes = leaves = max_ply = 0
-    pv = {}  # pv[ply]: the principal variation below the node last valued at that depth
+    outcome_game = game.outcome_game
+    pv = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
+    length = 0  # the plies from the node last valued to the end of its principal variation
 
     def value(s, ply):
-        """The minimax value of ``s`` for ``player``; fills ``pv[ply]`` with its principal variation."""
-        nonlocal nodes, leaves, max_ply
+        """The minimax value of ``s`` for ``player``; fills ``pv[ply]`` with its principal variation
+        (``(move, rest)`` pairs, None at a leaf) and ``length`` with that line's number of plies."""
+        nonlocal nodes, leaves, max_ply, length
         nodes += 1
         if not nodes & mask:
             deadline.check()
-        if ply > max_ply:
-            max_ply = ply
-        entry = tracer.visit(ply) if tracer else None
         if is_terminal(s):
             leaves += 1
-            v = utility(s, player)
-            pv[ply] = []
-        elif ply >= limit:
+            if ply > max_ply:
+                max_ply = ply
+            pv[ply] = None
+            length = 0
+            return utility(s, player)
+        if ply >= limit:
             leaves += 1
-            v = evaluate(s, player)
-            pv[ply] = []
-        else:
-            maximizing = to_move(s) == player
-            v = -math.inf if maximizing else math.inf
+            if ply > max_ply:
+                max_ply = ply
+            pv[ply] = None
+            length = 0
+            return evaluate(s, player)
+        child_ply = ply + 1
+        if to_move(s) == player:  # MAX-VALUE
+            v = -math.inf
             for a in actions(s):
                 if tracer:
                     tracer.move(ply, a)
-                child = value(result(s, a), ply + 1)
-                if child > v if maximizing else child < v:
-                    v = child
-                    pv[ply] = [a] + pv[ply + 1]
+                child = node(result(s, a), child_ply)
+                if child > v or child == v and outcome_game and (v > 0 and length < best or v < 0 and length > best):
+                    v, best = child, length
+                    pv[ply] = (a, pv[child_ply])
+        else:  # MIN-VALUE
+            v = math.inf
+            for a in actions(s):
+                if tracer:
+                    tracer.move(ply, a)
+                child = node(result(s, a), child_ply)
+                if child < v or child == v and outcome_game and (v < 0 and length < best or v > 0 and length > best):
+                    v, best = child, length
+                    pv[ply] = (a, pv[child_ply])
+        length = best + 1
+        return v
+
+    def traced_value(s, ply):
+        entry = tracer.visit(ply)
+        v = value(s, ply)
         if entry:
             entry["value"] = v
         return v
 
+    node = traced_value if tracer else value
     maximizing = game.to_move(state) == player
-    nodes, moves, lines, timed_out = 1, [], {}, False
+    nodes, moves, lines, timed_out = 1, [], [], False
     root_entry = tracer.visit(0) if tracer else None
     try:
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
-            moves.append(MoveValue(a, value(result(state, a), 1)))
-            lines[len(moves) - 1] = [a] + pv[1]
+            moves.append(MoveValue(a, node(result(state, a), 1)))
+            lines.append([a, *unlinked(pv[1])])
     except Timeout:
         timed_out = True
     best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
@@ -79,7 +106,9 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
                   depth_completed=0 if timed_out else depth or max_ply)
     solved = not timed_out and reaches_end(game, state, depth)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                  pv=lines.get(moves.index(best)) if moves else None,
-                  outcome=exact_outcome(game, best.value) if solved else None,
+    line = lines[moves.index(best)] if moves else None
+    outcome = exact_outcome(game, best.value) if solved else None
+    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
+                  outcome=outcome, plies_to_end=len(line) if outcome else None,
                   trace=tracer.entries if tracer else None, timed_out=timed_out)
+

@@ -3,7 +3,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine.api import load, search
+from engine.api import apply, load, search
 from tests.engine import reference
 from tests.engine.strategies import game_trees
 
@@ -85,3 +85,16 @@ def test_proven_positions_on_a_4x4_board_with_k_3():
         result, plies = reference.solve_board(position["board"], 3)
         r = search("tictactoe", position, {"name": "alphabeta"})
         assert (r.value, r.plies_to_end) == (result, plies), position
+
+
+def test_minimax_proves_the_length_of_the_line_it_chooses():
+    """Minimax keeps the first best root move; plies_to_end counts that move's line with the winner
+    hurrying and the loser delaying from then on, checked against a brute-force solver."""
+    rng = random.Random(5)
+    for _ in range(60):
+        position = random_position(rng)
+        r = search("tictactoe", position, {"name": "minimax"})
+        after = apply("tictactoe", position, r.move)
+        plies = 1 if after["terminal"] else 1 + reference.solve_board(after["state"]["board"], 3)[1]
+        assert r.plies_to_end == plies == len(r.pv), position
+        assert r.outcome == {1: "win", 0: "draw", -1: "loss"}[int(r.value)], position
