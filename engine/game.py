@@ -103,6 +103,14 @@ class Game:
         immediate win. The children come along because ordering the moves often builds them anyway."""
         return None
 
+    def random_playout(self, state, uniform) -> tuple | None:
+        """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
+        the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times
+        their number rounds down to ``k``, exactly as a search would with ``actions`` and ``result``;
+        ``(utilities, plies)``: the final utilities and the number of moves played. None when the game
+        has no such shortcut (searches then play out move by move, polling their deadline)."""
+        return None
+
     def perspective(self, state) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)

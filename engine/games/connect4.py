@@ -162,6 +162,32 @@ class Connect4(Game):
             scored.sort(key=itemgetter(0), reverse=True)      # stable: ties stay centre first
         return [(c, child) for _, c, child in scored]
 
+    def random_playout(self, state, uniform):
+        """Random moves to the end of the game (at most 42 plies, so no deadline need interrupt it): the
+        ``k``-th playable cell from the left is the ``k``-th legal column, and a move wins when the
+        mover's stones then hold four in a row."""
+        current, mask, ply, status, _, _ = state
+        start = ply
+        while status == ONGOING:
+            playable = (mask + BOTTOM) & BOARD
+            for _ in range(int(uniform() * playable.bit_count())):
+                playable &= playable - 1                      # drop the leftmost playable cells
+            bit = playable & -playable
+            mover = current | bit
+            mask |= bit
+            ply += 1
+            p = mover & (mover >> 1)                          # four_in_a_row(mover), written out
+            if (p & (p >> 2) or (p := mover & (mover >> 7)) & (p >> 14)
+                    or (p := mover & (mover >> 6)) & (p >> 12) or (p := mover & (mover >> 8)) & (p >> 16)):
+                status = WON
+            elif ply == CELLS:
+                status = DRAWN
+            current = mover ^ mask                            # the next mover's stones
+        if status == DRAWN:
+            return (0.0, 0.0), ply - start
+        winner = (ply - 1) & 1                                # the player who made the last move
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0), ply - start
+
     def key(self, state):
         """Pons' key ``current + mask``: adding the mask puts one bit above each column's stones, so the
         key encodes both boards; the player to move follows from the number of stones."""

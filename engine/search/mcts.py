@@ -71,6 +71,8 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate
     immediate_win = game.immediate_win if type(game).immediate_win is not Game.immediate_win else None
+    playout = (game.random_playout if rollout == RANDOM
+               and type(game).random_playout is not Game.random_playout else None)
     solver = game.outcome_game and not game.has_chance and game.n_players == 2
     lo, hi = player_bounds(game) or (0.0, 1.0)
     span = (hi - lo) or 1.0
@@ -84,8 +86,8 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     visits, wins, proof = [0], [0.0], [None]
     nodes = leaves = max_ply = done = 0
 
-    def scaled(s):
-        return [(u - lo) / span for u in utilities(s)]
+    def scaled(us):
+        return [(u - lo) / span for u in us]
 
     def proven_reward(i):
         """The scaled utilities of a proven node (two players, zero-sum)."""
@@ -187,8 +189,13 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
         return best
 
     def simulate(s):
-        """Play to the end of the game from ``s``; the final utilities, scaled."""
+        """Play to the end of the game from ``s``; the final utilities, scaled. Every state passed
+        through before the end counts as a visited node, whether the game plays out or this loop does."""
         nonlocal nodes
+        if playout:
+            final, plies = playout(s, uniform)
+            nodes += plies
+            return scaled(final)
         while not is_terminal(s):
             nodes += 1
             if not nodes & mask:
@@ -200,7 +207,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
                 legal = actions(s)
                 s = result(s, legal[int(uniform() * len(legal))] if rollout == RANDOM
                            else heuristic_move(s, m, legal))
-        return scaled(s)
+        return scaled(utilities(s))
 
     def iterate():
         nonlocal nodes, leaves, max_ply
@@ -213,7 +220,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
                 reward = proven_reward(i)
                 break
             if mover[i] == TERMINAL:
-                reward = scaled(states[i])
+                reward = scaled(utilities(states[i]))
                 break
             if moves[i] is None:
                 expand(i)

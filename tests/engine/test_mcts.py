@@ -7,6 +7,8 @@ import pytest
 
 from engine.api import Limits, load, search
 from engine.errors import AlgorithmMismatch, InvalidState
+from engine.game import Game
+from engine.games.connect4 import Connect4
 
 ROLLOUTS = ["random", "heuristic"]
 
@@ -134,3 +136,35 @@ def test_the_tree_stops_growing_at_its_capacity():
                limits=Limits(tt_max_entries=8))
     assert r.stats.iterations == 400 and sum(m.visits for m in r.moves) == 400
     assert len(r.moves) == 7 and r.stats.max_depth == 1
+
+
+def step_by_step_playout(game, state, uniform):
+    """The reference for a game's random_playout: actions and result, one move at a time."""
+    plies = 0
+    while not game.is_terminal(state):
+        legal = game.actions(state)
+        state = game.result(state, legal[int(uniform() * len(legal))])
+        plies += 1
+    return game.utilities(state), plies
+
+
+def test_connect4_random_playout_plays_the_moves_a_step_by_step_playout_would():
+    rng = random.Random(3)
+    game, start = load("connect4", {"moves": ""})
+    for trial in range(300):
+        state = start
+        for _ in range(rng.randrange(0, 42)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        fast = game.random_playout(state, random.Random(trial).random)
+        assert fast == step_by_step_playout(game, state, random.Random(trial).random), game.state_to_json(state)
+
+
+def test_a_games_own_playout_changes_nothing_but_the_speed(monkeypatch):
+    settings = {"iterations": 300, "seed": 4}
+    fast = mcts("connect4", {"moves": "4453"}, time_limit_ms=None, **settings)
+    monkeypatch.setattr(Connect4, "random_playout", Game.random_playout)
+    slow = mcts("connect4", {"moves": "4453"}, time_limit_ms=None, **settings)
+    assert [(m.move, m.visits, m.value) for m in fast.moves] == [(m.move, m.visits, m.value) for m in slow.moves]
+    assert (fast.move, fast.stats.nodes, fast.stats.leaves) == (slow.move, slow.stats.nodes, slow.stats.leaves)
