@@ -320,7 +320,7 @@ def _solve_set(ctx, name, positions, labelled, planned, budget, have_os, os_info
     if name in SOLVE_GOALS:
         goal, limit = SOLVE_GOALS[name]
         complete = done == planned and labelled
-        met = (mean_ms is not None and mean_ms <= limit and complete
+        met = (mean_ms is not None and mean_ms <= limit and complete and not wrong
                and (name != "Test_L2_R2" or exact == planned))
     ctx.details[f"connect4-solve/{name}"] = {
         "positions": done, "planned": planned, "labelled": labelled, "exact": exact, "wrong": wrong[:20],
