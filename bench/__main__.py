@@ -34,7 +34,7 @@ def parse_args(argv=None):
                    help="run only this workload (repeatable): " + ", ".join(ALL))
     p.add_argument("--json", default=str(REPO_ROOT / "bench" / "results.json"), metavar="PATH",
                    help="where to write the JSON report (default bench/results.json)")
-    p.add_argument("--markdown", metavar="PATH", help="also write the table as Markdown to PATH")
+    p.add_argument("--markdown", metavar="PATH", help="also write the report as a Markdown page to PATH (date, machine, table)")
     p.add_argument("--repeat", type=int, metavar="N",
                    help="timed runs per side of each comparison (default 5, quick 2)")
     p.add_argument("--server-python", metavar="PATH", default=os.environ.get("TACTICIAN_BENCH_SERVER_PYTHON"),
@@ -83,9 +83,7 @@ def main(argv=None):
     info["load_average_end"] = os.getloadavg()
 
     print(report.render(rows))
-    met = [r for r in rows if r.get("met") is not None]
-    print(f"\ngoals met: {sum(1 for r in met if r['met'])}/{len(met)}; run took {elapsed:.0f} s "
-          f"({'quick' if args.quick else 'full'})")
+    print(f"\n{report.goals_line(rows)}; run took {elapsed:.0f} s ({'quick' if args.quick else 'full'})")
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "mode": "quick" if args.quick else "full",
@@ -101,7 +99,7 @@ def main(argv=None):
     path.write_text(json.dumps(result, indent=2, default=str) + "\n")
     log(f"wrote {path}")
     if args.markdown:
-        Path(args.markdown).write_text(report.render(rows, markdown=True) + "\n")
+        Path(args.markdown).write_text(report.markdown_document(result))
         log(f"wrote {args.markdown}")
     return 0
 

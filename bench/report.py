@@ -45,3 +45,35 @@ def render(rows, markdown=False):
     sep = "\n\n" if markdown else "\n\nnotes:\n"
     joiner = "\n\n" if markdown else "\n"
     return table + sep + joiner.join(notes)
+
+
+def goals_line(rows) -> str:
+    """``goals met: 5/9``: the rows that have a goal, and how many of them met it."""
+    with_goal = [r for r in rows if r.get("met") is not None]
+    return f"goals met: {sum(1 for r in with_goal if r['met'])}/{len(with_goal)}"
+
+
+def markdown_document(result: dict) -> str:
+    """The whole report as a Markdown page (``RESULTS.md``): when, on what, how, then the table."""
+    m = result["machine"]
+    load = lambda avg: " / ".join(f"{x:.2f}" for x in avg) if avg else "unknown"
+    peers = ", ".join(f"{name} {version}" for name, version in m["peers"].items())
+    command = "python -m bench" + (" --quick" if result["mode"] == "quick" else "")
+    return "\n".join([
+        "# Benchmark results",
+        "",
+        f"- date: {result['date']}",
+        f"- run: `{command}` ({result['mode']}, {result['repeat']} timed runs per side), "
+        f"{result['seconds']:.0f} s",
+        f"- machine: {m['cpu_model']}, {m['cores']} cores ({m['usable_cores']} usable), {m['platform']}",
+        f"- Python: {m['implementation']} {m['python']}; peers: {peers}",
+        f"- engine: git commit {m['git_commit']}",
+        f"- load average (1/5/15 min) at the start: {load(m.get('load_average'))}; "
+        f"at the end: {load(m.get('load_average_end'))}",
+        f"- {goals_line(result['rows'])}",
+        "",
+        "Ratios are ours / peer (below 1: we are faster); see bench/README.md for the method.",
+        "",
+        render(result["rows"], markdown=True),
+        "",
+    ])

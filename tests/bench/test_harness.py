@@ -72,6 +72,20 @@ def test_report_rows_render_with_notes_and_serialise():
     json.dumps(rows)
 
 
+def test_the_markdown_page_says_when_and_on_what():
+    rows = [report.make_row("w", "pair", ours_ms=1.0, peer_ms=4.0, ratio=0.25, goal="ratio <= 0.5", met=True),
+            report.make_row("w", "alone", ours_ms=9.0, goal="<= 2 ms", met=False)]
+    machine = {"cpu_model": "Some CPU", "cores": 2, "usable_cores": 2, "platform": "Linux-x86_64",
+               "implementation": "CPython", "python": "3.11.7", "peers": {"open_spiel": "2.0.2"},
+               "git_commit": "abc1234", "load_average": [0.5, 0.25, 0.1], "load_average_end": [1.0, 0.5, 0.2]}
+    page = report.markdown_document({"date": "2026-11-21T23:00:00+00:00", "mode": "full", "repeat": 5,
+                                     "seconds": 1234.5, "machine": machine, "rows": rows})
+    for expected in ("2026-11-21T23:00:00+00:00", "Some CPU, 2 cores", "CPython 3.11.7", "open_spiel 2.0.2",
+                     "abc1234", "0.50 / 0.25 / 0.10", "goals met: 1/2", "`python -m bench`",
+                     "| # | workload |"):
+        assert expected in page, expected
+
+
 def test_alternate_rotates_order_and_reports_errors():
     calls = []
 
