@@ -31,6 +31,11 @@ TOP = [1 << (HEIGHT - 1 + H1 * c) for c in range(WIDTH)]      # the top cell of 
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 ODD_ROWS = BOTTOM * 0b010101                                  # rows 1, 3, 5 counting from 1 at the bottom
 EVEN_ROWS = BOTTOM * 0b101010
+ABOVE_BOARD = BOTTOM << HEIGHT                                # the empty sentinel cell above every column
+# The columns of a set of cells at most one per column, centre first, looked up by the cells plus BOARD
+# masked with ABOVE_BOARD: each cell carries into its column's sentinel.
+COLUMNS_CENTRE_FIRST = {sum(TOP[c] << 1 for c in cols): tuple(c for c in CENTRE_FIRST if c in cols)
+                        for cols in (tuple(c for c in range(WIDTH) if n >> c & 1) for n in range(1 << WIDTH))}
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 
 DESCRIPTION = {
@@ -60,22 +65,33 @@ def four_in_a_row(stones: int) -> bool:
     return False
 
 
+# winning_cells() works on the four directions at once, each in a lane of its own in one big int. The
+# stones times lane_steps(k) (one bit per lane) are, in every lane, the stones moved k steps along the
+# lane's direction: four shifts in one multiplication. A lane is LANE bits wide, room for a 49-bit board
+# moved 3 steps of up to 8 bits either way, and its board starts LANE_BASE bits in, so that moving to lower
+# bits stays inside the lane.
+DIRECTIONS = (1, H1, H1 - 1, H1 + 1)                          # vertical, horizontal, both diagonals
+LANE, LANE_BASE = 100, 3 * (H1 + 1)
+
+
+def lane_steps(k: int) -> int:
+    """The multiplier that moves a board ``k`` steps (negative: backwards) along each lane's direction."""
+    return sum(1 << (LANE * j + LANE_BASE + k * d) for j, d in enumerate(DIRECTIONS))
+
+
+BACK3, BACK2, BACK1, AHEAD1, AHEAD2, AHEAD3 = (lane_steps(k) for k in (-3, -2, -1, 1, 2, 3))
+LANE2, LANE3 = 2 * LANE, 3 * LANE
+
+
 def winning_cells(stones: int, mask: int) -> int:
     """The empty cells (playable now or later) where ``stones`` would complete four in a row: for each
-    direction, a cell with three own stones after it, before it, or around it. Written out with literal
-    shifts (1 vertical, 7 horizontal, 6 and 8 diagonal, times 1 to 3): this is the solver's hot spot."""
-    p = stones
-    r = (p << 1) & (p << 2) & (p << 3)                        # vertical: three below
-    a, b = p << 7, p >> 7                                     # horizontal
-    r |= a & (p << 14) & ((p << 21) | b)
-    r |= b & (p >> 14) & (a | (p >> 21))
-    a, b = p << 6, p >> 6                                     # diagonal, down to the right
-    r |= a & (p << 12) & ((p << 18) | b)
-    r |= b & (p >> 12) & (a | (p >> 18))
-    a, b = p << 8, p >> 8                                     # diagonal, up to the right
-    r |= a & (p << 16) & ((p << 24) | b)
-    r |= b & (p >> 16) & (a | (p >> 24))
-    return r & (BOARD ^ mask)
+    direction, a cell with three own stones after it, before it, or around it. The four directions are
+    computed side by side in lanes (see ``lane_steps``), then the lanes are folded onto the board: this
+    is the solver's hot spot."""
+    ahead, back = stones * AHEAD1, stones * BACK1             # a stone one step back, one step ahead
+    r = (ahead & stones * AHEAD2 & (stones * AHEAD3 | back)
+         | back & stones * BACK2 & (ahead | stones * BACK3)) >> LANE_BASE
+    return (r | r >> LANE | r >> LANE2 | r >> LANE3) & (BOARD ^ mask)
 
 
 def play(current: int, after: int, bit: int, ply: int, mine: int, theirs: int) -> tuple:
@@ -137,10 +153,14 @@ class Connect4(Game):
         return safe + [c for c in CENTRE_FIRST if not mask & TOP[c] and c not in safe]
 
     def safe_children(self, state):
-        """``(column, child)`` for the columns after which the opponent cannot win at once, most threats
-        created first (Pons' move score: the mover's winning cells in the child), ties centre first. When
-        the opponent threatens to win, only a block can be safe, and with two threats nothing is; a stone
-        right below an opponent's winning cell is never safe."""
+        """``(column, child)`` for the columns after which the opponent cannot win at once, best first,
+        ties centre first. When the opponent threatens to win, only a block can be safe, and with two
+        threats nothing is; a stone right below an opponent's winning cell is never safe.
+
+        The score of a move: Pons' score, the number of the mover's winning cells in the child, times 5,
+        minus those of them that the opponent can fill at once (playable) or that lie right below another
+        of the mover's winning cells. The tie-break saves about a tenth of the nodes of an exact solve
+        (Test_L2_R2) over Pons' score alone."""
         current, mask, ply, _, mine, theirs = state
         playable = (mask + BOTTOM) & BOARD
         forced = playable & theirs
@@ -149,17 +169,22 @@ class Connect4(Game):
                 return []
             playable = forced
         safe = playable & ~(theirs >> 1)
-        scored = []
         status = DRAWN if ply + 1 == CELLS else ONGOING       # a safe move never wins: the mover can't
-        for c in CENTRE_FIRST:
-            bit = safe & COLUMN[c]
-            if bit:                                           # play(), written out: the solver's hot spot
-                after, mover = mask | bit, current | bit
-                threats = winning_cells(mover, after)
-                scored.append((threats.bit_count(), c,
-                               (mover ^ after, after, ply + 1, status, theirs & ~bit, threats)))
-        if len(scored) > 1:
-            scored.sort(key=itemgetter(0), reverse=True)      # stable: ties stay centre first
+        if not safe & (safe - 1):                             # one safe move or none: nothing to order
+            if not safe:
+                return []
+            after, mover = mask | safe, current | safe
+            return [(column_of(safe), (mover ^ after, after, ply + 1, status, theirs & ~safe,
+                                       winning_cells(mover, after)))]
+        scored = []
+        for c in COLUMNS_CENTRE_FIRST[(safe + BOARD) & ABOVE_BOARD]:
+            bit = safe & COLUMN[c]                            # play(), written out: the solver's hot spot
+            after, mover = mask | bit, current | bit
+            threats = winning_cells(mover, after)
+            weak = threats & (playable | bit << 1 | threats >> 1)
+            scored.append((5 * threats.bit_count() - weak.bit_count(), c,
+                           (mover ^ after, after, ply + 1, status, theirs & ~bit, threats)))
+        scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
         return [(c, child) for _, c, child in scored]
 
     def random_playout(self, state, uniform):

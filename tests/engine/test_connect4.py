@@ -235,6 +235,22 @@ def test_ordered_actions_immediate_win_and_bounds_agree_with_the_rules():
         assert game.evaluate(state, 0) == -game.evaluate(state, 1)
 
 
+def test_winning_cells_are_the_empty_cells_that_complete_four():
+    from engine.games.connect4 import winning_cells
+    for game, state in sampled_states(300, seed=4):
+        grid = tuple(game.state_to_json(state)["board"])
+        mask, mover = state[1], game.to_move(state)
+        for stones, piece in ((state[0], "XO"[mover]), (state[0] ^ mask, "OX"[mover])):
+            expected = 0
+            for r in range(ROWS):                              # r counts rows from the top, as in the grid
+                for c in range(COLS):
+                    if grid[r][c] == ".":
+                        filled = grid[:r] + (grid[r][:c] + piece + grid[r][c + 1:],) + grid[r + 1:]
+                        if four_through(filled, r, c):
+                            expected |= 1 << (7 * c + ROWS - 1 - r)
+            assert winning_cells(stones, mask) == expected
+
+
 def test_forced_blocks_come_first():
     game, state = load("connect4", {"moves": "112233"})   # X threatens to complete the bottom row
     assert game.immediate_win(state) == 3
