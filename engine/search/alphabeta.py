@@ -467,9 +467,10 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                     alpha = floor
             else:
                 children = [(a, None) for a in moves_of(s)]
-            if tt_capacity and safe_of:
+            if tt_capacity and safe_of and len(children) > 1:
                 # Enhanced transposition cut-off: a child whose table entry already refutes the
-                # opponent's reply cuts at once, counted as a visit (a table hit) of that child.
+                # opponent's reply cuts at once, counted as a visit (a table hit) of that child. A lone
+                # child's own probe reads the same entry first.
                 for a, child in children:
                     hit_c = tt.get(key_of(child))
                     if hit_c is not None and hit_c[1] < inf:
