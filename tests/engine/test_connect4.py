@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import pytest
 
-from engine.api import apply, legal_moves, load, search
+from engine.api import Limits, apply, legal_moves, load, search
 from engine.errors import InvalidState
 
 ROWS, COLS = 6, 7
@@ -278,6 +278,18 @@ def test_alphabeta_solves_near_full_boards_exactly(moves):
     else:
         child_result, child_plies = reference_solve(child)
         assert (-child_result, child_plies + 1) == (expected_result, expected_plies)
+
+
+@pytest.mark.parametrize("moves", ["5562347631247347631431", "1631526424444653164667",
+                                   "6444145215311647513247", "1776234745764413472332"])
+def test_a_full_transposition_table_keeps_the_solve_exact(moves):
+    """Mid-game positions (seeded random safe moves) whose solves take thousands of nodes: a table of 64
+    entries fills again and again (more nodes), and the entries it drops and the bounds it keeps must not
+    change the result."""
+    full = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    small = search("connect4", {"moves": moves}, {"name": "alphabeta"}, limits=Limits(tt_max_entries=64))
+    assert small.stats.nodes > full.stats.nodes
+    assert (small.outcome, small.plies_to_end, small.value) == (full.outcome, full.plies_to_end, full.value)
 
 
 @pytest.mark.parametrize("moves", near_full_positions(8, empty=9, seed=4))
