@@ -195,6 +195,7 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
         if playout:
             final, plies = playout(s, uniform)
             nodes += plies
+            deadline.check()  # the count jumped past the every-16-nodes poll: poll once for the playout
             return scaled(final)
         while not is_terminal(s):
             nodes += 1
