@@ -79,8 +79,9 @@ class TicTacToe(Game):
         else:
             x |= bit
             mine, won = x, X_WON
-        if self.holds_line is not None:
-            if self.holds_line[mine]:
+        holds_line = self.holds_line
+        if holds_line is not None:
+            if holds_line[mine]:
                 return (x, o, ply + 1, won)
         else:
             for line in self.lines_through[cell]:

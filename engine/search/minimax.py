@@ -111,4 +111,3 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
                   outcome=outcome, plies_to_end=len(line) if outcome else None,
                   trace=tracer.entries if tracer else None, timed_out=timed_out)
-
