@@ -16,7 +16,7 @@ import math
 
 from engine.deadline import Deadline, Timeout
 from engine.game import Game
-from engine.result import EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
+from engine.result import ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (best_move, check_depth, exact_outcome, finish, first_move_fallback,
                                   outcome_of, reaches_end, require_deterministic_two_player, unlinked)
 from engine.search.trace import Tracer
@@ -360,11 +360,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     d, scores, line = completed
     stats.depth_completed = d
     maximizing = sign == 1
-    moves = [MoveValue(a, as_value(sign * v), b if maximizing else {UPPER: LOWER}.get(b, b))
-             for a, v, b in scores]
     best_index = max(range(len(scores)), key=lambda i: (scores[i][1], -i))
-    best = moves[best_index]
     root_score = scores[best_index][1]
+    # A win proven before the requested depth ends the deepening: the other moves' scores that are not
+    # proven themselves are evaluations from a shallower search than asked for, estimates.
+    cut_short = outcome_game and abs(root_score) >= PROVEN and not reaches_end(game, state, d)
+    moves = [MoveValue(a, as_value(sign * v), ESTIMATE if cut_short and abs(v) < PROVEN
+                       else b if maximizing else {UPPER: LOWER}.get(b, b))
+             for a, v, b in scores]
+    best = moves[best_index]
     outcome = plies = None
     if outcome_game and abs(root_score) >= PROVEN:
         outcome, plies = outcome_of(root_score), int(WIN - abs(root_score))

@@ -280,6 +280,30 @@ def test_alphabeta_solves_near_full_boards_exactly(moves):
         assert (-child_result, child_plies + 1) == (expected_result, expected_plies)
 
 
+@pytest.mark.parametrize("moves", near_full_positions(12, empty=11, seed=5))
+def test_root_move_analysis_is_proven(moves):
+    """Every root move the solve reports is valued exactly when it says exact, and bounded from above
+    when it says upper: against the reference's result of that move, for the player to move. Exact
+    values are results (+1, 0, -1), never heuristic ones."""
+    grid, mover = grid_after(moves), "XO"[len(moves) % 2]
+    r = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    assert r.outcome is not None
+    for mv in r.moves:
+        child, row = drop(grid, mv.move, mover)
+        if four_through(child, row, mv.move):
+            truth = 1
+        elif len(moves) + 1 == ROWS * COLS:
+            truth = 0
+        else:
+            truth = -reference_solve(child)[0]
+        if mv.bound == "exact":
+            assert mv.value == truth, mv
+        elif mv.bound == "upper":
+            assert mv.value >= truth, mv
+        else:  # a move left unproven once another's win was proven: its heuristic value, no claim
+            assert mv.bound == "estimate" and -1 < mv.value < 1, mv
+
+
 @pytest.mark.parametrize("moves", ["5562347631247347631431", "1631526424444653164667",
                                    "6444145215311647513247", "1776234745764413472332"])
 def test_a_full_transposition_table_keeps_the_solve_exact(moves):
