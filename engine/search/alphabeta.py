@@ -536,8 +536,6 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     # --- the root: a binary search over the possible results, one null-window probe each ---
     root_player = to_move(state)
     n = plies_bound(state) or MAX_ID_DEPTH
-    lower = {a: -inf for a in ranking}                # each root move's proven bounds
-    upper = {a: inf for a in ranking}
     win = immediate_win(state) if has_win_test else None
     if win is not None:                               # search the winning move first
         ranking = [win] + [a for a in ranking if a != win]
@@ -547,6 +545,10 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     results = ([-(WIN - k) for k in range(2, n + 1, 2)] + [0]
                + [WIN - k for k in range(n - (1 - n % 2), 0, -2)])
     draw = len(results) - 1 - (n + 1) // 2
+    # Each root move's proven bounds, always possible results: a probe's fail-soft bound is rounded to
+    # the result it implies (above a fail-high, below a fail-low).
+    lower = {a: results[0] for a in ranking}
+    upper = {a: inf for a in ranking}
 
     def rank_of(score, upper: bool):
         """The index in ``results`` that ``score`` bounds: the last result <= it when it is an upper
@@ -566,10 +568,10 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             if v > best:
                 best = v
             if v >= beta:
-                lower[a] = max(lower[a], v)
+                lower[a] = max(lower[a], results[rank_of(v, upper=False)])
                 ranking = [a] + [m for m in ranking if m != a]
                 return best
-            upper[a] = min(upper[a], v)
+            upper[a] = min(upper[a], results[rank_of(v, upper=True)])
         return best
 
     def as_value(score):
@@ -592,9 +594,9 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                 high = rank_of(v, upper=True)
             else:
                 low = rank_of(v, upper=False)
+        # The move that last failed high (first in the ranking) is proven to reach the root score: the
+        # bisection's lower end is its rounded bound. With no fail-high, every move loses at once.
         root_score = results[low]
-        if max(lower.values()) < root_score:           # no move proven to reach it yet: find one
-            root_probe(root_score - 1, root_score)
     except Timeout:
         return None
 
