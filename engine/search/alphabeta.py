@@ -410,6 +410,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     next_win = 3 if has_win_test else 1        # a player who cannot win at once wins this many plies later
     mask = Deadline.CHECK_MASK
     inf = math.inf
+    end = plies_bound(state) or MAX_ID_DEPTH      # the game is over by this ply
     tt = {}
     nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                  stats.max_depth)
@@ -427,7 +428,9 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
         if may_win and immediate_win and immediate_win(s) is not None:
             leaves += 1
             return WIN - ply - 1
-        ceiling, floor = WIN - ply - next_win, ply + 2 - WIN
+        # A win comes next_win plies later at the soonest, a loss two; none once the board is full.
+        ceiling = WIN - ply - next_win if ply + next_win <= end else 0
+        floor = ply + 2 - WIN if ply + 2 <= end else 0
         table_move = hit = None
         if tt_capacity:
             key = key_of(s)
@@ -467,7 +470,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                 if not children:                      # every move lets the opponent win next
                     leaves += 1
                     return -(WIN - ply - 2)
-                floor = ply + 4 - WIN                 # a safe move puts off any loss two more plies
+                floor = ply + 4 - WIN if ply + 4 <= end else 0  # a safe move puts off a loss two plies
                 if floor >= beta:
                     return floor
                 if floor > alpha:
@@ -535,16 +538,15 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
 
     # --- the root: a binary search over the possible results, one null-window probe each ---
     root_player = to_move(state)
-    n = plies_bound(state) or MAX_ID_DEPTH
     win = immediate_win(state) if has_win_test else None
     if win is not None:                               # search the winning move first
         ranking = [win] + [a for a in ranking if a != win]
 
     # The possible results for the player to move, worst first: losses on even plies (the opponent's
     # moves), the latest last, a draw, then wins on odd plies, the soonest last.
-    results = ([-(WIN - k) for k in range(2, n + 1, 2)] + [0]
-               + [WIN - k for k in range(n - (1 - n % 2), 0, -2)])
-    draw = len(results) - 1 - (n + 1) // 2
+    results = ([-(WIN - k) for k in range(2, end + 1, 2)] + [0]
+               + [WIN - k for k in range(end - (1 - end % 2), 0, -2)])
+    draw = len(results) - 1 - (end + 1) // 2
     # Each root move's proven bounds, always possible results: a probe's fail-soft bound is rounded to
     # the result it implies (above a fail-high, below a fail-low).
     lower = {a: results[0] for a in ranking}
@@ -602,7 +604,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
 
     stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
         nodes, leaves, cutoffs, tt_hits, max_ply)
-    stats.depth_completed = n
+    stats.depth_completed = end
     stats.stop_reason = SOLVED
     best = ranking[0]
     sign = 1 if root_player == perspective else -1
@@ -613,7 +615,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
         elif upper[a] < inf:
             moves.append(MoveValue(a, as_value(sign * upper[a]), UPPER if sign == 1 else LOWER))
     outcome = outcome_of(root_score)
-    plies = n if root_score == 0 else int(WIN - abs(root_score))
+    plies = end if root_score == 0 else int(WIN - abs(root_score))
     return finish(game, state, stats, deadline, move=best, value=as_value(sign * root_score), moves=moves,
                   pv=[best], outcome=outcome, plies_to_end=plies,
                   trace=tracer.entries if tracer else None)
