@@ -251,6 +251,20 @@ def test_winning_cells_are_the_empty_cells_that_complete_four():
             assert winning_cells(stones, mask) == expected
 
 
+def test_the_completions_memo_starts_over_when_full_and_changes_nothing(monkeypatch):
+    from engine.games import connect4
+    moves = "5562347631247347631431"
+    connect4.COMPLETIONS.clear()
+    full = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    monkeypatch.setattr(connect4, "COMPLETIONS_MAX", 8)
+    connect4.COMPLETIONS.clear()
+    small = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    assert len(connect4.COMPLETIONS) <= 8
+    assert (small.move, small.value, small.outcome, small.plies_to_end, small.stats.nodes) == (
+        full.move, full.value, full.outcome, full.plies_to_end, full.stats.nodes)
+    test_winning_cells_are_the_empty_cells_that_complete_four()
+
+
 def test_forced_blocks_come_first():
     game, state = load("connect4", {"moves": "112233"})   # X threatens to complete the bottom row
     assert game.immediate_win(state) == 3
