@@ -103,6 +103,11 @@ class Game:
         immediate win. The children come along because ordering the moves often builds them anyway."""
         return None
 
+    def has_safe_move(self, state) -> bool:
+        """Whether :meth:`safe_children` would list any move: a solver that only needs to know (a safe
+        move puts off any loss by two plies, and that may settle its window) asks this cheaper question."""
+        return bool(self.safe_children(state))
+
     def random_playout(self, state, uniform) -> tuple | None:
         """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
         the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times

@@ -120,6 +120,18 @@ def play(current: int, after: int, bit: int, ply: int, mine: int, theirs: int) -
     return (mover ^ after, after, ply + 1, status, theirs & ~bit, winning_cells(mover, after))
 
 
+def safe_cells(playable: int, theirs: int) -> int:
+    """The cells among ``playable`` where the player to move can play without letting the opponent (with
+    winning cells ``theirs``) win at once: the block when the opponent threatens to win, none against two
+    threats, never a cell right below an opponent's winning cell."""
+    forced = playable & theirs
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        playable = forced
+    return playable & ~(theirs >> 1)
+
+
 def column_of(bit: int) -> int:
     """The column of a one-bit board."""
     return (bit.bit_length() - 1) // H1
@@ -171,9 +183,8 @@ class Connect4(Game):
         return safe + [c for c in CENTRE_FIRST if not mask & TOP[c] and c not in safe]
 
     def safe_children(self, state):
-        """``(column, child)`` for the columns after which the opponent cannot win at once, best first,
-        ties centre first. When the opponent threatens to win, only a block can be safe, and with two
-        threats nothing is; a stone right below an opponent's winning cell is never safe.
+        """``(column, child)`` for the columns after which the opponent cannot win at once (see
+        :func:`safe_cells`), best first, ties centre first.
 
         The score of a move: Pons' score, the number of the mover's winning cells in the child, times 5,
         minus those of them that the opponent can fill at once (playable) or that lie right below another
@@ -181,12 +192,7 @@ class Connect4(Game):
         (Test_L2_R2) over Pons' score alone."""
         current, mask, ply, _, mine, theirs = state
         playable = (mask + BOTTOM) & BOARD
-        forced = playable & theirs
-        if forced:
-            if forced & (forced - 1):
-                return []
-            playable = forced
-        safe = playable & ~(theirs >> 1)
+        safe = safe_cells(playable, theirs)
         status = DRAWN if ply + 1 == CELLS else ONGOING       # a safe move never wins: the mover can't
         if not safe & (safe - 1):                             # one safe move or none: nothing to order
             if not safe:
@@ -207,6 +213,10 @@ class Connect4(Game):
                            (mover ^ after, after, ply + 1, status, theirs & ~bit, threats)))
         scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
         return [(c, child) for _, c, child in scored]
+
+    def has_safe_move(self, state):
+        """Whether :meth:`safe_children` lists any column: a few operations, no child built."""
+        return safe_cells((state[1] + BOTTOM) & BOARD, state[5]) != 0
 
     def random_playout(self, state, uniform):
         """Random moves to the end of the game (at most 42 plies, so no deadline need interrupt it): the

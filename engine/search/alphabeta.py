@@ -405,6 +405,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     key_of, plies_bound = game.key, game.plies_bound
     moves_of = game.ordered_actions if ordering else game.actions
     safe_of = game.safe_children if ordering and type(game).safe_children is not Game.safe_children else None
+    has_safe_move = game.has_safe_move
     has_win_test = type(game).immediate_win is not Game.immediate_win
     immediate_win = game.immediate_win if has_win_test else None
     next_win = 3 if has_win_test else 1        # a player who cannot win at once wins this many plies later
@@ -466,15 +467,15 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                 alpha = best
         if best < beta:
             if safe_of:
-                children = safe_of(s)
-                if not children:                      # every move lets the opponent win next
+                if not has_safe_move(s):              # every move lets the opponent win next
                     leaves += 1
                     return -(WIN - ply - 2)
                 floor = ply + 4 - WIN if ply + 4 <= end else 0  # a safe move puts off a loss two plies
-                if floor >= beta:
+                if floor >= beta:                     # (a sixth of the nodes: no need to build children)
                     return floor
                 if floor > alpha:
                     alpha = floor
+                children = safe_of(s)
             else:
                 children = [(a, None) for a in moves_of(s)]
             if tt_capacity and safe_of and len(children) > 1:

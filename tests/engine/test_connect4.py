@@ -235,6 +235,26 @@ def test_ordered_actions_immediate_win_and_bounds_agree_with_the_rules():
         assert game.evaluate(state, 0) == -game.evaluate(state, 1)
 
 
+def test_safe_children_are_the_moves_that_leave_no_immediate_win():
+    checked = 0
+    for game, state in sampled_states(500, seed=6):
+        if game.immediate_win(state) is not None:
+            continue                                        # safe_children's contract starts here
+        safe = game.safe_children(state)
+        opponent = 1 - game.to_move(state)
+
+        def opponent_wins_at_once(child):
+            return any(game.is_terminal(game.result(child, b)) and game.utility(game.result(child, b), opponent) == 1
+                       for b in game.actions(child))
+
+        expected = [a for a in game.actions(state) if not opponent_wins_at_once(game.result(state, a))]
+        assert sorted(a for a, _ in safe) == expected
+        assert all(child == game.result(state, a) for a, child in safe)
+        assert game.has_safe_move(state) == bool(expected)
+        checked += 1
+    assert checked > 200
+
+
 def test_winning_cells_are_the_empty_cells_that_complete_four():
     from engine.games.connect4 import winning_cells
     for game, state in sampled_states(300, seed=4):
