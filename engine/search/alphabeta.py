@@ -458,6 +458,15 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
         if alpha >= beta:                              # floor == ceiling: the exact score
             return alpha
         alpha0, best, best_move = alpha, -inf, None
+        if safe_of:
+            if not has_safe_move(s):                  # every move lets the opponent win next
+                leaves += 1
+                return -(WIN - ply - 2)
+            floor = ply + 4 - WIN if ply + 4 <= end else 0  # a safe move puts off a loss two plies
+            if floor >= beta:                         # (a sixth of the nodes: no move need be searched)
+                return floor
+            if floor > alpha:
+                alpha = floor
         if table_move is not None:                     # the table's move first, before ordering the rest
             if tracer:
                 tracer.move(ply, table_move)
@@ -466,18 +475,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             if best > alpha:
                 alpha = best
         if best < beta:
-            if safe_of:
-                if not has_safe_move(s):              # every move lets the opponent win next
-                    leaves += 1
-                    return -(WIN - ply - 2)
-                floor = ply + 4 - WIN if ply + 4 <= end else 0  # a safe move puts off a loss two plies
-                if floor >= beta:                     # (a sixth of the nodes: no need to build children)
-                    return floor
-                if floor > alpha:
-                    alpha = floor
-                children = safe_of(s)
-            else:
-                children = [(a, None) for a in moves_of(s)]
+            children = safe_of(s) if safe_of else [(a, None) for a in moves_of(s)]
             if tt_capacity and safe_of and len(children) > 1:
                 # Enhanced transposition cut-off: a child whose table entry already refutes the
                 # opponent's reply cuts at once, counted as a visit (a table hit) of that child. A lone
