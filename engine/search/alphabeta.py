@@ -583,13 +583,11 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     def next_probe(low, high, probes):
         """The index in ``results`` to probe next (is the score above it?), the true score's index being
         in ``[low, high]`` after ``probes`` probes. Bisect, but (Pons) nearer the extremes first: whether
-        a win or a loss comes soon is cheap to decide. After those two probes, a win within half the
-        plies that remain possible, then the draw boundary: a win at all, else at least a draw. Against
-        Pons' order alone, on 200 Test_L2_R2 positions, this visits a fifth fewer nodes on the drawn ones
-        and 5% fewer over all."""
+        a win or a loss comes soon is cheap to decide. After those two probes, the draw boundary: a win
+        at all, else at least a draw. Against Pons' order alone this visits 28% fewer nodes on the drawn
+        positions of Test_L2_R2 and 3% fewer over all 1000 (of the orders tried: also a mid-distance win
+        or loss first, or at least a draw before a win)."""
         if probes >= 2 and low < draw <= high:
-            if probes == 2 and high > draw + 1:
-                return draw + (high - draw) // 2
             return draw if high > draw else draw - 1
         med = low + (high - low) // 2
         if med <= draw and draw - (draw - low) // 2 < med:
