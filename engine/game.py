@@ -82,7 +82,9 @@ class Game:
         return tuple(self.evaluate(state, p) for p in range(self.n_players))
 
     def key(self, state):
-        """A hashable key that identifies ``state`` for a transposition table."""
+        """A hashable key that identifies ``state`` for a transposition table. In an outcome game it also
+        determines how many moves were played (as it does when every move adds a stone): the exact
+        solver stores proven scores, counted in plies from its root, as they are."""
         return state
 
     def ordered_actions(self, state) -> list:
