@@ -98,8 +98,9 @@ class Game:
 
     def safe_children(self, state) -> list | None:
         """Outcome games with a cheap threat test (after Pons' Connect Four solver): for a ``state``
-        whose player to move cannot win at once, ``(move, child)`` for the moves after which the opponent
-        cannot win at once either, the likeliest best first; None when the game has no such test. Every
+        whose player to move cannot win at once, ``(score, move, child)`` for the moves after which the
+        opponent cannot win at once either, the likeliest best first (the game's ordering score, higher
+        first, comes along as the sort left it); None when the game has no such test. Every
         other move lets the opponent win on the next ply, so an exact solver may search only these (an
         empty list: the player to move loses in two plies) and need not test their children for an
         immediate win. The children come along because ordering the moves often builds them anyway."""

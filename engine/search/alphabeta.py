@@ -478,19 +478,19 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
             if best > alpha:
                 alpha = best
         if best < beta:
-            children = safe_of(s) if safe_of else [(a, None) for a in moves_of(s)]
+            children = safe_of(s) if safe_of else [(0, a, None) for a in moves_of(s)]
             if tt_capacity and safe_of and len(children) > 1:
                 # Enhanced transposition cut-off: a child whose table entry already refutes the
                 # opponent's reply cuts at once, counted as a visit (a table hit) of that child. A lone
                 # child's own probe reads the same entry first.
-                for a, child in children:
+                for _, a, child in children:
                     hit_c = tt.get(key_of(child))
                     if hit_c is not None and -hit_c[1] >= beta:
                         nodes += 1
                         tt_hits += 1
                         best, best_move = -hit_c[1], a
                         break
-            for a, child in (children if best < beta else ()):
+            for _, a, child in (children if best < beta else ()):
                 if a == table_move:
                     continue
                 if tracer:

@@ -248,8 +248,9 @@ def test_safe_children_are_the_moves_that_leave_no_immediate_win():
                        for b in game.actions(child))
 
         expected = [a for a in game.actions(state) if not opponent_wins_at_once(game.result(state, a))]
-        assert sorted(a for a, _ in safe) == expected
-        assert all(child == game.result(state, a) for a, child in safe)
+        assert sorted(a for _, a, _ in safe) == expected
+        assert all(child == game.result(state, a) for _, a, child in safe)
+        assert [score for score, _, _ in safe] == sorted((score for score, _, _ in safe), reverse=True)
         assert game.has_safe_move(state) == bool(expected)
         checked += 1
     assert checked > 200
