@@ -147,12 +147,14 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, opponen
             high = (beta - total - rest * lo) / p   # a child at least this leaves the node at least beta
             v = value(result(s, o), max(low, lo), min(high, hi), ply + 1)
             total += p * v
+            # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
+            # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
             if v <= low:
                 cutoffs += 1
-                return total + rest * hi
+                return min(total + rest * hi, alpha)
             if v >= high:
                 cutoffs += 1
-                return total + rest * lo
+                return max(total + rest * lo, beta)
         return total
 
     def opponent_outcomes(s, mover):

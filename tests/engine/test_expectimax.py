@@ -73,6 +73,19 @@ def test_star1_prunes_a_hand_computed_chance_node():
     assert star1.moves[1].value == pytest.approx(1.0)
 
 
+def test_a_rounded_star1_cut_stays_a_bound():
+    """Found by the property below: after the first move's 12.666..., the second chance node cuts after
+    its first child (12 with p 2/3: at most 12 + 14/3 in all), a bound that rounds to a hair above alpha.
+    It must stay an upper bound, not become an exact value that beats the first move."""
+    def chance(last):
+        return {"type": "chance", "children": [{"value": 12, "p": 2 / 3}, {"value": 0, "p": 0.0},
+                                               {"value": 0, "p": 0.0}, {"value": last, "p": 1 / 3}]}
+    tree = {"root": {"type": "max", "children": [chance(14), chance(0)]}}
+    r = search("tree", tree, {"name": "expectimax", "opponent_model": "minimax"})
+    assert r.move == 0 and r.value == pytest.approx(38 / 3)
+    assert r.moves[1].bound == "upper" and r.moves[1].value >= 8.0
+
+
 @settings(max_examples=300, deadline=None)
 @given(chance_trees(), st.sampled_from(["minimax", "uniform"]))
 def test_star1_equals_plain_expectimax_and_the_reference(tree, model):
