@@ -7,9 +7,10 @@ through the column's stones into its first empty cell.
 
 A player's "winning cells" (Pons' winning positions, threats) are the empty cells where they would complete
 four in a row; a handful of shifts find them all. A state is the tuple
-``(current, mask, ply, status, mine, theirs)``: the stones of the player to move, all stones, the number of
-stones (X moves at even plies), the status (ongoing, won by the player who just moved, or drawn), and the
-winning cells of the player to move and of the other player. All of it is computed once, when the move is
+``(current, mask, ply, status, mine, theirs, key)``: the stones of the player to move, all stones, the number
+of stones (X moves at even plies), the status (ongoing, won by the player who just moved, or drawn), the
+winning cells of the player to move and of the other player, and the position's key for transposition
+tables (see ``Connect4.key``). All of it is computed once, when the move is
 made: the move wins if it fills one of the mover's winning cells, the opponent's winning cells only lose
 the cell just filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility``
 and ``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
@@ -117,7 +118,8 @@ def play(current: int, after: int, bit: int, ply: int, mine: int, theirs: int) -
     opponent's: ``theirs``), puts a stone on the empty cell ``bit``, making the mask ``after``."""
     mover = current | bit
     status = WON if bit & mine else DRAWN if ply + 1 == CELLS else ONGOING
-    return (mover ^ after, after, ply + 1, status, theirs & ~bit, winning_cells(mover, after))
+    current = mover ^ after
+    return (current, after, ply + 1, status, theirs & ~bit, winning_cells(mover, after), current + after)
 
 
 def safe_cells(playable: int, theirs: int) -> int:
@@ -156,7 +158,7 @@ class Connect4(Game):
         return [c for c in range(WIDTH) if not mask & TOP[c]]
 
     def result(self, state, column):
-        current, mask, ply, _, mine, theirs = state
+        current, mask, ply, _, mine, theirs, _ = state
         after = mask | (mask + (1 << H1 * column))
         return play(current, after, after ^ mask, ply, mine, theirs)
 
@@ -190,7 +192,7 @@ class Connect4(Game):
         minus those of them that the opponent can fill at once (playable) or that lie right below another
         of the mover's winning cells. The tie-break saves about a tenth of the nodes of an exact solve
         (Test_L2_R2) over Pons' score alone. A lone safe column is not scored (0)."""
-        current, mask, ply, _, mine, theirs = state
+        current, mask, ply, _, mine, theirs, _ = state
         playable = (mask + BOTTOM) & BOARD
         safe = safe_cells(playable, theirs)
         status = DRAWN if ply + 1 == CELLS else ONGOING       # a safe move never wins: the mover can't
@@ -198,8 +200,9 @@ class Connect4(Game):
             if not safe:
                 return []
             after, mover = mask | safe, current | safe
-            return [(0, column_of(safe), (mover ^ after, after, ply + 1, status, theirs & ~safe,
-                                          winning_cells(mover, after)))]
+            child = mover ^ after
+            return [(0, column_of(safe), (child, after, ply + 1, status, theirs & ~safe,
+                                          winning_cells(mover, after), child + after))]
         scored = []
         for c in COLUMNS_CENTRE_FIRST[(safe + BOARD) & ABOVE_BOARD]:
             bit = safe & COLUMN[c]                            # play(), written out: the solver's hot spot
@@ -209,8 +212,9 @@ class Connect4(Game):
                 threats = completions(mover)
             threats &= BOARD ^ after
             weak = threats & (playable | bit << 1 | threats >> 1)
+            child = mover ^ after
             scored.append((5 * threats.bit_count() - weak.bit_count(), c,
-                           (mover ^ after, after, ply + 1, status, theirs & ~bit, threats)))
+                           (child, after, ply + 1, status, theirs & ~bit, threats, child + after)))
         scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
         return scored
 
@@ -227,7 +231,7 @@ class Connect4(Game):
         """Random moves to the end of the game (at most 42 plies, so no deadline need interrupt it): the
         ``k``-th playable cell from the left is the ``k``-th legal column, and a move wins when the
         mover's stones then hold four in a row."""
-        current, mask, ply, status, _, _ = state
+        current, mask, ply, status, _, _, _ = state
         start = ply
         while status == ONGOING:
             playable = (mask + BOTTOM) & BOARD
@@ -249,10 +253,10 @@ class Connect4(Game):
         winner = (ply - 1) & 1                                # the player who made the last move
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0), ply - start
 
-    def key(self, state):
-        """Pons' key ``current + mask``: adding the mask puts one bit above each column's stones, so the
-        key encodes both boards; the player to move follows from the number of stones."""
-        return state[0] + state[1]
+    # Pons' key ``current + mask``, kept in the state: adding the mask puts one bit above each column's
+    # stones, so the key encodes both boards; the player to move follows from the number of stones. A C
+    # getter rather than a method: a solve reads two or three keys a node.
+    key = itemgetter(6)
 
     def plies_bound(self, state):
         """The empty cells: no game lasts longer."""
@@ -263,7 +267,7 @@ class Connect4(Game):
         threat on the player's parity row (odd rows from the bottom for X, even for O, the rows a player
         can usually claim in the end game) weighs 3 more, and every stone in the centre column 1; the sum
         is squashed into (-1, 1). Exact on terminal states."""
-        current, mask, ply, status, mine, theirs = state
+        current, mask, ply, status, mine, theirs, _ = state
         if status != ONGOING:
             return self.utility(state, player)
         mover = ply & 1
@@ -291,7 +295,7 @@ GAME = Connect4()
 
 def initial_state():
     """The empty board, X to move."""
-    return (0, 0, 0, ONGOING, 0, 0)
+    return (0, 0, 0, ONGOING, 0, 0, 0)
 
 
 def state_from_boards(x: int, o: int):
@@ -303,7 +307,7 @@ def state_from_boards(x: int, o: int):
         status = WON
     else:
         status = DRAWN if ply == CELLS else ONGOING
-    return (current, mask, ply, status, winning_cells(current, mask), winning_cells(other, mask))
+    return (current, mask, ply, status, winning_cells(current, mask), winning_cells(other, mask), current + mask)
 
 
 def load(state_json, limits=None, **_):
