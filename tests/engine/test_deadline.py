@@ -29,3 +29,27 @@ def test_a_deadline_that_is_not_reached_changes_nothing():
     r = search("tictactoe", {"board": ["X..", ".O.", "..."]}, {"name": "alphabeta"}, time_limit_ms=5000)
     assert not r.stats.timed_out and r.stats.stop_reason in ("completed", "solved")
     assert r.outcome == "draw" and r.plies_to_end == 7
+
+
+def test_check_room_refuses_a_step_that_would_end_past_the_deadline():
+    from engine.deadline import Deadline, Timeout
+    Deadline(None).check_room(1e9)                     # no deadline: any step fits
+    Deadline(10.0).check_room(1.0)
+    with pytest.raises(Timeout):
+        Deadline(10.0).check_room(20.0)
+
+
+def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkeypatch):
+    """Clearing a big table cannot poll the clock, so it starts only if it fits before the deadline: made
+    to look hopelessly slow, the first compaction of a small table stops the solve at once, flagged."""
+    from engine.api import Limits
+    from engine.search import alphabeta
+    monkeypatch.setattr(alphabeta, "TABLE_SECONDS_PER_ENTRY", 1000.0)
+    moves = "5562347631247347631431"
+    r = search("connect4", {"moves": moves}, {"name": "alphabeta"}, time_limit_ms=60_000,
+               limits=Limits(tt_max_entries=64))
+    assert r.stats.timed_out and r.stats.stop_reason == "time_limit" and r.stats.time_ms < 5_000
+    assert r.outcome is None
+    unlimited = search("connect4", {"moves": moves}, {"name": "alphabeta"},
+                       limits=Limits(tt_max_entries=64))      # no deadline: clears as before
+    assert not unlimited.stats.timed_out and unlimited.outcome is not None
