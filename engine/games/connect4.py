@@ -195,13 +195,14 @@ class Connect4(Game):
         current, mask, ply, _, mine, theirs, _ = state
         playable = (mask + BOTTOM) & BOARD
         safe = safe_cells(playable, theirs)
-        status = DRAWN if ply + 1 == CELLS else ONGOING       # a safe move never wins: the mover can't
+        ply += 1                                              # the children's
+        status = DRAWN if ply == CELLS else ONGOING           # a safe move never wins: the mover can't
         if not safe & (safe - 1):                             # one safe move or none: nothing to order
             if not safe:
                 return []
             after, mover = mask | safe, current | safe
             child = mover ^ after
-            return [(0, column_of(safe), (child, after, ply + 1, status, theirs & ~safe,
+            return [(0, column_of(safe), (child, after, ply, status, theirs & ~safe,
                                           winning_cells(mover, after), child + after))]
         scored = []
         for c in COLUMNS_CENTRE_FIRST[(safe + BOARD) & ABOVE_BOARD]:
@@ -214,7 +215,7 @@ class Connect4(Game):
             weak = threats & (playable | bit << 1 | threats >> 1)
             child = mover ^ after
             scored.append((5 * threats.bit_count() - weak.bit_count(), c,
-                           (child, after, ply + 1, status, theirs & ~bit, threats, child + after)))
+                           (child, after, ply, status, theirs & ~bit, threats, child + after)))
         scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
         return scored
 
