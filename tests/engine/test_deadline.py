@@ -53,3 +53,11 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
     unlimited = search("connect4", {"moves": moves}, {"name": "alphabeta"},
                        limits=Limits(tt_max_entries=64))      # no deadline: clears as before
     assert not unlimited.stats.timed_out and unlimited.outcome is not None
+
+
+def test_a_solve_cut_short_counts_the_nodes_it_visited():
+    """The empty Connect Four board is far too big to solve in 100 ms: the answer comes from the shallow
+    iterations, but the nodes (and table hits) of the unfinished solve are counted too."""
+    r = search("connect4", {"moves": ""}, {"name": "alphabeta"}, time_limit_ms=100)
+    assert r.stats.timed_out and r.outcome is None
+    assert r.stats.nodes > 1000 and r.stats.tt_hits > 0
