@@ -221,12 +221,7 @@ class Connect4(Game):
 
     def has_safe_move(self, state):
         """Whether :meth:`safe_children` lists any column: a few operations, no child built."""
-        theirs = state[5]                                     # safe_cells(), written out: once a node
-        playable = (state[1] + BOTTOM) & BOARD
-        forced = playable & theirs
-        if forced:
-            return not forced & (forced - 1) and not forced & (theirs >> 1)
-        return playable & ~(theirs >> 1) != 0
+        return safe_cells((state[1] + BOTTOM) & BOARD, state[5]) != 0
 
     def random_playout(self, state, uniform):
         """Random moves to the end of the game (at most 42 plies, so no deadline need interrupt it): the
