@@ -420,10 +420,9 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     end = plies_bound(state) or MAX_ID_DEPTH      # the game is over by this ply
     # The window a node starts from, by ply: a win comes next_win plies later at the soonest, a loss two
     # (four once a safe move is known); neither once the board is full.
-    plies = range(end + 1)
-    ceiling_at = [WIN - p - next_win if p + next_win <= end else 0 for p in plies]
-    floor_at = [p + 2 - WIN if p + 2 <= end else 0 for p in plies]
-    safe_floor_at = [p + 4 - WIN if p + 4 <= end else 0 for p in plies]
+    ceiling_at = [WIN - p - next_win if p + next_win <= end else 0 for p in range(end + 1)]
+    floor_at = [p + 2 - WIN if p + 2 <= end else 0 for p in range(end + 1)]
+    safe_floor_at = [p + 4 - WIN if p + 4 <= end else 0 for p in range(end + 1)]
     child_may_win = not safe_of
     tt = {}
     nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
