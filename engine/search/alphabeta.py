@@ -618,7 +618,6 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     finally:                                          # what the solve visited counts, finished or not
         stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
             nodes, leaves, cutoffs, tt_hits, max_ply)
-        tt.clear()                                    # freed now, not left to the cyclic collector
     stats.depth_completed = end
     stats.stop_reason = SOLVED
     best = ranking[0]
