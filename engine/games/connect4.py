@@ -195,15 +195,12 @@ class Connect4(Game):
         current, mask, ply, _, mine, theirs, _ = state
         playable = (mask + BOTTOM) & BOARD
         safe = safe_cells(playable, theirs)
-        ply += 1                                              # the children's
-        status = DRAWN if ply == CELLS else ONGOING           # a safe move never wins: the mover can't
         if not safe & (safe - 1):                             # one safe move or none: nothing to order
             if not safe:
                 return []
-            after, mover = mask | safe, current | safe
-            child = mover ^ after
-            return [(0, column_of(safe), (child, after, ply, status, theirs & ~safe,
-                                          winning_cells(mover, after), child + after))]
+            return [(0, column_of(safe), play(current, mask | safe, safe, ply, mine, theirs))]
+        ply += 1                                              # the children's
+        status = DRAWN if ply == CELLS else ONGOING           # a safe move never wins: the mover can't
         scored = []
         for c in COLUMNS_CENTRE_FIRST[(safe + BOARD) & ABOVE_BOARD]:
             bit = safe & COLUMN[c]                            # play(), written out: the solver's hot spot
