@@ -45,20 +45,14 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
         nodes += 1
         if not nodes & mask:
             deadline.check()
-        if is_terminal(s):
+        terminal = is_terminal(s)
+        if terminal or ply >= limit:
             leaves += 1
             if ply > max_ply:
                 max_ply = ply
             pv[ply] = None
             length = 0
-            return utility(s, player)
-        if ply >= limit:
-            leaves += 1
-            if ply > max_ply:
-                max_ply = ply
-            pv[ply] = None
-            length = 0
-            return evaluate(s, player)
+            return utility(s, player) if terminal else evaluate(s, player)
         child_ply = ply + 1
         if to_move(s) == player:  # MAX-VALUE
             v = -math.inf
