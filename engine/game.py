@@ -111,6 +111,14 @@ class Game:
         move puts off any loss by two plies, and that may settle its window) asks this cheaper question."""
         return bool(self.safe_children(state))
 
+    def outcome_bounds(self, state) -> tuple | None:
+        """Outcome games with a cheap strategy argument: ``(lowest, highest)``, utilities between which
+        the result of ``state`` for the player to move is known to lie however the game goes on (a win,
+        draw or loss bound says nothing of when the game ends), or None when nothing is known. An exact
+        solver uses them to narrow its window before searching; they hold for every state, so they are
+        checked where they pay."""
+        return None
+
     def random_playout(self, state, uniform) -> tuple | None:
         """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
         the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times

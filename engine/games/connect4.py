@@ -216,6 +216,33 @@ class Connect4(Game):
         scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
         return scored
 
+    def outcome_bounds(self, state):
+        """Allis' claimeven: when X is to move and every column has an even number of empty cells, O can
+        answer every move in the same column. The board then fills with X on the empty cells of the odd
+        rows (1, 3, 5 from the bottom) and O on those of the even rows, whatever order X plays in. So if X's
+        stones and those odd cells hold no four in a row, X cannot win (at most a draw), and if O's
+        stones and the even cells also hold one, O wins. When O is to move and exactly one column has
+        an odd number of empty cells, O plays there first (an even-row cell) and goes on the same way:
+        then O draws at least, or wins. ``(lowest, highest)`` for the player to move, or None."""
+        current, mask = state[0], state[1]
+        odd_columns = (mask + BOTTOM) & EVEN_ROWS            # the next empty cell on an even row
+        o_to_move = state[2] & 1
+        if o_to_move:
+            if not odd_columns or odd_columns & (odd_columns - 1):
+                return None
+            x, o = current ^ mask, current
+        else:
+            if odd_columns:
+                return None
+            x, o = current, current ^ mask
+        empty = BOARD ^ mask
+        if four_in_a_row(x | empty & ODD_ROWS):
+            return None
+        o_wins = four_in_a_row(o | empty & EVEN_ROWS)
+        if o_to_move:
+            return (1.0, 1.0) if o_wins else (0.0, 1.0)
+        return (-1.0, -1.0) if o_wins else (-1.0, 0.0)
+
     def has_safe_move(self, state):
         """Whether :meth:`safe_children` lists any column: a few operations, no child built."""
         return safe_cells((state[1] + BOTTOM) & BOARD, state[5]) != 0

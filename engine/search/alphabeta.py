@@ -412,6 +412,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     moves_of = game.ordered_actions if ordering else game.actions
     safe_of = game.safe_children if ordering and type(game).safe_children is not Game.safe_children else None
     has_safe_move = game.has_safe_move
+    bounds_of = game.outcome_bounds if type(game).outcome_bounds is not Game.outcome_bounds else None
     has_win_test = type(game).immediate_win is not Game.immediate_win
     immediate_win = game.immediate_win if has_win_test else None
     next_win = 3 if has_win_test else 1        # a player who cannot win at once wins this many plies later
@@ -473,6 +474,22 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                 return floor
             if floor > alpha:
                 alpha = floor
+        if bounds_of and hit is None:                 # (a position seen before has its bounds in the table)
+            known = bounds_of(s)
+            if known is not None:
+                lowest, highest = known
+                if lowest >= 0:
+                    floor = 0 if lowest == 0 else WIN - end
+                    if floor >= beta:
+                        return floor
+                    if floor > alpha:
+                        alpha = floor
+                if highest <= 0:
+                    ceiling = 0 if highest == 0 else -(WIN - end)
+                    if ceiling <= alpha:
+                        return ceiling
+                    if ceiling < beta:
+                        beta = ceiling
         if table_move is not None:                     # the table's move first, before ordering the rest
             if tracer:
                 tracer.move(ply, table_move)

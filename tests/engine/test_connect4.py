@@ -256,6 +256,24 @@ def test_safe_children_are_the_moves_that_leave_no_immediate_win():
     assert checked > 200
 
 
+def test_outcome_bounds_hold_against_the_reference():
+    """Claimeven's bounds contain the true result wherever they claim one: on seeded random positions a
+    dozen cells before the end, X to move with every column even or O to move with one odd column."""
+    rng, claims = random.Random(7), {}
+    while len(claims) < 30:
+        moves = random_game(rng, rng.choice((10, 11, 12)))
+        game, state = load("connect4", {"moves": moves})
+        bounds = game.outcome_bounds(state)
+        if bounds is not None:
+            lowest, highest = claims[moves] = bounds
+            assert lowest <= reference_solve(grid_after(moves))[0] <= highest, moves
+    assert {len(moves) % 2 for moves in claims} == {0, 1}   # both X's and O's side of the rule
+    game, state = load("connect4", {"moves": ""})
+    assert game.outcome_bounds(state) is None               # X owns the odd rows: four in a row there
+    _, state = load("connect4", {"moves": "4"})
+    assert game.outcome_bounds(state) is None               # O to move, one odd column: the same
+
+
 def test_winning_cells_are_the_empty_cells_that_complete_four():
     from engine.games.connect4 import winning_cells
     for game, state in sampled_states(300, seed=4):
