@@ -38,6 +38,7 @@ ABOVE_BOARD = BOTTOM << HEIGHT                                # the empty sentin
 COLUMNS_CENTRE_FIRST = {sum(TOP[c] << 1 for c in cols): tuple(c for c in CENTRE_FIRST if c in cols)
                         for cols in (tuple(c for c in range(WIDTH) if n >> c & 1) for n in range(1 << WIDTH))}
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
+SCORE = itemgetter(0)                                         # of a (score, column, child) triple
 
 DESCRIPTION = {
     "name": "Connect Four",
@@ -209,11 +210,14 @@ class Connect4(Game):
             if threats is None:
                 threats = completions(mover)
             threats &= BOARD ^ after
-            weak = threats & (playable | bit << 1 | threats >> 1)
+            if threats:                                       # (a move that makes none scores 0)
+                weak = threats & (playable | bit << 1 | threats >> 1)
+                score = 5 * threats.bit_count() - weak.bit_count()
+            else:
+                score = 0
             child = mover ^ after
-            scored.append((5 * threats.bit_count() - weak.bit_count(), c,
-                           (child, after, ply, status, theirs & ~bit, threats, child + after)))
-        scored.sort(key=itemgetter(0), reverse=True)          # stable: ties stay centre first
+            scored.append((score, c, (child, after, ply, status, theirs & ~bit, threats, child + after)))
+        scored.sort(key=SCORE, reverse=True)                  # stable: ties stay centre first
         return scored
 
     def outcome_bounds(self, state):
