@@ -210,7 +210,7 @@ class Connect4(Game):
             if threats is None:
                 threats = completions(mover)
             threats &= BOARD ^ after
-            if threats:                                       # (a move that makes none scores 0)
+            if threats:                                       # (none: 0, as the formula would give)
                 weak = threats & (playable | bit << 1 | threats >> 1)
                 score = 5 * threats.bit_count() - weak.bit_count()
             else:

@@ -399,7 +399,9 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     safe move (``safe_children``: the opponent cannot win at once after it) loses at the earliest four
     plies later, so only safe moves are searched, and their children skip the immediate-win test
     (``may_win`` false). Like the mate-distance pruning of :func:`enhanced`, this assumes that the players
-    alternate, as they do in every outcome game. The table keeps a lower and an upper bound per position
+    alternate, as they do in every outcome game. Before a position's moves are searched, the game may bound
+    its result by a strategy argument (``Game.outcome_bounds``, Connect Four's claimeven): at least a draw,
+    at most a draw, a win or a loss by the end of the board. The table keeps a lower and an upper bound per position
     and the move that set the better one, which is searched first when the position comes again. The
     bounds are stored as they are, not relative to the node: the table lives for one solve, and a key
     determines how many moves were played (``Game.key``), so a position always comes at the same ply. A full
@@ -474,7 +476,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
                 return floor
             if floor > alpha:
                 alpha = floor
-        if bounds_of and hit is None:                 # (a position seen before has its bounds in the table)
+        if bounds_of and hit is None:                 # once a position: then the table holds what they gave
             known = bounds_of(s)
             if known is not None:
                 lowest, highest = known
