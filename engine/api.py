@@ -3,7 +3,9 @@
 Everything here takes and returns JSON-shaped values (dicts, lists, numbers, strings), so that the service
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 """
+from contextlib import contextmanager
 from dataclasses import dataclass
+import gc
 import importlib
 import sys
 
@@ -90,8 +92,26 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
     game, state = load(game_id, state_json, limits, **options)
     if game.is_terminal(state):
         raise GameOver()
-    result = module.search(game, state, deadline=deadline, trace=trace, limits=limits, **settings)
+    with no_cyclic_gc():
+        result = module.search(game, state, deadline=deadline, trace=trace, limits=limits, **settings)
     return to_json_moves(game, result)
+
+
+@contextmanager
+def no_cyclic_gc():
+    """Hold off Python's cyclic garbage collector while a search runs. A full collection walks every
+    tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
+    before the deadline the search answers that much late. Reference counting still frees almost all of a
+    search's garbage, and alpha-beta frees its table itself before it answers (within its deadline), so
+    little is left for the collector when it runs again. The switch is process-wide: the service's sync
+    workers run one search at a time each."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def to_json_moves(game, result):

@@ -61,3 +61,40 @@ def test_a_solve_cut_short_counts_the_nodes_it_visited():
     r = search("connect4", {"moves": ""}, {"name": "alphabeta"}, time_limit_ms=100)
     assert r.stats.timed_out and r.outcome is None
     assert r.stats.nodes > 1000 and r.stats.tt_hits > 0
+
+
+def test_a_search_runs_without_the_cyclic_collector_and_restores_it():
+    """A collection that starts just before the deadline would make the answer late by its length (tens of
+    milliseconds with a big table): none runs during a search, nor as the search call ends (the search
+    has freed its table itself, so nothing is left for one to do), and the collector is on again after."""
+    import gc
+    collections = []
+
+    def record(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(record)
+    try:
+        search("connect4", {"moves": "5562347631247347631431"}, {"name": "alphabeta"}, time_limit_ms=5000)
+    finally:
+        gc.callbacks.remove(record)
+    assert collections == [] and gc.isenabled()
+
+
+def test_a_solve_frees_its_table_before_it_answers():
+    """Nothing keeps the table once the solve has answered: the memory a second, identical solve holds
+    afterwards (the first fills the winning-cell memo) is a few small objects, not the thousands of
+    entries it stored."""
+    import tracemalloc
+    moves = "5562347631247347631431"
+    search("connect4", {"moves": moves}, {"name": "alphabeta"})
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        r = search("connect4", {"moves": moves}, {"name": "alphabeta"})
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert r.stats.nodes > 2000
+    assert held < 100_000, held
