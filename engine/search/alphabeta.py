@@ -404,14 +404,16 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     safe move (``safe_children``: the opponent cannot win at once after it) loses at the earliest four
     plies later, so only safe moves are searched, and their children skip the immediate-win test
     (``may_win`` false). Like the mate-distance pruning of :func:`enhanced`, this assumes that the players
-    alternate, as they do in every outcome game. Before a position's moves are searched, the game may bound
-    its result by a strategy argument (``Game.outcome_bounds``, Connect Four's claimeven): at least a draw,
-    at most a draw, a win or a loss by the end of the board. The table keeps a lower and an upper bound per position
-    and the move that set the better one, which is searched first when the position comes again. The
-    bounds are stored as they are, not relative to the node: the table lives for one solve, and a key
-    determines how many moves were played (``Game.key``), so a position always comes at the same ply. A full
-    table (``tt_capacity`` entries) drops its older half rather than everything: about a sixth fewer nodes
-    on a long solve (Test_L1_R2's ``7357561511``) than clearing it.
+    alternate, as they do in every outcome game. Before a position's moves are searched, the game may
+    bound its result by a strategy argument (``Game.outcome_bounds``, Connect Four's claimeven): at least
+    a draw, at most a draw, a win or a loss by the end of the board.
+
+    The table keeps a lower and an upper bound per position and the move that set the better one, which
+    is searched first when the position comes again. The bounds are stored as they are, not relative to
+    the node: the table lives for one solve, and a key determines how many moves were played
+    (``Game.key``), so a position always comes at the same ply. A full table (``tt_capacity`` entries)
+    drops its older half rather than everything: about a sixth fewer nodes on a long solve (Test_L1_R2's
+    ``7357561511``) than clearing it. The solve frees its table before it returns.
     """
     perspective = game.perspective(state)
     to_move, result, is_terminal, utility = game.to_move, game.result, game.is_terminal, game.utility
