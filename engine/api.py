@@ -2,59 +2,26 @@
 
 Everything here takes and returns JSON-shaped values (dicts, lists, numbers, strings), so that the service
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
+Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
 from contextlib import contextmanager
-from dataclasses import dataclass
+import dataclasses
 import gc
-import importlib
 import sys
 
 from engine.deadline import Deadline
-from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
+from engine.errors import AlgorithmMismatch, GameOver, InvalidState
+from engine.limits import Limits
+from engine.registry import GAME_MODULES, game_module, game_type
+from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
+from engine.search.settings import settings_from
 
 # Search depth is capped (trees by Limits.max_tree_depth, boards by their size); each ply costs a few
 # Python frames, so leave ample head room above the default limit of 1000.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
-GAME_MODULES = {
-    "tree": "engine.games.tree",
-    "tictactoe": "engine.games.tictactoe",
-    "connect4": "engine.games.connect4",
-    "2048": "engine.games.twenty48",
-}
-
-ALGORITHM_MODULES = {
-    "minimax": "engine.search.minimax",
-    "alphabeta": "engine.search.alphabeta",
-    "expectimax": "engine.search.expectimax",
-    "maxn": "engine.search.maxn",
-    "mcts": "engine.search.mcts",
-}
-
-# Settings that belong to the game rather than to the search (2048's tile-spawn probabilities).
-GAME_OPTIONS = ("tile_probabilities",)
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Caps that keep every request bounded in memory and time."""
-
-    max_tree_nodes: int = 100_000
-    max_tree_depth: int = 1_000
-    tt_max_entries: int = 1_000_000
-    max_trace_entries: int = 10_000
-
-
-def game_module(game_id: str):
-    if game_id not in GAME_MODULES:
-        raise EngineError("game", f"unknown game {game_id!r}; known: {sorted(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[game_id])
-
-
-def algorithm_module(name: str):
-    if name not in ALGORITHM_MODULES:
-        raise EngineError("algorithm.name", f"unknown algorithm {name!r}; known: {sorted(ALGORITHM_MODULES)}")
-    return importlib.import_module(ALGORITHM_MODULES[name])
+__all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search",
+           "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for"]
 
 
 def preload() -> None:
@@ -74,26 +41,33 @@ def load(game_id: str, state_json, limits: Limits = Limits(), **options):
     return game_module(game_id).load(state_json, limits=limits, **options)
 
 
+def settings_for(game_id: str, algorithm: dict) -> tuple:
+    """``(module, settings, options)`` for an ``algorithm`` object (``{"name": ..., settings...}``): the
+    search module, its settings dataclass, and the game options that came with them. A setting that is
+    neither the algorithm's nor a declared option of the game is an error naming its field, as is an
+    algorithm that does not fit the game."""
+    name = algorithm.get("name")
+    module = algorithm_module(name)
+    declared = game_type(game_id)
+    values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
+    options = {k: values.pop(k) for k in declared.option_names if k in values}
+    reason = module.requires(declared)
+    if reason is not None:
+        raise AlgorithmMismatch(reason)
+    return module, settings_from(module.Settings, name, values), options
+
+
 def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
            trace: bool = False, limits: Limits = Limits()):
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state; returns a
     :class:`~engine.result.SearchResult` whose moves are already in JSON form."""
-    module = algorithm_module(algorithm.get("name"))
-    settings = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
-    options = {k: settings.pop(k) for k in GAME_OPTIONS if k in settings}
-    for key in settings:
-        if key not in module.PARAMETERS:
-            raise AlgorithmMismatch(f"{algorithm['name']} takes no setting {key!r}; it takes "
-                                    f"{sorted(module.PARAMETERS) or 'none'}", field=f"algorithm.{key}")
-    if options and game_id != "2048":
-        raise AlgorithmMismatch("tile_probabilities applies to the game 2048 only",
-                                field="algorithm.tile_probabilities")
     deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts too
+    module, settings, options = settings_for(game_id, algorithm)
     game, state = load(game_id, state_json, limits, **options)
     if game.is_terminal(state):
         raise GameOver()
     with no_cyclic_gc():
-        result = module.search(game, state, deadline=deadline, trace=trace, limits=limits, **settings)
+        result = module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
     return to_json_moves(game, result)
 
 
@@ -157,5 +131,26 @@ def describe_games() -> list:
 
 
 def describe_game(game_id: str) -> dict:
-    module = game_module(game_id)
-    return {"id": game_id, **module.DESCRIPTION}
+    """``GET /v1/games/{game}``: the game's declarations as JSON, with the algorithms that fit it."""
+    declared = game_type(game_id)
+    return {
+        "id": declared.id,
+        "name": declared.name,
+        "description": declared.description,
+        "players": list(declared.players),
+        "min_players": declared.min_players,
+        "max_players": declared.max_players,
+        "chance": declared.chance,
+        "zero_sum": declared.zero_sum,
+        "alternating": declared.alternating,
+        "outcomes": declared.outcomes,
+        "utility_bounds": None if declared.utility_bounds is None else list(declared.utility_bounds),
+        "max_length": declared.max_length,
+        "state_format": declared.state_format,
+        "initial_state": declared.initial_state,
+        "move_format": declared.move_format,
+        "move_schema": declared.move_schema,
+        "options": [dataclasses.asdict(option) for option in declared.options],
+        "algorithms": fitting_algorithms(declared),
+        "example_request": declared.example_request,
+    }

@@ -38,6 +38,16 @@ class Deadline:
         if self.end is not None and time.perf_counter() + seconds >= self.end:
             raise Timeout
 
+    def share(self, fraction: float) -> "Deadline":
+        """A deadline with the same start that ends once ``fraction`` of the time left now has passed
+        (never, if this one never does): a budget for one phase of a search."""
+        part = Deadline()
+        part.start = self.start
+        if self.end is not None:
+            now = time.perf_counter()
+            part.end = now + fraction * max(0.0, self.end - now)
+        return part
+
     def elapsed(self) -> float:
         """Seconds since the deadline was set."""
         return time.perf_counter() - self.start

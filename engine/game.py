@@ -6,9 +6,26 @@ values that only the game interprets. Searches never look inside a state: they a
 Players are numbered 0..n-1; ``players`` names them (``"X"``, ``"O"``; ``"MAX"``, ``"MIN"``). At a chance
 node ``to_move`` returns :data:`CHANCE`, and ``chance_outcomes`` lists ``(outcome, probability)`` pairs
 whose outcomes ``result`` applies like moves.
+
+The interface has three parts: the rules (every game implements them), optional capabilities (a game
+lists those it implements in :attr:`Game.capabilities`, and searches use a capability only when it is
+listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
+(players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
 
 CHANCE = -1
+
+# The optional capabilities a game may list in ``Game.capabilities``; each names the method it provides.
+EVALUATION = "evaluate"              # a heuristic at every state (else only terminal states are valued)
+MOVE_ORDERING = "ordered_actions"    # the likeliest best moves first
+HASHING = "key"                      # a compact key for transposition tables (else the state itself)
+IMMEDIATE_WIN = "immediate_win"      # a cheap test for a move that wins at once
+SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do not lose at once
+OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
+RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
+PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
+CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
+                          RANDOM_PLAYOUT, PLIES_BOUND})
 
 
 class Game:
@@ -24,8 +41,13 @@ class Game:
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
-    - ``has_evaluation``: ``evaluate`` works at every state, so iterative deepening may cut anywhere (an
-      explicit tree has it only when every inner node carries an ``eval``).
+    - ``game_type``: the game's :class:`~engine.registry.GameType`, the declarations searches rely on.
+    - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
+      method of a capability the game does not list keeps the default below, which is always correct
+      and never clever. The contract suite checks the list against the methods.
+
+    Instance attributes may refine the class's (a tree knows its players and whether it has chance
+    nodes only once it is loaded), within what the game's ``GameType`` declares.
     """
 
     id = "game"
@@ -34,7 +56,8 @@ class Game:
     zero_sum = True
     outcome_game = False
     utility_bounds: tuple | None = None
-    has_evaluation = True
+    capabilities: frozenset = frozenset()
+    game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
 
     @property
     def n_players(self) -> int:

@@ -6,14 +6,15 @@ whether an algorithm fits a game, which settings an algorithm takes).
 """
 from marshmallow import RAISE, Schema, fields, validate
 
+from engine.registry import GAME_MODULES
+from engine.search import ALGORITHM_MODULES
+from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
 
-GAMES = ("tree", "tictactoe", "connect4", "2048")
-ALGORITHMS = ("minimax", "alphabeta", "expectimax", "maxn", "mcts")
+GAMES = tuple(GAME_MODULES)
+ALGORITHMS = tuple(ALGORITHM_MODULES)
 OPPONENT_MODELS = ("uniform", "epsilon_greedy")
 ROLLOUTS = ("random", "heuristic")
-MAX_SEED = 2**64 - 1
-MAX_EXPLORATION = 100
 TILE_PATTERN = r"^[1-9][0-9]{0,5}$"
 MAX_TILES = 16
 

@@ -19,7 +19,9 @@ computation per candidate move, which is also the child's.
 from operator import itemgetter
 
 from engine.errors import InvalidState
-from engine.game import Game
+from engine.registry import NO_CHANCE, GameType
+from engine.game import (EVALUATION, HASHING, IMMEDIATE_WIN, MOVE_ORDERING, OUTCOME_BOUNDS, PLIES_BOUND, RANDOM_PLAYOUT,
+                         SAFE_CHILDREN, Game)
 
 GAME_ID = "connect4"
 WIDTH, HEIGHT = 7, 6
@@ -40,22 +42,30 @@ COLUMNS_CENTRE_FIRST = {sum(TOP[c] << 1 for c in cols): tuple(c for c in CENTRE_
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 SCORE = itemgetter(0)                                         # of a (score, column, child) triple
 
-DESCRIPTION = {
-    "name": "Connect Four",
-    "description": "Two players take turns dropping a stone into one of seven columns of a 6-row grid; it "
-                   "falls to the lowest empty cell. The first to get four stones in a row (horizontally, "
-                   "vertically or diagonally) wins; a full board is a draw. X moves first.",
-    "players": ["X", "O"],
-    "state_format": "{\"board\": [six strings of seven characters 'X', 'O' or '.', top row first]} or "
-                    "{\"moves\": \"4453\"} (the columns 1..7 played from the empty board); exactly one of the "
-                    "two. The player to move follows from the counts.",
-    "initial_state": {"moves": ""},
-    "move_format": "the 0-based column index, 0..6",
-    "algorithms": ["minimax", "alphabeta", "expectimax", "maxn", "mcts"],
-    "example_request": {"game": "connect4", "state": {"moves": "4453"},
-                        "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000,
-                        "trace": False},
-}
+GAME_TYPE = GameType(
+    id=GAME_ID,
+    name="Connect Four",
+    description="Two players take turns dropping a stone into one of seven columns of a 6-row grid; it "
+                "falls to the lowest empty cell. The first to get four stones in a row (horizontally, "
+                "vertically or diagonally) wins; a full board is a draw. X moves first.",
+    state_format="{\"board\": [six strings of seven characters 'X', 'O' or '.', top row first]} or "
+                 "{\"moves\": \"4453\"} (the columns 1..7 played from the empty board); exactly one of the "
+                 "two. The player to move follows from the counts.",
+    initial_state={"moves": ""},
+    move_format="the 0-based column index, 0..6",
+    example_request={"game": "connect4", "state": {"moves": "4453"},
+                     "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000,
+                     "trace": False},
+    players=("X", "O"),
+    chance=NO_CHANCE,
+    zero_sum=True,
+    alternating=True,
+    outcomes=True,
+    utility_bounds=(-1.0, 1.0),
+    max_length=CELLS,
+    key_fixes_ply=True,
+    move_schema={"type": "integer", "minimum": 0, "maximum": WIDTH - 1},
+)
 
 
 def four_in_a_row(stones: int) -> bool:
@@ -144,6 +154,9 @@ class Connect4(Game):
     """Connect Four. Utilities: +1 for a win, -1 for a loss, 0 for a draw."""
 
     id = GAME_ID
+    game_type = GAME_TYPE
+    capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
+                              RANDOM_PLAYOUT, PLIES_BOUND})
     players = ("X", "O")
     outcome_game = True
     zero_sum = True

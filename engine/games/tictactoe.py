@@ -9,32 +9,43 @@ them) it looks the mover's marks up in a table of every set of cells that holds 
 from functools import lru_cache
 
 from engine.errors import InvalidState
-from engine.game import Game
+from engine.registry import NO_CHANCE, GameType
+from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 
 GAME_ID = "tictactoe"
 MAX_SIDE = 19
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 SMALL_BOARD_CELLS = 12  # boards up to this many cells find empty cells and completed lines by table lookup
 
-DESCRIPTION = {
-    "name": "Tic-tac-toe (m,n,k)",
-    "description": "Two players take turns marking cells of an m x n grid; the first to get k marks in a row "
-                   "(horizontally, vertically or diagonally) wins. X moves first.",
-    "players": ["X", "O"],
-    "state_format": "{\"board\": [m strings of n characters 'X', 'O' or '.', top row first], \"k\": k (default "
-                    "3)}; 1 <= m, n <= 19. The player to move follows from the counts.",
-    "initial_state": {"board": ["...", "...", "..."], "k": 3},
-    "move_format": "the 0-based cell index, row-major: row * n + column",
-    "algorithms": ["minimax", "alphabeta", "expectimax", "maxn", "mcts"],
-    "example_request": {"game": "tictactoe", "state": {"board": ["X.O", "...", "..."], "k": 3},
-                        "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
-}
+GAME_TYPE = GameType(
+    id=GAME_ID,
+    name="Tic-tac-toe (m,n,k)",
+    description="Two players take turns marking cells of an m x n grid; the first to get k marks in a row "
+                "(horizontally, vertically or diagonally) wins. X moves first.",
+    state_format="{\"board\": [m strings of n characters 'X', 'O' or '.', top row first], \"k\": k (default "
+                 "3)}; 1 <= m, n <= 19. The player to move follows from the counts.",
+    initial_state={"board": ["...", "...", "..."], "k": 3},
+    move_format="the 0-based cell index, row-major: row * n + column",
+    example_request={"game": "tictactoe", "state": {"board": ["X.O", "...", "..."], "k": 3},
+                     "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
+    players=("X", "O"),
+    chance=NO_CHANCE,
+    zero_sum=True,
+    alternating=True,
+    outcomes=True,
+    utility_bounds=(-1.0, 1.0),
+    max_length=MAX_SIDE * MAX_SIDE,
+    key_fixes_ply=True,
+    move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
+)
 
 
 class TicTacToe(Game):
     """The m,n,k-game. Utilities: +1 for a win, -1 for a loss, 0 for a draw."""
 
     id = GAME_ID
+    game_type = GAME_TYPE
+    capabilities = frozenset({MOVE_ORDERING, EVALUATION, HASHING, PLIES_BOUND})
     players = ("X", "O")
     outcome_game = True
     utility_bounds = (-1.0, 1.0)

@@ -9,7 +9,8 @@ index, a move is a child's index, and ``move_to_json`` gives the child's label (
 import math
 
 from engine.errors import EngineError, IllegalMove, InvalidState
-from engine.game import CHANCE, Game
+from engine.registry import OPTIONAL_CHANCE, GameType
+from engine.game import CHANCE, EVALUATION, PLIES_BOUND, Game
 
 GAME_ID = "tree"
 
@@ -22,22 +23,32 @@ FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
     {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
     {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
 
-DESCRIPTION = {
-    "name": "Explicit game tree",
-    "description": "A game tree written out node by node: textbook figures and homework trees. Typed trees "
-                   "have max, min and chance nodes and leaves valued with MAX's utility; n-player trees have "
-                   "player nodes and leaves valued with one utility per player.",
-    "players": ["MAX", "MIN"],
-    "state_format": "{\"root\": NODE}. Inner NODE: {\"id\"?, \"type\": \"max\"|\"min\"|\"chance\", "
-                    "\"children\": [NODE, ...], \"eval\"?: number} or {\"id\"?, \"player\": i, \"children\": "
-                    "[...], \"eval\"?: [numbers]}. Leaf: {\"id\"?, \"value\": number} or {\"id\"?, \"value\": "
-                    "[u0, u1, ...]}. A child may carry \"move\" (its edge label; default its id, else its "
-                    "index) and, under a chance node, \"p\" (default: uniform).",
-    "initial_state": FIGURE_5_2,
-    "move_format": "the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
-    "algorithms": ["minimax", "alphabeta", "expectimax", "maxn", "mcts"],
-    "example_request": {"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
-}
+GAME_TYPE = GameType(
+    id=GAME_ID,
+    name="Explicit game tree",
+    description="A game tree written out node by node: textbook figures and homework trees. Typed trees "
+                "have max, min and chance nodes and leaves valued with MAX's utility; n-player trees have "
+                "player nodes and leaves valued with one utility per player.",
+    state_format="{\"root\": NODE}. Inner NODE: {\"id\"?, \"type\": \"max\"|\"min\"|\"chance\", "
+                 "\"children\": [NODE, ...], \"eval\"?: number} or {\"id\"?, \"player\": i, \"children\": "
+                 "[...], \"eval\"?: [numbers]}. Leaf: {\"id\"?, \"value\": number} or {\"id\"?, \"value\": "
+                 "[u0, u1, ...]}. A child may carry \"move\" (its edge label; default its id, else its "
+                 "index) and, under a chance node, \"p\" (default: uniform).",
+    initial_state=FIGURE_5_2,
+    move_format="the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
+    example_request={"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
+    players=("MAX", "MIN"),
+    chance=OPTIONAL_CHANCE,
+    zero_sum=True,
+    alternating=False,
+    outcomes=False,
+    utility_bounds=None,
+    max_length=None,
+    key_fixes_ply=False,
+    move_schema={"type": ["string", "integer", "number", "boolean"]},
+    min_players=1,
+    general_sum_instances=True,
+)
 
 
 def is_number(x) -> bool:
@@ -50,6 +61,8 @@ class Tree(Game):
     ``eval_value[i]`` and ``label[i]``, the JSON of the edge into it."""
 
     id = GAME_ID
+    game_type = GAME_TYPE
+    capabilities = frozenset({PLIES_BOUND})  # and EVALUATION when every inner node has an eval
 
     def __init__(self, players, n_player: bool):
         self.players = players
@@ -260,7 +273,8 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
         if tree.children[i]:
             tree.height[i] = 1 + max(tree.height[c] for c in tree.children[i])
     tree.utility_bounds = (lo, hi)
-    tree.has_evaluation = all(e is not None for e, m in zip(tree.eval_value, tree.mover) if m != LEAF)
+    if all(e is not None for e, m in zip(tree.eval_value, tree.mover) if m != LEAF):
+        tree.capabilities = tree.capabilities | {EVALUATION}
     return tree
 
 

@@ -19,7 +19,8 @@ from itertools import product
 import math
 
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.game import CHANCE, Game
+from engine.registry import EXPLICIT_CHANCE, GameOption, GameType
+from engine.game import CHANCE, EVALUATION, Game
 
 GAME_ID = "2048"
 MOVES = ("up", "down", "left", "right")
@@ -134,25 +135,49 @@ def tile_sum(b: int) -> int:
     return sum(1 << (b >> (4 * i) & 0xF) for i in range(16) if b >> (4 * i) & 0xF)
 
 
-DESCRIPTION = {
-    "name": "2048",
-    "description": "Slide the tiles of a 4 x 4 grid up, down, left or right; two equal tiles that collide "
-                   "merge into their sum (each tile at most once per move). After every move a 2 (p 0.9) "
-                   "or a 4 (p 0.1) appears on a uniformly random empty cell; algorithm.tile_probabilities "
-                   "(e.g. {\"2\": 0.9, \"4\": 0.1}) changes the odds. The game ends when no move changes "
-                   "the board. One player against chance.",
-    "players": ["player"],
-    "state_format": "{\"board\": [4 rows of 4 integers, top row first], \"to_move\"?: \"player\" | "
-                    "\"chance\"}; a cell is 0 (empty) or a power of two from 2 to 32768. to_move \"chance\" "
-                    "is the afterstate of a move, before the new tile appears (default \"player\").",
-    "initial_state": {"board": [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]]},
-    "move_format": "\"up\" | \"down\" | \"left\" | \"right\"; at a chance state, the new tile: "
-                   "{\"cell\": [row, col], \"tile\": 2}",
-    "algorithms": ["expectimax", "mcts"],
-    "example_request": {"game": "2048",
-                        "state": {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]},
-                        "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
-}
+MOVE_SCHEMA = {"oneOf": [
+    {"type": "string", "enum": list(MOVES)},
+    {"type": "object", "description": "a chance outcome: the tile that appears, and where",
+     "required": ["cell", "tile"], "additionalProperties": False,
+     "properties": {"cell": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 3},
+                             "minItems": 2, "maxItems": 2},
+                    "tile": {"type": "integer", "minimum": 2}}}]}
+TILE_PROBABILITIES = GameOption(
+    name="tile_probabilities",
+    schema={"type": "object", "minProperties": 1, "maxProperties": 16,
+            "propertyNames": {"pattern": "^[1-9][0-9]{0,5}$"},
+            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}},
+    description="the odds of the tile that appears after a move, {tile: probability} summing to 1 "
+                "(default {\"2\": 0.9, \"4\": 0.1})")
+
+GAME_TYPE = GameType(
+    id=GAME_ID,
+    name="2048",
+    description="Slide the tiles of a 4 x 4 grid up, down, left or right; two equal tiles that collide "
+                "merge into their sum (each tile at most once per move). After every move a 2 (p 0.9) "
+                "or a 4 (p 0.1) appears on a uniformly random empty cell; algorithm.tile_probabilities "
+                "(e.g. {\"2\": 0.9, \"4\": 0.1}) changes the odds. The game ends when no move changes "
+                "the board. One player against chance.",
+    state_format="{\"board\": [4 rows of 4 integers, top row first], \"to_move\"?: \"player\" | "
+                 "\"chance\"}; a cell is 0 (empty) or a power of two from 2 to 32768. to_move \"chance\" "
+                 "is the afterstate of a move, before the new tile appears (default \"player\").",
+    initial_state={"board": [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]]},
+    move_format="\"up\" | \"down\" | \"left\" | \"right\"; at a chance state, the new tile: "
+                "{\"cell\": [row, col], \"tile\": 2}",
+    example_request={"game": "2048",
+                     "state": {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]},
+                     "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
+    players=("player",),
+    chance=EXPLICIT_CHANCE,
+    zero_sum=False,
+    alternating=False,
+    outcomes=False,
+    utility_bounds=(0.0, 1.0),
+    max_length=None,
+    key_fixes_ply=False,
+    move_schema=MOVE_SCHEMA,
+    options=(TILE_PROBABILITIES,),
+)
 
 
 class Twenty48(Game):
@@ -165,6 +190,8 @@ class Twenty48(Game):
     """
 
     id = GAME_ID
+    game_type = GAME_TYPE
+    capabilities = frozenset({EVALUATION})
     players = ("player",)
     has_chance = True
     zero_sum = False

@@ -1,3 +1,30 @@
-"""The adversarial-search family, one module each. Every module exposes ``NAME``, ``PARAMETERS`` (the
-algorithm settings it accepts besides ``name``) and ``search(game, state, *, deadline, trace, limits,
-**settings) -> SearchResult``."""
+"""The adversarial-search family, one module each, and their registry.
+
+Every module exposes ``NAME``; ``Settings``, its settings as a frozen dataclass
+(:mod:`engine.search.settings`); ``requires(game_type)``, None when the algorithm fits the declared game
+type, else the reason it does not (a search also checks the loaded game, whose instance may be narrower:
+a tree with chance nodes); and ``search(game, state, settings, *, deadline, trace, limits) ->
+SearchResult``.
+"""
+import importlib
+
+from engine.errors import EngineError
+
+ALGORITHM_MODULES = {
+    "minimax": "engine.search.minimax",
+    "alphabeta": "engine.search.alphabeta",
+    "expectimax": "engine.search.expectimax",
+    "maxn": "engine.search.maxn",
+    "mcts": "engine.search.mcts",
+}
+
+
+def algorithm_module(name):
+    if name not in ALGORITHM_MODULES:
+        raise EngineError("algorithm.name", f"unknown algorithm {name!r}; known: {sorted(ALGORITHM_MODULES)}")
+    return importlib.import_module(ALGORITHM_MODULES[name])
+
+
+def fitting_algorithms(game_type) -> list:
+    """The algorithms whose ``requires`` accepts ``game_type``, in registry order."""
+    return [name for name in ALGORITHM_MODULES if algorithm_module(name).requires(game_type) is None]

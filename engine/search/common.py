@@ -1,8 +1,10 @@
 """What every search shares: fitting checks, the root decision, and assembling the result."""
 from itertools import count
 
+from engine.game import EVALUATION
 from engine.deadline import Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
+from engine.registry import EXPLICIT_CHANCE
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
@@ -15,9 +17,20 @@ def require_deterministic_two_player(game, name: str) -> None:
                                 f"{game.n_players} players")
 
 
-def check_depth(depth) -> None:
-    if depth is not None and depth < 1:
-        raise AlgorithmMismatch("depth must be an integer >= 1", field="algorithm.depth")
+def declares(game, assumption: str) -> bool:
+    """Whether the game's type declares ``assumption`` (``"alternating"``, ``"key_fixes_ply"``); a game
+    without a registered type declares nothing."""
+    return game.game_type is not None and getattr(game.game_type, assumption)
+
+
+def deterministic_two_sided(game_type, name: str) -> str | None:
+    """``requires`` of minimax and alpha-beta: None when some instance of the game type has no chance
+    nodes and two zero-sum sides, else why the algorithm does not fit."""
+    if game_type.chance == EXPLICIT_CHANCE:
+        return f"{name} cannot search a game with chance nodes; use expectimax or mcts"
+    if not game_type.zero_sum or game_type.min_players > 2:
+        return f"{name} needs two zero-sum sides; use maxn"
+    return None
 
 
 def best_move(moves: list, maximize: bool = True) -> MoveValue:
@@ -74,7 +87,7 @@ def first_move_fallback(game, state) -> MoveValue:
     """The anytime answer when not even one root move was searched: the first ordered move, valued by the
     static evaluation of the root (the middle of the value range where the game cannot evaluate), and
     marked an estimate."""
-    if game.has_evaluation:
+    if EVALUATION in game.capabilities:
         value = game.evaluate(state, game.perspective(state))
     else:
         lo, hi = game.utility_bounds or (0.0, 0.0)
@@ -113,7 +126,7 @@ def deepen(game, depth: int | None, root_pass) -> tuple:
     pass timed out, the root moves it finished, possibly none) and that pass's depth (None for a complete
     unlimited pass, 0 when none completed).
     """
-    depths = [depth] if depth is not None or not game.has_evaluation else count(1)
+    depths = [depth] if depth is not None or not EVALUATION in game.capabilities else count(1)
     completed, completed_depth = None, 0
     for d in depths:
         moves = []

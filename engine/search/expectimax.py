@@ -22,25 +22,51 @@ narrowed to what could still move the node's value into (alpha, beta). The value
 pruning; only bounds are returned for what falls outside the window. Outcomes of probability 0 are never
 searched.
 """
+from dataclasses import dataclass
 import math
 
 from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE
+from engine.game import CHANCE, EVALUATION
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
-from engine.search.common import (best_move, check_depth, deepen, finish, first_move_fallback,
+from engine.limits import Limits
+from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root)
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth
 from engine.search.trace import Tracer
 
 NAME = "expectimax"
-PARAMETERS = {"depth", "opponent_model", "epsilon", "pruning"}
 UNIFORM, EPSILON_GREEDY, MINIMAX = "uniform", "epsilon_greedy", "minimax"
 OPPONENT_MODELS = (UNIFORM, EPSILON_GREEDY, MINIMAX)
 DEFAULT_EPSILON = 0.1
 
 
-def search(game, state, *, deadline: Deadline, depth: int | None = None, opponent_model: str | None = None,
-           epsilon: float | None = None, pruning: bool = True, trace: bool = False, limits=None, **_):
+@dataclass(frozen=True)
+class Settings(AlgorithmSettings):
+    """``depth`` in plies (None: iterative deepening); ``opponent_model`` (None: ``minimax`` in a game
+    with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 where the game bounds
+    its utilities. Whether the model fits the game is checked when the game is known."""
+
+    depth: int | None = None
+    opponent_model: str | None = None
+    epsilon: float | None = None
+    pruning: bool = True
+
+    def __post_init__(self):
+        check_depth(self.depth)
+        check_bool(self.pruning, "pruning")
+
+
+def requires(game_type) -> str | None:
+    """One number must describe a state: one player, or two zero-sum sides (the opponent becomes a
+    chance node of the opponent model)."""
+    if game_type.min_players > 1 and not game_type.zero_sum:
+        return "expectimax values states with one number; use maxn for a general-sum game"
+    return None
+
+
+def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
+           limits: Limits = Limits()):
     """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until the
     whole game is seen or the deadline passes, answering with the last complete depth).
 
@@ -51,10 +77,8 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, opponen
     """
     require_fit(game)
     require_decision_root(game, state)
-    check_depth(depth)
-    model, epsilon = opponent_settings(game, opponent_model, epsilon)
-    if not isinstance(pruning, bool):
-        raise AlgorithmMismatch("pruning is true or false", field="algorithm.pruning")
+    depth, pruning = settings.depth, settings.pruning
+    model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
     sign = 1 if game.perspective(state) == searcher else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
@@ -221,7 +245,7 @@ def opponent_settings(game, model, epsilon) -> tuple:
     if model not in OPPONENT_MODELS:
         raise AlgorithmMismatch(f"opponent_model is one of {list(OPPONENT_MODELS)}",
                                 field="algorithm.opponent_model")
-    if model == EPSILON_GREEDY and not game.has_evaluation:
+    if model == EPSILON_GREEDY and EVALUATION not in game.capabilities:
         raise AlgorithmMismatch("the epsilon_greedy opponent rates its moves with the game's evaluation, "
                                 "which this game lacks (a tree needs an eval on every inner node)",
                                 field="algorithm.opponent_model")

@@ -9,15 +9,22 @@ two-player zero-sum game this is minimax.
 from engine.deadline import Deadline
 from engine.game import CHANCE
 from engine.result import MoveValue, Stats
-from engine.search.common import check_depth, deepen, finish, first_move_fallback, require_decision_root
+from engine.limits import Limits
+from engine.search.common import deepen, finish, first_move_fallback, require_decision_root
+from engine.search.settings import DepthSettings
 from engine.search.trace import Tracer
 
 NAME = "maxn"
-PARAMETERS = {"depth"}
+Settings = DepthSettings
 
 
-def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: bool = False,
-           limits=None, **_):
+def requires(game_type) -> str | None:
+    """Max^n values states with a vector of utilities: it fits every game."""
+    return None
+
+
+def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
+           limits: Limits = Limits()):
     """The max^n vector of every root move, ``depth`` plies deep (None: iterative deepening until the whole
     game is seen or the deadline passes, answering with the last complete depth).
 
@@ -26,7 +33,7 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     carry the perspective player's component as their value (they have no alpha or beta).
     """
     require_decision_root(game, state)
-    check_depth(depth)
+    depth = settings.depth
     root_player, perspective = game.to_move(state), game.perspective(state)
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluations = game.is_terminal, game.utilities, game.evaluations

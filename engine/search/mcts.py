@@ -36,26 +36,55 @@ states, and the states a heuristic rollout evaluates), ``leaves`` the iterations
 MCTS keeps no trace.
 """
 from bisect import bisect_right
+from dataclasses import dataclass
 from itertools import accumulate
 import math
 import random
 
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE, Game
+from engine.game import CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
+from engine.limits import Limits
+from engine.search.settings import AlgorithmSettings, check_finite, is_integer
 from engine.search.common import first_move_fallback, finish, outcome_of, player_bounds, require_decision_root
 
 NAME = "mcts"
-PARAMETERS = {"iterations", "exploration", "seed", "rollout"}
 RANDOM, HEURISTIC = "random", "heuristic"
+MAX_EXPLORATION = 100.0
+MAX_SEED = 2**64 - 1
 ROLLOUT_EPSILON = 0.1
 TERMINAL = -2          # the mover of a terminal node
 
 
-def search(game, state, *, deadline: Deadline, iterations: int | None = None,
-           exploration: float = math.sqrt(2), seed: int | None = None, rollout: str = RANDOM,
-           trace: bool = False, limits=None, **_):
+@dataclass(frozen=True)
+class Settings(AlgorithmSettings):
+    """``iterations``: a cap (None: the time limit alone); ``exploration``: the UCT constant;
+    ``seed``: the random stream (same seed and iterations, same answer); ``rollout``: ``random`` or
+    ``heuristic`` (epsilon-greedy on the game's evaluation)."""
+
+    iterations: int | None = None
+    exploration: float = math.sqrt(2)
+    seed: int | None = None
+    rollout: str = RANDOM
+
+    def __post_init__(self):
+        if self.iterations is not None and not (is_integer(self.iterations) and self.iterations >= 1):
+            raise AlgorithmMismatch("iterations is an integer >= 1", field="algorithm.iterations")
+        check_finite(self.exploration, "exploration", 0.0, MAX_EXPLORATION)
+        if self.seed is not None and not (is_integer(self.seed) and 0 <= self.seed <= MAX_SEED):
+            raise AlgorithmMismatch(f"seed is an integer in [0, {MAX_SEED}]", field="algorithm.seed")
+        if self.rollout not in (RANDOM, HEURISTIC):
+            raise AlgorithmMismatch(f"rollout is {RANDOM!r} or {HEURISTIC!r}", field="algorithm.rollout")
+
+
+def requires(game_type) -> str | None:
+    """Monte Carlo tree search needs only the rules: it fits every game."""
+    return None
+
+
+def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
+           limits: Limits = Limits()):
     """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
 
     Node ``i``'s statistics are ``visits[i]`` and ``wins[i]``, the sum of the scaled utilities of
@@ -63,16 +92,17 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     ``proof[i]`` is the proven utility (+1, 0, -1) of ``owner[i]``.
     """
     require_decision_root(game, state)
-    check_settings(iterations, exploration, seed, rollout)
+    iterations, exploration, seed, rollout = (settings.iterations, settings.exploration, settings.seed,
+                                              settings.rollout)
     if iterations is None and deadline.end is None:
         raise AlgorithmMismatch("mcts needs a budget: a time limit or algorithm.iterations",
                                 field="algorithm.iterations")
     uniform = random.Random(seed).random  # the one source of randomness: a float in [0, 1)
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate
-    immediate_win = game.immediate_win if type(game).immediate_win is not Game.immediate_win else None
+    immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
     playout = (game.random_playout if rollout == RANDOM
-               and type(game).random_playout is not Game.random_playout else None)
+               and RANDOM_PLAYOUT in game.capabilities else None)
     solver = game.outcome_game and not game.has_chance and game.n_players == 2
     lo, hi = player_bounds(game) or (0.0, 1.0)
     span = (hi - lo) or 1.0
@@ -293,17 +323,3 @@ def search(game, state, *, deadline: Deadline, iterations: int | None = None,
     outcome = None if proof[0] is None else outcome_of(sign * proof[0])
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
                   outcome=outcome, timed_out=timed_out)
-
-
-def check_settings(iterations, exploration, seed, rollout) -> None:
-    def integer(x):
-        return isinstance(x, int) and not isinstance(x, bool)
-    if iterations is not None and not (integer(iterations) and iterations >= 1):
-        raise AlgorithmMismatch("iterations is an integer >= 1", field="algorithm.iterations")
-    if not (isinstance(exploration, (int, float)) and not isinstance(exploration, bool)
-            and math.isfinite(exploration) and exploration >= 0):
-        raise AlgorithmMismatch("exploration is a finite number >= 0", field="algorithm.exploration")
-    if seed is not None and not integer(seed):
-        raise AlgorithmMismatch("seed is an integer", field="algorithm.seed")
-    if rollout not in (RANDOM, HEURISTIC):
-        raise AlgorithmMismatch(f"rollout is {RANDOM!r} or {HEURISTIC!r}", field="algorithm.rollout")

@@ -3,16 +3,22 @@ import math
 
 from engine.deadline import Deadline, Timeout
 from engine.result import Stats, MoveValue
-from engine.search.common import (best_move, check_depth, exact_outcome, finish, first_move_fallback,
+from engine.limits import Limits
+from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, unlinked)
+from engine.search.settings import DepthSettings
 from engine.search.trace import Tracer
 
 NAME = "minimax"
-PARAMETERS = {"depth"}
+Settings = DepthSettings
 
 
-def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: bool = False,
-           limits=None, **_):
+def requires(game_type) -> str | None:
+    return deterministic_two_sided(game_type, NAME)
+
+
+def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
+           limits: Limits = Limits()):
     """Minimax value of every root move, searched to the end of the game or to ``depth`` plies.
 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
@@ -26,7 +32,7 @@ def search(game, state, *, deadline: Deadline, depth: int | None = None, trace: 
     and the longer when it loses, and ``plies_to_end`` counts the chosen move's line, played so.
     """
     require_deterministic_two_player(game, NAME)
-    check_depth(depth)
+    depth = settings.depth
     player = game.perspective(state)
     to_move, actions, result = game.to_move, game.actions, game.result
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate

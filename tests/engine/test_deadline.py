@@ -43,8 +43,9 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
     """Clearing a big table cannot poll the clock, so it starts only if it fits before the deadline: made
     to look hopelessly slow, the first compaction of a small table stops the solve at once, flagged."""
     from engine.api import Limits
-    from engine.search import alphabeta
-    monkeypatch.setattr(alphabeta, "TABLE_SECONDS_PER_ENTRY", 1000.0)
+    from engine.search import pvs, solver
+    monkeypatch.setattr(solver, "TABLE_SECONDS_PER_ENTRY", 1000.0)
+    monkeypatch.setattr(pvs, "TABLE_SECONDS_PER_ENTRY", 1000.0)
     moves = "5562347631247347631431"
     r = search("connect4", {"moves": moves}, {"name": "alphabeta"}, time_limit_ms=60_000,
                limits=Limits(tt_max_entries=64))
@@ -56,11 +57,26 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
 
 
 def test_a_solve_cut_short_counts_the_nodes_it_visited():
-    """The empty Connect Four board is far too big to solve in 100 ms: the answer comes from the shallow
-    iterations, but the nodes (and table hits) of the unfinished solve are counted too."""
-    r = search("connect4", {"moves": ""}, {"name": "alphabeta"}, time_limit_ms=100)
-    assert r.stats.timed_out and r.outcome is None
-    assert r.stats.nodes > 1000 and r.stats.tt_hits > 0
+    """Six stones in, Connect Four is far too big to solve in the third of 100 ms the solve may take: the
+    answer comes from the heuristic deepening, but the nodes of the unfinished solve are counted too."""
+    from engine.search import pvs
+    r = search("connect4", {"moves": "444333"}, {"name": "alphabeta"}, time_limit_ms=100)
+    assert r.stats.timed_out and r.outcome is None and r.stats.depth_completed >= 4
+    calls = []
+    real = pvs.exact_solve
+
+    def counted(*args):
+        calls.append(args[-1].nodes)
+        result = real(*args)
+        calls.append(args[-1].nodes)
+        return result
+
+    pvs.exact_solve = counted
+    try:
+        r = search("connect4", {"moves": "444333"}, {"name": "alphabeta"}, time_limit_ms=100)
+    finally:
+        pvs.exact_solve = real
+    assert calls[1] > 1000 and r.stats.nodes > calls[1]
 
 
 def test_a_search_runs_without_the_cyclic_collector_and_restores_it():

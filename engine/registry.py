@@ -1,0 +1,121 @@
+"""The one registry of games, after OpenSpiel's ``GameType``: each game declares what it is as data.
+
+A game is one module under :mod:`engine.games` that defines
+
+- ``GAME_TYPE``: a :class:`GameType`, everything a search or a client may rely on;
+- ``load(state_json, limits, **options)``: ``(game, state)`` for a JSON state (an
+  :class:`~engine.errors.InvalidState` naming the field at fault otherwise);
+
+and one line in :data:`GAME_MODULES`. Everything else is derived from the declarations: the algorithms
+that fit a game (each search module's ``requires``), ``GET /v1/games``, the game options a request may
+carry, and the enums of ``openapi.yaml`` (a test checks the spec against this registry).
+"""
+from dataclasses import dataclass, field
+import importlib
+
+from engine.errors import EngineError
+
+# One line per game: its id and the module that implements it.
+GAME_MODULES = {
+    "tree": "engine.games.tree",
+    "tictactoe": "engine.games.tictactoe",
+    "connect4": "engine.games.connect4",
+    "2048": "engine.games.twenty48",
+}
+
+# How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose
+# instances decide).
+NO_CHANCE, EXPLICIT_CHANCE, OPTIONAL_CHANCE = "none", "explicit", "optional"
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A setting that belongs to the game's rules, not to the search, sent with the algorithm settings
+    (``algorithm.tile_probabilities``). ``schema`` is its JSON Schema; the game's ``load`` validates it
+    and names ``algorithm.<name>`` when it is wrong."""
+
+    name: str
+    schema: dict
+    description: str
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is, declared once. Searches rely only on what is declared here (and on the
+    capabilities the game object lists, :attr:`engine.game.Game.capabilities`); a search that needs an
+    assumption a game does not declare takes a path that does not need it, or refuses the game.
+
+    - ``players``: the players' names in player order. ``min_players``/``max_players`` give the range
+      when instances differ (an n-player tree, a maze with 1..k ghosts; ``max_players`` None: no bound);
+      by default both are ``len(players)``.
+    - ``chance``: :data:`NO_CHANCE`, :data:`EXPLICIT_CHANCE` (chance nodes with listed probabilities),
+      or :data:`OPTIONAL_CHANCE` (some instances have them).
+    - ``zero_sum``: two players whose utilities sum to zero in every instance, so one number describes
+      a state. ``general_sum_instances``: some instances are n-player or general-sum (trees).
+    - ``alternating``: the players strictly alternate, one move each (no passes counted as moves of the
+      same player, no player moving twice): mate-distance windows and the exact solver's per-ply
+      tables rely on it.
+    - ``outcomes``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
+      so a search may prove win/draw/loss and score wins by their distance.
+    - ``utility_bounds``: ``(lo, hi)`` bounding utilities and evaluations of every player, or None when
+      an instance decides (trees) or nothing is known.
+    - ``max_length``: an upper bound on the plies of a whole game, or None.
+    - ``key_fixes_ply``: a state's key determines how many moves were played (every move adds a
+      stone), so a proven score may be stored as it is rather than relative to the node.
+    - ``options``: the game's rule options.
+    - ``move_schema``: the JSON Schema of a move in the API.
+    - ``sample_states``: states (JSON) the contract suite starts random playouts from, beside
+      ``initial_state``.
+    """
+
+    id: str
+    name: str
+    description: str
+    players: tuple
+    chance: str
+    zero_sum: bool
+    alternating: bool
+    outcomes: bool
+    utility_bounds: tuple | None
+    max_length: int | None
+    key_fixes_ply: bool
+    move_schema: dict
+    state_format: str
+    move_format: str
+    initial_state: dict
+    example_request: dict
+    min_players: int | None = None
+    max_players: int | None = None
+    general_sum_instances: bool = False
+    options: tuple = ()
+    sample_states: tuple = field(default=())
+
+    def __post_init__(self):
+        if self.min_players is None:              # a fixed number of players
+            object.__setattr__(self, "min_players", len(self.players))
+            object.__setattr__(self, "max_players", len(self.players))
+
+    @property
+    def option_names(self) -> tuple:
+        return tuple(option.name for option in self.options)
+
+
+def game_module(game_id: str):
+    """The module that implements ``game_id``; an :class:`EngineError` on ``game`` if there is none."""
+    if game_id not in GAME_MODULES:
+        raise EngineError("game", f"unknown game {game_id!r}; known: {sorted(GAME_MODULES)}")
+    return importlib.import_module(GAME_MODULES[game_id])
+
+
+def game_type(game_id: str) -> GameType:
+    return game_module(game_id).GAME_TYPE
+
+
+def game_types() -> list:
+    """Every registered game's type, in registry order."""
+    return [game_type(game_id) for game_id in GAME_MODULES]
+
+
+def all_option_names() -> set:
+    """Every game option any game declares (the service's schema carries a field for each)."""
+    return {name for t in game_types() for name in t.option_names}
