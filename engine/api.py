@@ -9,9 +9,10 @@ import dataclasses
 import gc
 import sys
 
-from engine.deadline import Deadline
+from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import AlgorithmMismatch, GameOver, InvalidState
 from engine.limits import Limits
+from engine.result import TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
 from engine.search.settings import settings_from
@@ -65,19 +66,31 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
     :class:`~engine.result.SearchResult` whose moves are already in JSON form."""
     deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts too
     module, settings, options = settings_for(game_id, algorithm)
-    game, state = load(game_id, state_json, limits, **options)
-    require_fit(module, game_id)
-    if game.is_terminal(state):
-        raise GameOver()
     with no_cyclic_gc():
+        try:
+            with reading(deadline):
+                game, state = load(game_id, state_json, limits, **options)
+        except ReadTimeout as stop:
+            require_fit(module, game_id)
+            return unread(stop, deadline)
+        require_fit(module, game_id)
+        if game.is_terminal(state):
+            raise GameOver()
         result = module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
     return to_json_moves(game, result)
 
 
+def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
+    """The answer when the time ran out while the state was read: its first move, no search."""
+    stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
+    stats.finish(deadline.elapsed())
+    return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
+
+
 @contextmanager
 def no_cyclic_gc():
-    """Hold off Python's cyclic garbage collector while a search runs. A full collection walks every
-    tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
+    """Hold off Python's cyclic garbage collector while a state is read and searched. A full collection
+    walks every tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
     before the deadline the search answers that much late. Reference counting still frees almost all of a
     search's garbage, and alpha-beta frees its table itself before it answers (within its deadline), so
     little is left for the collector when it runs again. The switch is process-wide: the service's sync

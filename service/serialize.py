@@ -10,9 +10,22 @@ def move_value(mv: MoveValue) -> dict:
     return out
 
 
-def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
+def capped(entries: list, max_bytes: int) -> list:
+    """The longest prefix of the trace whose JSON fits in about ``max_bytes``: serialising counts against
+    the time limit, and a trace of deep paths grows to megabytes long before it reaches its cap on
+    entries. An entry's ``repr`` (a C-speed upper bound on the length of its JSON) measures it."""
+    size = 2
+    for n, entry in enumerate(entries):
+        size += len(repr(entry)) + 1
+        if size > max_bytes:
+            return entries[:n]
+    return entries
+
+
+def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trace_bytes: int) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
-    only when it was asked for, and ``algorithm``, the settings the search ran with."""
+    only when it was asked for (at most ``max_trace_bytes`` of it), and ``algorithm``, the settings the
+    search ran with."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -26,6 +39,6 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
     if trace:
-        body["trace"] = result.trace or []
+        body["trace"] = capped(result.trace or [], max_trace_bytes)
     body["algorithm"] = algorithm
     return body

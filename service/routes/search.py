@@ -45,4 +45,4 @@ def search():
                                time_limit_ms=remaining_ms(time_limit_ms, started),
                                trace=trace, limits=settings.limits())
     record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    return jsonify(search_response(result, algorithm, trace))
+    return jsonify(search_response(result, algorithm, trace, settings.max_trace_bytes))
