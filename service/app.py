@@ -5,7 +5,7 @@ from flask import Flask
 
 import engine.api
 
-from service import errors, metrics
+from service import admission, errors, metrics
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, search
@@ -24,6 +24,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(SETTINGS=settings, MAX_CONTENT_LENGTH=settings.max_content_length,
                       OPENAPI_YAML=to_yaml(served_spec(settings)))
     errors.register(app)
+    admission.register(app)
     metrics.register(app)
     health.register(app)
     docs.register(app)

@@ -13,7 +13,7 @@ import sys
 from flask import current_app, request
 import orjson
 from gunicorn.http.errors import NoMoreData, ParseException
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout, UnsupportedMediaType
 
 from service.errors import Unprocessable
 
@@ -46,6 +46,24 @@ def reject_constant(name: str):
 BROKEN_BODY = (ParseException, NoMoreData)
 
 
+def read_body() -> bytes:
+    """The raw body. Under gunicorn each read of the socket waits at most READ_TIMEOUT_MS (a setting)
+    for more bytes: a client that stops sending mid-body is answered 408 and frees its thread."""
+    sock = request.environ.get("gunicorn.socket")
+    previous = sock.gettimeout() if sock is not None else None
+    if sock is not None:
+        sock.settimeout(current_app.config["SETTINGS"].read_timeout_ms / 1000.0)
+    try:
+        return request.get_data(cache=False)
+    except TimeoutError:
+        raise RequestTimeout("The body did not arrive in time.") from None
+    except BROKEN_BODY as exc:
+        raise BadRequest(f"The body could not be read: {type(exc).__name__}.") from None
+    finally:
+        if sock is not None:
+            sock.settimeout(previous)
+
+
 def json_body():
     """The decoded body. Deeply nested JSON makes the decoder raise RecursionError: that is malformed too.
     The body is read as sent: a content coding (``Content-Encoding: gzip``) is refused, not guessed at."""
@@ -54,10 +72,7 @@ def json_body():
     coding = request.headers.get("Content-Encoding", "identity").strip().lower()
     if coding not in ("", "identity"):
         raise UnsupportedMediaType(f"Content-Encoding {coding!r} is not supported: send the body uncompressed.")
-    try:
-        raw = request.get_data(cache=False)
-    except BROKEN_BODY as exc:
-        raise BadRequest(f"The body could not be read: {type(exc).__name__}.") from None
+    raw = read_body()
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if request.content_length is None and len(raw) >= limit:
         # Werkzeug cuts a chunked body (no Content-Length) at the limit; one that reaches it is too large.

@@ -17,6 +17,8 @@ class Settings:
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
     max_trace_bytes: int = 256 * 1024
+    max_waiting_searches: int = 2
+    read_timeout_ms: int = 5_000
 
     def __post_init__(self):
         for f in fields(self):

@@ -1,11 +1,14 @@
-"""``POST /v1/search``: validate, run the engine under the time limit, serialise."""
+"""``POST /v1/search``: validate, wait for the worker's search slot (or be refused at once), run the
+engine under the time limit, serialise."""
 import time
 
+import flask
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
 from engine.search import alphabeta
 
+from service.admission import ARRIVED, admission
 from service.body import json_body
 from service.metrics import record_search
 from service.schemas import SearchRequestSchema
@@ -35,14 +38,20 @@ def remaining_ms(time_limit_ms: float, started: float) -> float:
 
 @blueprint.post("/v1/search")
 def search():
-    started = time.perf_counter()
+    started = flask.request.environ.get(ARRIVED) or time.perf_counter()
     settings = current_app.config["SETTINGS"]
-    request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
+    admission(current_app).check()
+    body = json_body()
+    request = SearchRequestSchema(settings.max_time_limit_ms).load(body)
     algorithm = effective_algorithm(request["algorithm"])
     trace = request.get("trace", False)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    result = engine.api.search(request["game"], request["state"], algorithm,
-                               time_limit_ms=remaining_ms(time_limit_ms, started),
-                               trace=trace, limits=settings.limits())
+    with admission(current_app).search():
+        result = engine.api.search(request["game"], request["state"], algorithm,
+                                   time_limit_ms=remaining_ms(time_limit_ms, started),
+                                   trace=trace, limits=settings.limits())
     record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    return jsonify(search_response(result, algorithm, trace, settings.max_trace_bytes))
+    response = jsonify(search_response(result, algorithm, trace, settings.max_trace_bytes))
+    # Freeing a large decoded body (80,000 objects: tens of milliseconds) can wait until the answer is sent.
+    response.call_on_close(body.clear)
+    return response
