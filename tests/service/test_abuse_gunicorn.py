@@ -1,0 +1,236 @@
+"""Issue 17 against a real gunicorn (service/gunicorn.conf.py, two workers): gunicorn's own errors are
+problem+json, a malformed chunked body is a 400, health checks are answered while every search slot is
+busy, searches beyond the waiting bound are refused at once, slow clients hold no worker, and SIGTERM
+answers every request it accepted or had queued, then exits 0. Every wait is bounded."""
+import json
+import os
+from pathlib import Path
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+from tests.service.test_gunicorn import BOOT_SECONDS, BIG_BOARD, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SEARCH_MS = 3000
+# Two workers, each running one search with one more allowed to wait.
+ENV = {"WEB_CONCURRENCY": "2", "MAX_WAITING_SEARCHES": "1", "MAX_TIME_LIMIT_MS": "5000",
+       "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64"}
+ADMITTED = 2 * (1 + 1)
+
+
+def start(tmp_path):
+    port = free_port()
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    log = open(tmp_path / "gunicorn.log", "wb")
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "service/gunicorn.conf.py",
+                                "--bind", f"127.0.0.1:{port}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL,
+                               env={**os.environ, **ENV, "PROMETHEUS_MULTIPROC_DIR": str(metrics)})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + BOOT_SECONDS
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "gunicorn exited during start-up"
+        try:
+            # Both workers up: two searches at once both answer 200.
+            answers = []
+            pair = [threading.Thread(target=lambda: answers.append(search(base, 200).status_code))
+                    for _ in range(2)]
+            for t in pair:
+                t.start()
+            for t in pair:
+                t.join(timeout=15)
+            if answers == [200, 200]:
+                return base, port, process, log
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        time.sleep(0.2)
+    stop(process, log)
+    raise AssertionError("gunicorn did not become ready in time")
+
+
+def stop(process, log):
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    base, port, process, log = start(tmp_path_factory.mktemp("gunicorn"))
+    try:
+        yield base, port
+    finally:
+        stop(process, log)
+
+
+def search(base: str, time_limit_ms: int, timeout: float = 30):
+    body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": time_limit_ms}
+    return requests.post(f"{base}/v1/search", json=body, timeout=timeout)
+
+
+def raw(port: int, data: bytes) -> bytes:
+    """Send raw bytes; everything the server answers until it closes (or 10 s pass)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+                if b"\r\n\r\n" in answer and len(answer.split(b"\r\n\r\n", 1)[1]) >= content_length(answer):
+                    break
+        except socket.timeout:
+            pass
+        return answer
+
+
+def content_length(answer: bytes) -> int:
+    for line in answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            return int(line.split(b":", 1)[1])
+    return 1 << 30
+
+
+def problem_of(answer: bytes, status: int) -> dict:
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(f"HTTP/1.1 {status} ".encode()), head
+    assert b"content-type: application/problem+json" in head.lower(), head
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["title"] and problem["detail"]
+    return problem
+
+
+@pytest.mark.parametrize("request_bytes, status", [
+    (b"GARBAGE\r\n\r\n", 400),                                                        # a bad request line
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),                  # an overlong URL
+    (b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431),  # an oversized header
+    (b"GET /livez HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n", 501),
+    (b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+     b"\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", 400),                                        # a malformed chunk size
+], ids=["request-line", "uri", "header", "transfer-coding", "chunk-size"])
+def test_every_layer_answers_problem_json(server, request_bytes, status):
+    """Issue 17 #2 and #4: gunicorn answered these with HTML before Flask ran (and the chunk size with a
+    500 and a traceback)."""
+    problem_of(raw(server[1], request_bytes), status)
+
+
+def test_health_is_answered_while_every_search_slot_is_busy_and_the_excess_is_refused_at_once(server):
+    """Issue 17 #6: 50 concurrent searches were all queued, and /livez waited behind them for minutes."""
+    base, _ = server
+    answers = []
+
+    def one():
+        started = time.perf_counter()
+        response = search(base, SEARCH_MS)
+        answers.append((response, time.perf_counter() - started))
+
+    clients = [threading.Thread(target=one) for _ in range(ADMITTED + 6)]
+    for t in clients:
+        t.start()
+    time.sleep(0.5)
+    health = []
+    for _ in range(20):
+        started = time.perf_counter()
+        assert requests.get(f"{base}/livez", timeout=10).status_code == 200
+        health.append(time.perf_counter() - started)
+        time.sleep(0.05)
+    for t in clients:
+        t.join(timeout=SEARCH_MS / 1000 + 20)
+    health.sort()  # bench/ measures the p99 on a quiet machine; here, a shared one
+    assert health[len(health) // 2] < 0.1, health
+    served = [seconds for response, seconds in answers if response.status_code == 200]
+    refused = [(response, seconds) for response, seconds in answers if response.status_code == 503]
+    assert len(served) == ADMITTED and len(refused) == 6, [r.status_code for r, _ in answers]
+    assert all(seconds <= SEARCH_MS / 1000 + 0.5 for seconds in served), served
+    for response, seconds in refused:
+        assert seconds < 1.0
+        assert response.headers["Content-Type"] == "application/problem+json"
+        assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_slow_clients_hold_no_worker(server):
+    """Issue 17 #7: two half-sent bodies blocked /livez for 62 s. Here 50 connections: idle ones, half-sent
+    headers and half-sent bodies. /livez and a real search are unaffected, and a half-sent body is
+    answered (by a 4xx) once READ_TIMEOUT_MS passes without more bytes."""
+    base, port = server
+    slow = []
+    for i in range(50):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if i % 3 == 1:
+            sock.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n")
+        elif i % 3 == 2:
+            sock.sendall(b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 500\r\n\r\n{\"game\"")
+        slow.append(sock)
+    try:
+        time.sleep(0.3)
+        for _ in range(10):
+            started = time.perf_counter()
+            assert requests.get(f"{base}/livez", timeout=10).status_code == 200
+            assert time.perf_counter() - started < 0.5
+        started = time.perf_counter()
+        assert search(base, 200).status_code == 200
+        assert time.perf_counter() - started < 0.2 + 0.5
+        half_body = slow[2]
+        half_body.settimeout(10)
+        answer = half_body.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 4"), answer[:100]
+        assert b"application/problem+json" in answer
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_sigterm_answers_every_request_it_accepted_then_exits_0(tmp_path):
+    """Issue 17 #8: of four searches on two workers, the two queued were reset on SIGTERM, and /readyz
+    never answered 503. Here: eight searches in flight, queued and refused; SIGTERM at 0.5 s; /readyz 503
+    at once; then more requests, refused; every one answered, none reset; exit status 0."""
+    base, port, process, log = start(tmp_path)
+    try:
+        answers, errors = {"first": [], "later": []}, []
+
+        def one(batch):
+            try:
+                answers[batch].append(search(base, SEARCH_MS))
+            except requests.RequestException as error:
+                errors.append(error)
+
+        first = [threading.Thread(target=one, args=("first",)) for _ in range(8)]
+        for t in first:
+            t.start()
+        time.sleep(0.5)
+        process.send_signal(signal.SIGTERM)
+        started = time.perf_counter()
+        ready = requests.get(f"{base}/readyz", timeout=5)
+        assert ready.status_code == 503 and time.perf_counter() - started < 0.5
+        assert ready.headers["Content-Type"] == "application/problem+json"
+        later = [threading.Thread(target=one, args=("later",)) for _ in range(4)]
+        for t in later:
+            t.start()
+        for t in first + later:
+            t.join(timeout=SEARCH_MS / 1000 + 20)
+        assert errors == []  # no connection reset, no time-out: every request was answered
+        assert len(answers["first"]) == 8 and len(answers["later"]) == 4
+        served = [r for r in answers["first"] if r.status_code == 200]
+        assert 1 <= len(served) <= ADMITTED, [r.status_code for r in answers["first"]]
+        assert all(r.json()["stats"]["timed_out"] for r in served)
+        for response in answers["first"] + answers["later"]:
+            if response.status_code != 200:
+                assert response.status_code == 503
+                assert response.headers["Content-Type"] == "application/problem+json"
+        assert [r.status_code for r in answers["later"]] == [503] * 4
+        assert process.wait(timeout=30) == 0
+    finally:
+        stop(process, log)
