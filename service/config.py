@@ -7,7 +7,8 @@ from engine.api import Limits
 
 @dataclass(frozen=True)
 class Settings:
-    """What an operator may tune. Field names are the environment variables, lower-cased."""
+    """What an operator may tune. Field names are the environment variables, lower-cased; every one is a
+    positive integer but the rate-limit storage URI."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -19,10 +20,13 @@ class Settings:
     max_trace_bytes: int = 256 * 1024
     max_waiting_searches: int = 2
     read_timeout_ms: int = 5_000
+    max_searches_per_client: int = 1
+    search_seconds_per_client_minute: int = 60
+    rate_limit_storage_uri: str = "memory://"
 
     def __post_init__(self):
         for f in fields(self):
-            if getattr(self, f.name) < 1:
+            if f.type is int and getattr(self, f.name) < 1:
                 raise ValueError(f"{f.name.upper()} must be a positive integer")
         if self.default_time_limit_ms > self.max_time_limit_ms:
             raise ValueError("DEFAULT_TIME_LIMIT_MS must not exceed MAX_TIME_LIMIT_MS")
@@ -33,7 +37,9 @@ class Settings:
         values = {}
         for f in fields(cls):
             raw = environ.get(f.name.upper())
-            if raw is not None and raw.strip():
+            if raw is not None and raw.strip() and f.type is str:
+                values[f.name] = raw.strip()
+            elif raw is not None and raw.strip():
                 try:
                     values[f.name] = int(raw)
                 except ValueError:

@@ -1,5 +1,5 @@
-"""``POST /v1/search``: validate, wait for the worker's search slot (or be refused at once), run the
-engine under the time limit, serialise."""
+"""``POST /v1/search``: validate, check the client's share (429) and wait for the worker's search slot (or
+be refused at once, 503), run the engine under the time limit, serialise."""
 import time
 
 import flask
@@ -10,6 +10,7 @@ from engine.search import alphabeta
 
 from service.admission import ARRIVED, admission
 from service.body import json_body
+from service.fairness import fairness
 from service.metrics import record_search
 from service.schemas import SearchRequestSchema
 from service.serialize import search_response
@@ -46,7 +47,7 @@ def search():
     algorithm = effective_algorithm(request["algorithm"])
     trace = request.get("trace", False)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    with admission(current_app).search():
+    with fairness(current_app).search(time_limit_ms), admission(current_app).search():
         result = engine.api.search(request["game"], request["state"], algorithm,
                                    time_limit_ms=remaining_ms(time_limit_ms, started),
                                    trace=trace, limits=settings.limits())

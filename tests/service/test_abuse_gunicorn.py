@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 import requests
 
@@ -234,3 +235,51 @@ def test_sigterm_answers_every_request_it_accepted_then_exits_0(tmp_path):
         assert process.wait(timeout=30) == 0
     finally:
         stop(process, log)
+
+
+# --- A bad-input battery over every route, through gunicorn's own layer (issue 17, "Evidence") ---
+
+ROUTES = ["/v1/search", "/v1/games", "/v1/games/tree", "/v1/games/2048", "/v1/games/nope",
+          "/v1/games/tictactoe/legal-moves", "/v1/games/connect4/apply", "/v1/games/2048/apply",
+          "/livez", "/readyz", "/metrics", "/openapi.yaml", "/docs", "/nowhere"]
+FIELDS = ["game", "state", "algorithm", "time_limit_ms", "trace", "move", "name", "depth", "board", "root",
+          "children", "value", "moves", "k", "iterations", "seed", "exploration", "p", "type"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8) | st.sampled_from(["tree", "tictactoe", "connect4", "2048", "minimax", "mcts", "max"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=5),
+                                                                 inner, max_size=5),
+    max_leaves=20)
+# Search-shaped bodies keep a small time limit (or a wrong one), so that the battery stays quick.
+search_bodies = st.fixed_dictionaries(
+    {"time_limit_ms": st.integers(-5, 40) | json_values},
+    optional={"game": json_values, "state": json_values, "algorithm": json_values, "trace": json_values,
+              "move": json_values})
+bodies = st.one_of(search_bodies.map(lambda b: json.dumps(b).encode()), st.binary(max_size=200),
+                   st.just(b""), st.just(b"{"), st.just(b"[" * 3000), st.just(b'{"a": NaN}'),
+                   st.just(b'{"time_limit_ms": 1e400}'))
+token = st.text("abcdefghijklmnopqrstuvwxyz-", min_size=1, max_size=10)
+requests_bytes = st.builds(
+    lambda method, path, query, content_type, extra, body: (
+        f"{method} {path}{query} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".encode()
+        + (f"Content-Type: {content_type}\r\n".encode() if content_type else b"")
+        + b"".join(f"{k}: {v}\r\n".encode() for k, v in extra)
+        + f"Content-Length: {len(body)}\r\n\r\n".encode() + body),
+    st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]) | token.map(str.upper),
+    st.sampled_from(ROUTES) | token.map(lambda t: "/" + t),
+    st.sampled_from(["", "?x=1", "?" + "q" * 50]),
+    st.sampled_from(["application/json", "application/problem+json", "text/plain", "", "application/json; charset=latin-1"]),
+    st.lists(st.tuples(st.sampled_from(["X-API-Key", "Content-Encoding", "Accept", "X-Other"]), token), max_size=2),
+    bodies)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(request_bytes=requests_bytes)
+def test_no_bad_request_gets_a_5xx_or_anything_but_problem_json(server, request_bytes):
+    answer = raw(server[1], request_bytes)
+    head = answer.split(b"\r\n\r\n", 1)[0]
+    status = int(head.split(b" ", 2)[1])
+    assert status < 500 or status == 503, (request_bytes[:200], head)
+    if status >= 400:
+        assert b"content-type: application/problem+json" in head.lower(), (request_bytes[:200], head)
