@@ -8,6 +8,7 @@ from engine.search import alphabeta, expectimax
 
 from service.body import json_body
 from service.metrics import record_search
+from service.request_log import note_search
 from service.schemas import SearchRequestSchema
 from service.serialize import search_response
 
@@ -47,4 +48,5 @@ def search():
                                time_limit_ms=remaining_ms(time_limit_ms, started),
                                trace=trace, limits=settings.limits())
     record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    note_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
     return jsonify(search_response(result, algorithm, trace))
