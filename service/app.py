@@ -5,7 +5,7 @@ from flask import Flask
 
 import engine.api
 
-from service import admission, errors, fairness, metrics
+from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, search
@@ -27,6 +27,7 @@ def create_app(config: dict | None = None) -> Flask:
     admission.register(app)
     fairness.register(app)
     metrics.register(app)
+    request_log.register(app)
     health.register(app)
     docs.register(app)
     app.register_blueprint(search.blueprint)

@@ -7,6 +7,8 @@ def move_value(mv: MoveValue) -> dict:
     out = {"move": mv.move, "value": finite(mv.value), "bound": mv.bound, "visits": mv.visits}
     if mv.values is not None:
         out["values"] = [finite(v) for v in mv.values]
+    if mv.certainty_equivalent is not None:
+        out["certainty_equivalent"] = finite(mv.certainty_equivalent)
     return out
 
 
@@ -23,9 +25,9 @@ def capped(entries: list, max_bytes: int) -> list:
 
 
 def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trace_bytes: int) -> dict:
-    """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
-    only when it was asked for (at most ``max_trace_bytes`` of it), and ``algorithm``, the settings the
-    search ran with."""
+    """The documented fields in the documented order; ``values`` only for n-player searches,
+    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (at most
+    ``max_trace_bytes`` of it), and ``algorithm``, the settings the search ran with."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -38,6 +40,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trac
     }
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
+    if result.certainty_equivalent is not None:
+        body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = capped(result.trace or [], max_trace_bytes)
     body["algorithm"] = algorithm
