@@ -16,13 +16,16 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 import requests
 
-from tests.service.test_gunicorn import BOOT_SECONDS, BIG_BOARD, free_port
+from bench.load.clients import slow_clients
+from tests.service.test_gunicorn import BOOT_SECONDS, BIG_BOARD, free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH_MS = 3000
-# Two workers, each running one search with one more allowed to wait.
+# Two workers, each running one search with one more allowed to wait. Every request here comes from one
+# address: the per-client limits (tested in test_abuse.py) are set out of the way.
 ENV = {"WEB_CONCURRENCY": "2", "MAX_WAITING_SEARCHES": "1", "MAX_TIME_LIMIT_MS": "5000",
-       "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64"}
+       "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64",
+       "MAX_SEARCHES_PER_CLIENT": "100", "SEARCH_SECONDS_PER_CLIENT_MINUTE": "100000"}
 ADMITTED = 2 * (1 + 1)
 
 
@@ -55,17 +58,6 @@ def start(tmp_path):
         time.sleep(0.2)
     stop(process, log)
     raise AssertionError("gunicorn did not become ready in time")
-
-
-def stop(process, log):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-    log.close()
 
 
 @pytest.fixture(scope="module")
@@ -166,15 +158,7 @@ def test_slow_clients_hold_no_worker(server):
     headers and half-sent bodies. /livez and a real search are unaffected, and a half-sent body is
     answered (by a 4xx) once READ_TIMEOUT_MS passes without more bytes."""
     base, port = server
-    slow = []
-    for i in range(50):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        if i % 3 == 1:
-            sock.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n")
-        elif i % 3 == 2:
-            sock.sendall(b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 500\r\n\r\n{\"game\"")
-        slow.append(sock)
+    slow = slow_clients(port, 50)
     try:
         time.sleep(0.3)
         for _ in range(10):

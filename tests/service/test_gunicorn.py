@@ -34,7 +34,8 @@ def server(tmp_path):
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "WEB_CONCURRENCY": "2",
-           "MAX_TIME_LIMIT_MS": "5000", "DEFAULT_TIME_LIMIT_MS": "1000"}
+           "MAX_TIME_LIMIT_MS": "5000", "DEFAULT_TIME_LIMIT_MS": "1000",
+           "MAX_SEARCHES_PER_CLIENT": "100"}  # every request comes from one address
     log = open(tmp_path / "gunicorn.log", "wb")
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "service/gunicorn.conf.py",
                                 "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log,
@@ -44,14 +45,19 @@ def server(tmp_path):
         wait_until_ready(base, process)
         yield base, process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-        log.close()
+        stop(process, log)
+
+
+def stop(process, log) -> None:
+    """SIGTERM, and SIGKILL if it has not exited after 30 s; then close its log."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+    log.close()
 
 
 def wait_until_ready(base: str, process) -> None:
