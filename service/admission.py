@@ -4,8 +4,9 @@ Searches are CPU-bound, so a worker runs one at a time (its other threads answer
 cheap routes meanwhile). At most ``MAX_WAITING_SEARCHES`` more may wait for it; one more is refused at
 once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once the worker is told to
 stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those it holds finish.
-A waiting search's time limit runs while it waits (the limit counts from the request's arrival), so a
-search never answers later than its limit plus the usual margin, however long the queue.
+A waiting search's time limit runs while it waits (the limit counts from the request's arrival), and it
+waits no longer than that: if the slot has not come free by then, it is refused (503) at its deadline. So
+a search never answers later than its limit plus the usual margin, however long the queue.
 """
 from contextlib import contextmanager
 import math
@@ -47,9 +48,10 @@ class Admission:
                                   f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
 
     @contextmanager
-    def search(self):
-        """Hold the search slot for the body of the ``with``, waiting for it if allowed, else raise
-        :class:`ServiceUnavailable` (503 with ``Retry-After``)."""
+    def search(self, patience_s: float):
+        """Hold the search slot for the body of the ``with``, waiting for it at most ``patience_s`` (the
+        search's time left) if waiting is allowed; else raise :class:`ServiceUnavailable` (503 with
+        ``Retry-After``)."""
         if self.draining:
             raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
         if not self.slot.acquire(blocking=False):
@@ -58,10 +60,13 @@ class Admission:
                     raise self.full()
                 self.waiting += 1
             try:
-                self.slot.acquire()
+                admitted = self.slot.acquire(timeout=patience_s)
             finally:
                 with self.guard:
                     self.waiting -= 1
+            if not admitted:
+                raise ServiceUnavailable("The search waited its whole time limit for the worker's running "
+                                         f"search; retry in {self.retry_after_s} s.", retry_after=self.retry_after_s)
         try:
             yield
         finally:

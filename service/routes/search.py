@@ -50,7 +50,8 @@ def search():
     algorithm = effective_algorithm(request["algorithm"])
     trace = request.get("trace", False)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    with fairness(current_app).search(time_limit_ms), admission(current_app).search(), \
+    with fairness(current_app).search(time_limit_ms), \
+            admission(current_app).search(remaining_ms(time_limit_ms, started) / 1000.0), \
             IN_FLIGHT.track_inprogress():
         result = engine.api.search(request["game"], request["state"], algorithm,
                                    time_limit_ms=remaining_ms(time_limit_ms, started),

@@ -112,7 +112,7 @@ def test_searches_beyond_the_waiting_bound_are_refused_at_once():
     body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
             "time_limit_ms": 5000}
     answers = []
-    with gate.search():  # the running search
+    with gate.search(60):  # the running search
         waiting = threading.Thread(target=lambda: answers.append(post(app.test_client(), body)))
         waiting.start()
         deadline = time.monotonic() + 5

@@ -143,12 +143,15 @@ def test_health_is_answered_while_every_search_slot_is_busy_and_the_excess_is_re
         t.join(timeout=SEARCH_MS / 1000 + 20)
     health.sort()  # bench/ measures the p99 on a quiet machine; here, a shared one
     assert health[len(health) // 2] < 0.1, health
+    # Two run; two wait (answered when a slot frees within their limit, else refused at their deadline);
+    # the other six are refused at once. Every answer comes within the limit (plus a shared machine's margin).
     served = [seconds for response, seconds in answers if response.status_code == 200]
     refused = [(response, seconds) for response, seconds in answers if response.status_code == 503]
-    assert len(served) == ADMITTED and len(refused) == 6, [r.status_code for r, _ in answers]
-    assert all(seconds <= SEARCH_MS / 1000 + 0.5 for seconds in served), served
-    for response, seconds in refused:
-        assert seconds < 1.0
+    assert len(served) + len(refused) == ADMITTED + 6, [r.status_code for r, _ in answers]
+    assert 2 <= len(served) <= ADMITTED
+    assert sum(seconds < 1.0 for _, seconds in refused) >= 6
+    assert all(seconds <= SEARCH_MS / 1000 + 0.5 for _, seconds in answers), [s for _, s in answers]
+    for response, _ in refused:
         assert response.headers["Content-Type"] == "application/problem+json"
         assert int(response.headers["Retry-After"]) >= 1
 
