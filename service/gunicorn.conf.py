@@ -30,7 +30,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
 # so there are plenty (an idle thread costs little): README, "Settings", says how to size them.
 threads = int(os.environ.get("THREADS", "64"))
 max_requests = int(os.environ.get("MAX_REQUESTS", "1000"))
-max_requests_jitter = max(1, max_requests // 10)
+# Workers under an even load reach max_requests together; a wide jitter keeps them from restarting at once
+# (while one restarts, the others serve).
+max_requests_jitter = max(1, max_requests // 2)
 timeout = int(3 * _max_time_limit_s + 30)
 graceful_timeout = int(_max_time_limit_s + 10)
 control_socket_disable = True  # gunicorn >= 25.1 opens a control socket by default; nothing here uses it
