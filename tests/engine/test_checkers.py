@@ -5,9 +5,10 @@ import random
 
 import pytest
 
+from bench.checkers import openspiel_moves
 from engine.api import apply, legal_moves, load, search
 from engine.errors import IllegalMove, InvalidState
-from engine.games.checkers import GAME_TYPE, SQUARES, row_col
+from engine.games.checkers import GAME_TYPE
 
 PERFT = [7, 49, 302, 1469, 7361, 36768, 179740]  # depths 1-7 from the start (depth 8: 845931, in bench/)
 TEXTBOOK = {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
@@ -89,31 +90,6 @@ def test_a_player_who_cannot_move_loses():
 
 
 # --- OpenSpiel ---------------------------------------------------------------------------------------
-
-def openspiel_square(text: str) -> int:
-    """OpenSpiel's ``a3`` as a PDN square: its first player (ours Black) starts on ranks 1-3, so its board
-    is ours turned half round."""
-    file, rank = ord(text[0]) - ord("a"), int(text[1:])
-    return next(n for n in SQUARES if row_col(n) == (rank - 1, 7 - file))
-
-
-def openspiel_moves(state) -> dict:
-    """OpenSpiel's legal moves as PDN, each with its actions (a multi-jump is one action per jump, the
-    same player moving again)."""
-    found = {}
-    player = state.current_player()
-    for action in state.legal_actions():
-        text = state.action_to_string(action)
-        start, land = openspiel_square(text[:2]), openspiel_square(text[2:])
-        child = state.child(action)
-        jump = abs(row_col(start)[0] - row_col(land)[0]) == 2
-        if jump and not child.is_terminal() and child.current_player() == player:
-            for rest, actions in openspiel_moves(child).items():
-                found[f"{start}x{rest}"] = [action] + actions
-        else:
-            found[f"{start}{'x' if jump else '-'}{land}"] = [action]
-    return found
-
 
 def test_legal_moves_agree_with_openspiel():
     pyspiel = pytest.importorskip("pyspiel")
