@@ -62,16 +62,12 @@ BIT = {n: bit_of(n) for n in SQUARES}
 SQUARE = {b: n for n, b in BIT.items()}
 AT = {row_col(n): n for n in SQUARES}
 ON_BOARD = sum(BIT.values())
+COORD = {BIT[n]: row_col(n) for n in SQUARES}
 
 
 def squares_of(board: int) -> list:
     """The squares of a bitboard, in ascending order."""
-    found = []
-    while board:
-        b = board & -board
-        found.append(SQUARE[b])
-        board ^= b
-    return found
+    return [SQUARE[b] for b in bits_of(board)]
 
 
 def rows(*numbers) -> int:
@@ -295,9 +291,10 @@ GAME_TYPE = GameType(
     sample_states=(
         {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"},
         {"fen": "W:W9,10,11,19,K2:B5,6,13,14,15,22,K31"},
-        {"fen": "B:WK14,K23:BK1,K32"},
-        {"board": ["........", "........", "...w.w..", "........", ".b.w.w..", "........", "...b....", "........"],
-         "to_move": "b"},
+        {"fen": "W:W27,K19:B7,8,14,15,23,24,K30"},
+        {"board": ["........", "B.......", "........", "........", ".....W..", "....W...", "........", "......B."],
+         "to_move": "w", "history": ["B:WK19,K23:BK1,K32", "W:WK19,K23:BK5,K32", "B:WK23,K24:BK5,K32",
+                                     "W:WK23,K24:BK1,K32", "B:WK19,K23:BK1,K32"]},
     ),
 )
 
@@ -376,36 +373,33 @@ class Checkers(Game):
         return moves
 
     def evaluate(self, state, player):
-        """For depth-limited play, in points (a man 100) from Black's side, squashed into (-1, 1):
-
-        - material, a king 135, scaled by ``28 / (pieces on the board + 4)``: the same lead weighs more
-          with fewer pieces left, so the side ahead trades down (and the side behind avoids trades);
-        - advancement: 3 a row for a man beyond his own half's first rows (see ``ADVANCED``);
-        - back-rank guard: 5 for each man still on his own back row while the opponent has men to crown;
-        - centre control: 4 for each piece on the eight central squares;
-        - mobility: 2 for each plain step the side has.
-
-        Exact (the utility) on terminal states."""
+        """For depth-limited play: the position is first played out along its forced captures, a
+        quiescence search without standing pat (a capture cannot be declined): where the player to move
+        must capture, the value is the best of the captures, up to ``QUIESCENCE_PLIES`` plies deep. An
+        end of the game met on the way counts ``NEAR_WIN`` (or 0), so that evaluations stay strictly
+        inside the utilities; a quiet position gets :func:`static_value`. Exact on terminal states."""
         if self.is_terminal(state):
             return self.utility(state, player)
-        black, white, kings, _, _, _ = state
-        empty = ON_BOARD & ~(black | white)
-        black_men, white_men = black & ~kings, white & ~kings
-        black_kings, white_kings = black & kings, white & kings
-        material = (100 * (black_men.bit_count() - white_men.bit_count())
-                    + 135 * (black_kings.bit_count() - white_kings.bit_count()))
-        score = material * 28 / ((black | white).bit_count() + 4)
-        (b_far, b_near), (w_far, w_near) = ADVANCED
-        score += 3 * ((black_men & b_far).bit_count() + (black_men & b_near).bit_count()
-                      - (white_men & w_far).bit_count() - (white_men & w_near).bit_count())
-        if white_men:
-            score += 5 * (black_men & BACK_RANK[BLACK]).bit_count()
-        if black_men:
-            score -= 5 * (white_men & BACK_RANK[WHITE]).bit_count()
-        score += 4 * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count())
-        score += 2 * (step_count(black, kings, BLACK, empty) - step_count(white, kings, WHITE, empty))
-        value = score / (abs(score) + 300)
-        return value if player == BLACK else -value
+        value = self.quiescent(state, QUIESCENCE_PLIES)
+        return value if player == state[3] else -value
+
+    def quiescent(self, state, plies: int) -> float:
+        """The value of a live ``state`` for its player to move, its forced captures played out."""
+        black, white, kings, turn, _, _ = state
+        me, opp = (black, white) if turn == BLACK else (white, black)
+        if plies and can_capture(me, opp, kings, turn, ON_BOARD & ~(black | white)):
+            best = -1.0
+            for move in generate(black, white, kings, turn):
+                child = self.result(state, move)
+                if self.is_terminal(child):
+                    value = NEAR_WIN * self.utility(child, turn)
+                else:
+                    value = -self.quiescent(child, plies - 1)
+                if value > best:
+                    best = value
+            return best
+        value = static_value(black, white, kings)
+        return value if turn == BLACK else -value
 
     def plies_bound(self, state):
         """Every man can move at most as many times as he has rows to go, and every capture takes one of
@@ -456,6 +450,55 @@ class Checkers(Game):
         black, white, kings, turn, history, _ = state
         return {"board": board_rows(black, white, kings), "to_move": COLOURS[turn],
                 "history": [fen_of(*position_of(key)) for key in history]}
+
+
+QUIESCENCE_PLIES = 8
+NEAR_WIN = 0.999
+
+
+def static_value(black: int, white: int, kings: int) -> float:
+    """A quiet position's worth for Black in points (a man 100), squashed into (-1, 1):
+
+    - material, a king 135, scaled by ``28 / (pieces on the board + 4)``: the same lead weighs more with
+      fewer pieces left, so the side ahead trades down (and the side behind avoids trades);
+    - advancement: 3 a row for a man beyond his own half's first rows (see ``ADVANCED``);
+    - back-rank guard: 5 for each man still on his own back row while the opponent has men to crown;
+    - centre control: 4 for each piece on the eight central squares;
+    - mobility: 2 for each plain step the side has;
+    - in an end game (8 pieces or fewer), the side ahead brings its kings near the enemy: 3 off for each
+      row or column between a king and the nearest enemy piece."""
+    empty = ON_BOARD & ~(black | white)
+    black_men, white_men = black & ~kings, white & ~kings
+    black_kings, white_kings = black & kings, white & kings
+    material = (100 * (black_men.bit_count() - white_men.bit_count())
+                + 135 * (black_kings.bit_count() - white_kings.bit_count()))
+    pieces = (black | white).bit_count()
+    score = material * 28 / (pieces + 4)
+    (b_far, b_near), (w_far, w_near) = ADVANCED
+    score += 3 * ((black_men & b_far).bit_count() + (black_men & b_near).bit_count()
+                  - (white_men & w_far).bit_count() - (white_men & w_near).bit_count())
+    if white_men:
+        score += 5 * (black_men & BACK_RANK[BLACK]).bit_count()
+    if black_men:
+        score -= 5 * (white_men & BACK_RANK[WHITE]).bit_count()
+    score += 4 * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count())
+    score += 2 * (step_count(black, kings, BLACK, empty) - step_count(white, kings, WHITE, empty))
+    if pieces <= 8 and material:
+        hunters, prey = (black_kings, white) if material > 0 else (white_kings, black)
+        distance = sum(min(max(abs(r - pr), abs(c - pc)) for pr, pc in map(COORD.get, bits_of(prey)))
+                       for r, c in map(COORD.get, bits_of(hunters)))
+        score -= 3 * distance if material > 0 else -3 * distance
+    return score / (abs(score) + 300)
+
+
+def bits_of(board: int) -> list:
+    """The one-bit boards of a bitboard's squares."""
+    found = []
+    while board:
+        b = board & -board
+        found.append(b)
+        board ^= b
+    return found
 
 
 MOVE_RE = re.compile(r"^[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2})+)$")
