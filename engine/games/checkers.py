@@ -71,14 +71,15 @@ def squares_of(board: int) -> list:
 
 
 def rows(*numbers) -> int:
+    """The squares of the given rows (0 at the top) as a bitboard."""
     return sum(BIT[n] for r in numbers for n in SQUARES if row_col(n)[0] == r)
 
 
 CROWN = (rows(7), rows(0))             # where each side's men are crowned
 BACK_RANK = (rows(0), rows(7))         # each side's own back row
 CENTRE = sum(BIT[n] for n in (10, 11, 14, 15, 18, 19, 22, 23))
-# Men's advancement, rows from each side's own back row: 1 point a row beyond the second row, twice that
-# in the last two rows before the crown.
+# Men's advancement: a man past his side's first three rows counts once, in the two rows before his crown
+# twice (Black's rows 3-6 and 5-6 from the top, White's 4-1 and 2-1).
 ADVANCED = ((rows(3, 4, 5, 6), rows(5, 6)), (rows(4, 3, 2, 1), rows(2, 1)))
 
 
@@ -461,7 +462,7 @@ def static_value(black: int, white: int, kings: int) -> float:
 
     - material, a king 135, scaled by ``28 / (pieces on the board + 4)``: the same lead weighs more with
       fewer pieces left, so the side ahead trades down (and the side behind avoids trades);
-    - advancement: 3 a row for a man beyond his own half's first rows (see ``ADVANCED``);
+    - advancement: 3 for a man past his side's first three rows, 6 in the two rows before his crown;
     - back-rank guard: 5 for each man still on his own back row while the opponent has men to crown;
     - centre control: 4 for each piece on the eight central squares;
     - mobility: 2 for each plain step the side has;

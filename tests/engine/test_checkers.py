@@ -9,6 +9,7 @@ from bench.checkers import openspiel_moves
 from engine.api import apply, legal_moves, load, search
 from engine.errors import IllegalMove, InvalidState
 from engine.games.checkers import GAME_TYPE
+from engine.search.solver import can_solve
 
 PERFT = [7, 49, 302, 1469, 7361, 36768, 179740]  # depths 1-7 from the start (depth 8: 845931, in bench/)
 TEXTBOOK = {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
@@ -208,6 +209,19 @@ def test_a_jump_may_be_named_by_its_ends_when_unambiguous():
 
 
 # --- searches ----------------------------------------------------------------------------------------
+
+def test_declarations_a_multi_jump_is_one_ply_and_the_ply_is_not_in_the_key():
+    """The players alternate (a multi-jump is one move, and no one passes), so mate-distance windows
+    hold; a king's step adds nothing, so the key does not fix the ply and the exact solver (which stores
+    scores counted from its root) stays away."""
+    assert GAME_TYPE.alternating and not GAME_TYPE.key_fixes_ply and GAME_TYPE.outcomes
+    game, state = load("checkers", {"fen": "B:W6,7,15,23,24:BK10,2"})
+    after = game.result(state, game.move_from_json("2x11x18x27", state))
+    assert game.to_move(after) == 1 - game.to_move(state)
+    assert not can_solve(game)
+    game, state = play(KINGS, *SHUFFLE)                      # the start's board after four plies
+    assert state[:4] == load("checkers", KINGS)[1][:4] and game.key(state) != game.key(load("checkers", KINGS)[1])
+
 
 def test_every_algorithm_plays_a_legal_move():
     state = {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"}
