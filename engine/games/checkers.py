@@ -133,20 +133,20 @@ def up_steps(pieces: int, empty: int) -> int:
     return ((pieces >> 4) & empty).bit_count() + ((pieces >> 5) & empty).bit_count()
 
 
-def down_jumps(pieces: int, opp: int, empty: int) -> int:
-    """The landing squares of the jumps down the board by ``pieces`` over ``opp``."""
-    return (((pieces << 4) & opp) << 4 | ((pieces << 5) & opp) << 5) & empty
-
-
-def up_jumps(pieces: int, opp: int, empty: int) -> int:
-    return (((pieces >> 4) & opp) >> 4 | ((pieces >> 5) & opp) >> 5) & empty
+def jumpers(me: int, opp: int, kings: int, turn: int, empty: int) -> int:
+    """The pieces of the side with pieces ``me`` (moving ``turn``'s way) that can jump ``opp``: walking
+    back from the empty landing squares over an enemy piece."""
+    if turn == BLACK:
+        down, up = me, me & kings
+    else:
+        down, up = me & kings, me
+    return ((((empty >> 4) & opp) >> 4 | ((empty >> 5) & opp) >> 5) & down
+            | (((empty << 4) & opp) << 4 | ((empty << 5) & opp) << 5) & up)
 
 
 def can_capture(me: int, opp: int, kings: int, turn: int, empty: int) -> bool:
-    """Whether the side with pieces ``me`` (moving ``turn``'s way) has a jump."""
-    if turn == BLACK:
-        return bool(down_jumps(me, opp, empty) or up_jumps(me & kings, opp, empty))
-    return bool(up_jumps(me, opp, empty) or down_jumps(me & kings, opp, empty))
+    """Whether the side has a jump (captures are forced, so then it has only jumps)."""
+    return jumpers(me, opp, kings, turn, empty) != 0
 
 
 def step_count(me: int, kings: int, turn: int, empty: int) -> int:
@@ -164,9 +164,9 @@ def generate(black: int, white: int, kings: int, turn: int) -> list:
     me, opp = (black, white) if turn == BLACK else (white, black)
     empty = ON_BOARD & ~(black | white)
     moves = []
-    if can_capture(me, opp, kings, turn, empty):
+    pieces = jumpers(me, opp, kings, turn, empty)
+    if pieces:
         men_jumps, crown = MAN_JUMPS[turn], CROWN[turn]
-        pieces = me
         while pieces:
             b = pieces & -pieces
             pieces ^= b
