@@ -133,13 +133,16 @@ def up_steps(pieces: int, empty: int) -> int:
     return ((pieces >> 4) & empty).bit_count() + ((pieces >> 5) & empty).bit_count()
 
 
+def movers(me: int, kings: int, turn: int) -> tuple:
+    """``(down, up)``: the side's pieces that move down the board (to higher squares) and those that
+    move up. Black's men and kings go down, his kings also up; White's the other way round."""
+    return (me, me & kings) if turn == BLACK else (me & kings, me)
+
+
 def jumpers(me: int, opp: int, kings: int, turn: int, empty: int) -> int:
     """The pieces of the side with pieces ``me`` (moving ``turn``'s way) that can jump ``opp``: walking
     back from the empty landing squares over an enemy piece."""
-    if turn == BLACK:
-        down, up = me, me & kings
-    else:
-        down, up = me & kings, me
+    down, up = movers(me, kings, turn)
     return ((((empty >> 4) & opp) >> 4 | ((empty >> 5) & opp) >> 5) & down
             | (((empty << 4) & opp) << 4 | ((empty << 5) & opp) << 5) & up)
 
@@ -151,9 +154,8 @@ def can_capture(me: int, opp: int, kings: int, turn: int, empty: int) -> bool:
 
 def step_count(me: int, kings: int, turn: int, empty: int) -> int:
     """The number of plain steps (no captures) the side has."""
-    if turn == BLACK:
-        return down_steps(me, empty) + up_steps(me & kings, empty)
-    return up_steps(me, empty) + down_steps(me & kings, empty)
+    down, up = movers(me, kings, turn)
+    return down_steps(down, empty) + up_steps(up, empty)
 
 
 # --- move generation --------------------------------------------------------------------------------
@@ -176,10 +178,7 @@ def generate(black: int, white: int, kings: int, turn: int) -> list:
                 extend_jumps(b, b, 0, None, opp, empty | b, men_jumps, crown, moves)
         return moves
     men_steps = MAN_STEPS[turn]
-    if turn == BLACK:
-        down, up = me, me & kings
-    else:
-        down, up = me & kings, me
+    down, up = movers(me, kings, turn)
     pieces = (empty >> 4 | empty >> 5) & down | (empty << 4 | empty << 5) & up   # those with a step
     while pieces:
         b = pieces & -pieces
@@ -212,14 +211,12 @@ def extend_jumps(start, at, captured, path, opp, empty, table, crown, moves) -> 
                     moves.append((start, land, taken, trail))
 
 
-def has_move(me: int, opp: int, kings: int, turn: int, empty: int) -> bool:
-    """Whether the side with pieces ``me`` has any legal move: a step or a jump."""
-    if turn == BLACK:
-        men_down, up = me, me & kings
-    else:
-        men_down, up = me & kings, me
-    return bool((men_down << 4 | men_down << 5 | up >> 4 | up >> 5) & empty
-                or can_capture(me, opp, kings, turn, empty))
+def stuck(black: int, white: int, kings: int, turn: int) -> bool:
+    """Whether the player to move has no legal move, neither a step nor a jump (and so has lost)."""
+    me, opp = (black, white) if turn == BLACK else (white, black)
+    empty = ON_BOARD & ~(black | white)
+    down, up = movers(me, kings, turn)
+    return not ((down << 4 | down << 5 | up >> 4 | up >> 5) & empty or can_capture(me, opp, kings, turn, empty))
 
 
 # --- positions and states ---------------------------------------------------------------------------
@@ -341,20 +338,14 @@ class Checkers(Game):
         return nb, nw, nk, 1 - turn, (), False
 
     def is_terminal(self, state):
-        black, white, kings, turn, _, drawn = state
-        if drawn:
-            return True
-        me, opp = (black, white) if turn == BLACK else (white, black)
-        return not has_move(me, opp, kings, turn, ON_BOARD & ~(black | white))
+        return state[5] or stuck(*state[:4])
 
     def utility(self, state, player):
         """-1 for the player to move when they cannot move (that comes first: a player left without a
         move on the ply that completes a draw has lost), 0 for a draw, +1 for the other player."""
-        black, white, kings, turn, _, _ = state
-        me, opp = (black, white) if turn == BLACK else (white, black)
-        if has_move(me, opp, kings, turn, ON_BOARD & ~(black | white)):
+        if not stuck(*state[:4]):
             return 0.0
-        return -1.0 if player == turn else 1.0
+        return -1.0 if player == state[3] else 1.0
 
     # --- knowledge for searches ------------------------------------------------------------------
 
