@@ -181,7 +181,7 @@ def test_fen_and_board_agree():
     ({"fen": "B:W18,24:B18"}, "state.fen"),
     ({"fen": "X:W18:B12"}, "state.fen"),
     ({"fen": "B:W1:B12"}, "state.fen"),                                                       # white man on 1
-    ({"fen": "B:W:B12"}, "state.fen"),                                                        # White just moved?
+    ({"fen": "B:W:B12"}, "state.fen"),                                        # White moved last, with no pieces?
     ({"fen": "B:W18:B12", "history": "W:W18:B8"}, "state.history"),
     ({"fen": "B:W18:B12", "extra": 1}, "state"),
 ])
