@@ -347,6 +347,16 @@ class Checkers(Game):
             return 0.0
         return -1.0 if player == state[3] else 1.0
 
+    def end_reason(self, state):
+        """The player to move cannot move (no piece left, or every one blocked), or which draw rule."""
+        black, white, kings, turn, history, _ = state
+        if stuck(black, white, kings, turn):
+            side = ("Black", "White")[turn]
+            return f"{side} {'has no pieces left' if not (black, white)[turn] else 'cannot move'}"
+        if len(history) >= self.limit:
+            return f"{self.limit} plies without a capture or a man's move"
+        return "threefold repetition"
+
     # --- knowledge for searches ------------------------------------------------------------------
 
     def ordered_actions(self, state):

@@ -86,8 +86,10 @@ def test_capture_paths_to_the_same_result_are_different_moves():
 def test_a_player_who_cannot_move_loses():
     info = legal_moves("checkers", {"fen": "W:W29:B25,K22"})        # White's man on 29 is blocked by 25
     assert info["terminal"] and info["utilities"] == {"b": 1.0, "w": -1.0}
-    info = legal_moves("checkers", {"fen": "W:W:B25"})              # White has no pieces left
+    assert info["reason"] == "White cannot move"
+    info = legal_moves("checkers", {"fen": "W:W:B25"})
     assert info["terminal"] and info["utilities"] == {"b": 1.0, "w": -1.0}
+    assert info["reason"] == "White has no pieces left"
 
 
 # --- OpenSpiel ---------------------------------------------------------------------------------------
@@ -127,6 +129,7 @@ def test_threefold_repetition_draws():
     assert not game.is_terminal(state)
     state = game.result(state, game.move_from_json(SHUFFLE[3], state))   # the start position, third time
     assert game.is_terminal(state) and game.utility(state, 0) == 0.0
+    assert game.end_reason(state) == "threefold repetition"
     # The same board without the history is not over.
     assert not game.is_terminal(load("checkers", {**game.state_to_json(state), "history": []})[1])
 
@@ -135,6 +138,7 @@ def test_the_no_progress_rule_is_a_game_option():
     moves = ("1-5", "19-15", "5-1", "23-19", "1-5")
     game, state = play(KINGS, *moves, no_progress_plies=5)
     assert game.is_terminal(state) and game.utility(state, 1) == 0.0
+    assert game.end_reason(state) == "5 plies without a capture or a man's move"
     game, state = play(KINGS, *moves)
     assert not game.is_terminal(state)
     assert len(game.state_to_json(state)["history"]) == 5

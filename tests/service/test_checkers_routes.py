@@ -30,6 +30,18 @@ def test_the_rules_routes_speak_pdn(client):
     assert after["state"]["board"][3] == "....b..."
 
 
+def test_a_finished_game_says_why(client):
+    body = client.post("/v1/games/checkers/apply",
+                       json={"state": {"fen": "W:WK23,K24:BK1,K32", "history": [
+                           "B:WK19,K23:BK1,K32", "W:WK19,K23:BK5,K32", "B:WK23,K24:BK5,K32",
+                           "W:WK23,K24:BK1,K32", "B:WK19,K23:BK1,K32", "W:WK19,K23:BK5,K32",
+                           "B:WK23,K24:BK5,K32"]}, "move": "24-19"})    # the first position, a third time
+    assert body.status_code == 200, body.get_json()
+    after = body.get_json()
+    assert after["terminal"] and after["reason"] == "threefold repetition"
+    assert after["utilities"] == {"b": 0.0, "w": 0.0}
+
+
 @pytest.mark.parametrize("state, field", [
     ({"board": [".b.b.b.b"] + ["........"] * 6 + ["b......."], "to_move": "w"}, "state.board"),  # crowning row
     ({"fen": "B:W18,24:B12,K22,40"}, "state.fen"),
