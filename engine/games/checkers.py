@@ -432,7 +432,7 @@ class Checkers(Game):
         squares = [int(n) for n in re.split("[-x]", value)]
         if any(n not in SQUARES for n in squares):
             raise IllegalMove(f"{value!r} names a square outside 1-32")
-        text = "x".join(map(str, squares)) if "x" in value else value
+        text = ("x" if "x" in value else "-").join(map(str, squares))          # "09-13" is "9-13"
         if text in legal:
             return moves[legal.index(text)]
         if "-" in value and moves and moves[0][2]:

@@ -206,6 +206,8 @@ def test_bad_moves(move, message):
 
 
 def test_a_jump_may_be_named_by_its_ends_when_unambiguous():
+    game, state = load("checkers", {})
+    assert game.move_to_json(game.move_from_json("09-13", state)) == "9-13"
     game, state = load("checkers", {"fen": "B:W6,7,15,23,24:BK10,2"})
     assert game.move_to_json(game.move_from_json("2x27", state)) == "2x11x18x27"
     with pytest.raises(IllegalMove, match="ambiguous"):
