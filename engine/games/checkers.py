@@ -20,8 +20,8 @@ move a man (the history is that long). Only those earlier positions can ever com
 capture cannot be undone), so the history is everything the rest of the game depends on.
 
 Repetition and the transposition table (graph-history interaction): the value of a position depends on
-its history, so :meth:`Checkers.key` is the whole state, history included, and two states share a table
-entry only when they share their future: a draw by repetition found below one path is never reused for
+its history, so the table key is the whole state, history included (``Game.key``, the state itself:
+checkers does not list ``HASHING``), and two states share a table entry only when they share their future: a draw by repetition found below one path is never reused for
 the same position reached along another path, where the repetition would not happen. The history
 resets at every capture and man's move, so the opening and middle game lose no transpositions; only
 the king moves of an end game, whose orders differ, miss some.
