@@ -5,6 +5,7 @@ import json
 import threading
 import time
 
+import orjson
 import pytest
 
 from engine.registry import game_type
@@ -66,7 +67,10 @@ def test_a_tree_as_big_as_the_body_limit_admits_answers_within_its_limit(app, tr
     assert response.status_code == 200
     answer = response.get_json()
     assert answer["stats"]["timed_out"] is True and answer["move"] == 0
-    assert seconds <= 0.001 + MARGIN_S, seconds
+    # Decoding a megabyte of JSON takes what it takes on this CPU (3-5 ms on a quick idle one; several
+    # times that on a slow or shared one): everything else must fit in the margin.
+    decoding, _ = best_of(5, lambda: orjson.loads(body))
+    assert seconds <= 0.001 + MARGIN_S + decoding, (seconds, decoding)
 
 
 def test_a_trace_is_bounded_in_bytes_and_time():
