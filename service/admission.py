@@ -5,8 +5,9 @@ cheap routes meanwhile). At most ``MAX_WAITING_SEARCHES`` more may wait for it; 
 once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once the worker is told to
 stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those it holds finish.
 A waiting search's time limit runs while it waits (the limit counts from the request's arrival), and it
-waits no longer than that: if the slot has not come free by then, it is refused (503) at its deadline. So
-a search never answers later than its limit plus the usual margin, however long the queue.
+waits no longer than that: if the slot has not come free by then, it answers at its deadline with what a
+millisecond finds (``timed_out``). So a search never answers later than its limit plus the usual margin,
+however long the running one takes.
 """
 from contextlib import contextmanager
 import math
@@ -50,8 +51,9 @@ class Admission:
     @contextmanager
     def search(self, patience_s: float):
         """Hold the search slot for the body of the ``with``, waiting for it at most ``patience_s`` (the
-        search's time left) if waiting is allowed; else raise :class:`ServiceUnavailable` (503 with
-        ``Retry-After``)."""
+        search's time left) if waiting is allowed, else raise :class:`ServiceUnavailable` (503 with
+        ``Retry-After``). A search whose time ran out while it waited runs without the slot: it has no
+        time left, so it answers at once with what a millisecond finds."""
         if self.draining:
             raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
         if not self.slot.acquire(blocking=False):
@@ -65,8 +67,8 @@ class Admission:
                 with self.guard:
                     self.waiting -= 1
             if not admitted:
-                raise ServiceUnavailable("The search waited its whole time limit for the worker's running "
-                                         f"search; retry in {self.retry_after_s} s.", retry_after=self.retry_after_s)
+                yield
+                return
         try:
             yield
         finally:

@@ -15,6 +15,8 @@ import time
 import pytest
 import requests
 
+from tests.service.support import terminate
+
 ROOT = Path(__file__).resolve().parents[2]
 CONF = ROOT / "deploy" / "nginx" / "tactician.conf"
 BOOT_SECONDS = 30
@@ -145,13 +147,7 @@ http {{
 
     def close(self) -> None:
         for process in [self.nginx, *(i.process for i in self.instances), self.redis]:
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=5)
+            terminate(process, timeout=20)
 
 
 @pytest.fixture(scope="module")

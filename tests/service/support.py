@@ -3,6 +3,7 @@
 ``application/problem+json`` as JSON."""
 import functools
 import json
+import subprocess
 
 import yaml
 from openapi_core import Config, OpenAPI
@@ -65,3 +66,14 @@ class ValidatingClient:
 
     def post(self, *args, **kwargs):
         return self.open(*args, method="POST", **kwargs)
+
+
+def terminate(process, timeout: float = 30) -> None:
+    """Stop a server subprocess: SIGTERM, then SIGKILL if it has not exited after ``timeout`` seconds."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)

@@ -14,7 +14,7 @@ import requests
 
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
 
-from tests.service.support import FIGURE_5_2, validators
+from tests.service.support import FIGURE_5_2, terminate, validators
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_SECONDS = 30
@@ -50,13 +50,7 @@ def server(tmp_path):
 
 def stop(process, log) -> None:
     """SIGTERM, and SIGKILL if it has not exited after 30 s; then close its log."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+    terminate(process)
     log.close()
 
 
