@@ -9,12 +9,27 @@ from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
 def require_deterministic_two_player(game, name: str) -> None:
-    """Minimax and alpha-beta need a two-player zero-sum game without chance nodes."""
+    """Minimax and alpha-beta need a zero-sum game of two sides without chance nodes."""
     if game.has_chance:
         raise AlgorithmMismatch(f"{name} cannot search a game with chance nodes; use expectimax or mcts")
-    if game.n_players != 2 or not game.zero_sum:
-        raise AlgorithmMismatch(f"{name} needs a two-player zero-sum game; use maxn for "
+    if game.n_players < 2 or not game.zero_sum:
+        raise AlgorithmMismatch(f"{name} needs a zero-sum game of two sides; use maxn for "
                                 f"{game.n_players} players")
+
+
+def sides_of(game) -> tuple:
+    """The side (0 or 1) of every player of a zero-sum game, in player order (:attr:`Game.sides`): a
+    search maximises at the nodes of the perspective player's side and minimises at the others'."""
+    return game.sides if game.sides is not None else tuple(range(game.n_players))
+
+
+def require_depth_if_endless(game, state, depth, name: str) -> None:
+    """A search without a depth limit goes in one pass to the terminal states: that needs a game whose
+    length from ``state`` is bounded (``plies_bound``); Pacman's may go on forever."""
+    if depth is None and game.plies_bound(state) is None:
+        raise AlgorithmMismatch(f"{name} without a depth searches to the end of the game in one pass, and "
+                                f"a {game.id} game may never end: give algorithm.depth",
+                                field="algorithm.depth")
 
 
 def declares(game, assumption: str) -> bool:
@@ -108,7 +123,7 @@ def player_bounds(game) -> tuple | None:
     if game.utility_bounds is None:
         return None
     lo, hi = game.utility_bounds
-    if game.zero_sum and game.n_players == 2:
+    if game.zero_sum and game.n_players >= 2:
         return min(lo, -hi), max(hi, -lo)
     return lo, hi
 

@@ -1,7 +1,9 @@
 """Expectimax (AIMA 5.5, EXPECTIMINIMAX) with Ballard's Star1 pruning at chance nodes.
 
-The searcher is the player to move at the root; its nodes are MAX nodes. A chance node is worth the
-probability-weighted mean of its children. The other player's nodes depend on ``opponent_model``:
+The searcher is the player to move at the root; its nodes, and those of its side's other players (the
+game's ``sides``: Pacman's ghosts are one side), are MAX nodes. A chance node is worth the
+probability-weighted mean of its children. The nodes of every player of the other side (each of Pacman's
+ghosts on its own ply, as CS188's expectimax has it) depend on ``opponent_model``:
 
 - ``uniform``: the opponent is a chance node that picks each legal move with equal probability;
 - ``epsilon_greedy``: with probability ``epsilon`` (default 0.1) a uniformly random move, otherwise the
@@ -13,7 +15,7 @@ probability-weighted mean of its children. The other player's nodes depend on ``
 The default is ``minimax`` in games that have chance nodes of their own (a typed tree with max, min and
 chance nodes reads as the textbook's expectiminimax tree) and ``uniform`` in deterministic games, where
 expectimax exists to model a fallible opponent (API.md). One-player games (2048) have no opponent.
-Games of more than two players, or two players that are not zero-sum, need ``maxn``.
+Games of more than two players that are not two zero-sum sides need ``maxn``.
 
 With ``pruning`` (the default) MAX and MIN nodes cut as alpha-beta does, and chance nodes as Star1 does
 (Ballard 1983) when the game bounds its values: after some children, the node's value lies between what
@@ -31,7 +33,7 @@ from engine.game import CHANCE, EVALUATION
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
-                                  player_bounds, require_decision_root)
+                                  player_bounds, require_decision_root, sides_of)
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth
 from engine.search.trace import Tracer
 
@@ -80,7 +82,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     depth, pruning = settings.depth, settings.pruning
     model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
-    sign = 1 if game.perspective(state) == searcher else -1
+    sides = sides_of(game)
+    ours = sides[searcher]
+    sign = 1 if sides[game.perspective(state)] == ours else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     bounds = player_bounds(game) if pruning else None
@@ -108,7 +112,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             v = evaluate(s, searcher)
         else:
             mover = to_move(s)
-            if mover == searcher:
+            if mover == searcher or mover >= 0 and sides[mover] == ours:
                 v = max_value(s, alpha, beta, ply)
             elif mover == CHANCE:
                 v = expected_value(s, chance_outcomes(s), alpha, beta, ply)
@@ -233,9 +237,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
 
 def require_fit(game) -> None:
-    if game.n_players > 2 or (game.n_players == 2 and not game.zero_sum):
+    if game.n_players > 1 and not game.zero_sum:
         raise AlgorithmMismatch(f"expectimax values states with one number, which needs one player or two "
-                                f"with zero-sum utilities; use maxn for this {game.n_players}-player game")
+                                f"zero-sum sides; use maxn for this {game.n_players}-player game")
 
 
 def opponent_settings(game, model, epsilon) -> tuple:

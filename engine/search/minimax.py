@@ -5,7 +5,8 @@ from engine.deadline import Deadline, Timeout
 from engine.result import Stats, MoveValue
 from engine.limits import Limits
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_deterministic_two_player, unlinked)
+                                  reaches_end, require_depth_if_endless, require_deterministic_two_player, sides_of,
+                                  unlinked)
 from engine.search.settings import DepthSettings
 from engine.search.trace import Tracer
 
@@ -22,8 +23,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """Minimax value of every root move, searched to the end of the game or to ``depth`` plies.
 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
-    perspective player ``game.perspective(state)``: MAX nodes are those where that player moves, MIN
-    nodes the others. Without a depth limit the search runs once to the terminal states; when the
+    perspective player ``game.perspective(state)``: MAX nodes are those where a player of its side moves
+    (:func:`~engine.search.common.sides_of`), MIN nodes the others (each of Pacman's ghosts on its own ply). Without a depth limit the search runs once to the terminal states; when the
     deadline passes first, the answer is the best root move among those fully searched. A tie between
     root moves goes to the first in natural order.
 
@@ -33,7 +34,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """
     require_deterministic_two_player(game, NAME)
     depth = settings.depth
+    require_depth_if_endless(game, state, depth, NAME)
     player = game.perspective(state)
+    sides = sides_of(game)
+    side = sides[player]
     to_move, actions, result = game.to_move, game.actions, game.result
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     mask = Deadline.CHECK_MASK
@@ -60,7 +64,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             length = 0
             return utility(s, player) if terminal else evaluate(s, player)
         child_ply = ply + 1
-        if to_move(s) == player:  # MAX-VALUE
+        if sides[to_move(s)] == side:  # MAX-VALUE
             v = -math.inf
             for a in actions(s):
                 if tracer:
@@ -89,7 +93,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         return v
 
     node = traced_value if tracer else value
-    maximizing = game.to_move(state) == player
+    maximizing = sides[game.to_move(state)] == side
     nodes, moves, lines, timed_out = 1, [], [], False
     root_entry = tracer.visit(0) if tracer else None
     try:
