@@ -137,7 +137,7 @@ class Pacman(Game):
         self.ghost_moves = [{d: ghost_choices(self.pacman_moves[cell], d) for d in DIRECTIONS}
                             for cell in range(len(self.walls))]
         self.step = {d: dx + dy * width for d, (dx, dy) in VECTORS.items()}
-        self.evaluate = self.better_evaluate if evaluation == BETTER else self.score_evaluate
+        self.better_evaluation = evaluation == BETTER
         self.distances = {}                             # source cell -> (distances, cells by distance)
         if evaluation == BETTER:
             distance, by_distance = self.distances_from(pacman)
@@ -226,12 +226,10 @@ class Pacman(Game):
 
     # --- evaluation ------------------------------------------------------------------------------
 
-    def score_evaluate(self, state, player):
-        """CS188's ``scoreEvaluationFunction``: the current score (Pacman's; the ghosts' negated)."""
-        return float(state[6] if player == 0 else -state[6])
-
-    def better_evaluate(self, state, player):
-        value = self.better(state)
+    def evaluate(self, state, player):
+        """CS188's ``scoreEvaluationFunction``, the current score, or with ``evaluation: "better"``
+        :meth:`better`; Pacman's, and negated for every ghost."""
+        value = self.better(state) if self.better_evaluation else float(state[6])
         return value if player == 0 else -value
 
     def better(self, state) -> float:

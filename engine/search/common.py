@@ -5,6 +5,7 @@ from engine.game import EVALUATION
 from engine.deadline import Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE
+from engine.search.scores import MAX_ID_DEPTH
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
@@ -23,13 +24,27 @@ def sides_of(game) -> tuple:
     return game.sides if game.sides is not None else tuple(range(game.n_players))
 
 
-def require_depth_if_endless(game, state, depth, name: str) -> None:
-    """A search without a depth limit goes in one pass to the terminal states: that needs a game whose
-    length from ``state`` is bounded (``plies_bound``); Pacman's may go on forever."""
-    if depth is None and game.plies_bound(state) is None:
-        raise AlgorithmMismatch(f"{name} without a depth searches to the end of the game in one pass, and "
-                                f"a {game.id} game may never end: give algorithm.depth",
-                                field="algorithm.depth")
+def root_passes(game, state, depth: int | None, root_pass) -> tuple:
+    """The driver of minimax and textbook alpha-beta: one pass to ``depth`` plies (None: to the end of the
+    game), except without a depth in a game that may never end (no ``plies_bound``, as in Pacman) and can
+    evaluate where a depth cuts: there, passes of 1, 2, ... plies until the deadline passes (iterative
+    deepening), answering with the last complete pass.
+
+    ``root_pass(d, moves, lines)`` searches every root move ``d`` plies deep (None: unlimited), appending
+    each one's :class:`MoveValue` to ``moves`` and its principal variation to ``lines`` as it is finished.
+    Returns ``(moves, lines, d, timed_out)``: those of the last complete pass and its depth, or, if the
+    first pass timed out, the root moves it finished (possibly none) and ``d`` 0.
+    """
+    endless = depth is None and game.plies_bound(state) is None and EVALUATION in game.capabilities
+    done = None
+    for d in range(1, MAX_ID_DEPTH + 1) if endless else (depth,):
+        moves, lines = [], []
+        try:
+            root_pass(d, moves, lines)
+        except Timeout:
+            return (moves, lines, 0, True) if done is None else (*done, True)
+        done = (moves, lines, d)
+    return (*done, False)
 
 
 def declares(game, assumption: str) -> bool:

@@ -1,11 +1,11 @@
 """Minimax (AIMA fig. 5.3), and H-minimax when a depth limit cuts the search with the evaluation."""
 import math
 
-from engine.deadline import Deadline, Timeout
+from engine.deadline import Deadline
 from engine.result import Stats, MoveValue
 from engine.limits import Limits
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_depth_if_endless, require_deterministic_two_player, sides_of,
+                                  reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
 from engine.search.settings import DepthSettings
 from engine.search.trace import Tracer
@@ -24,9 +24,11 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
     perspective player ``game.perspective(state)``: MAX nodes are those where a player of its side moves
-    (:func:`~engine.search.common.sides_of`), MIN nodes the others (each of Pacman's ghosts on its own ply). Without a depth limit the search runs once to the terminal states; when the
-    deadline passes first, the answer is the best root move among those fully searched. A tie between
-    root moves goes to the first in natural order.
+    (:func:`~engine.search.common.sides_of`), MIN nodes the others (each of Pacman's ghosts on its own
+    ply). Without a depth limit the search runs once to the terminal states (in a game that may never end,
+    iterative deepening instead: :func:`~engine.search.common.root_passes`); when the deadline passes
+    first, the answer is the best root move among those fully searched. A tie between root moves goes to
+    the first in natural order.
 
     In win/draw/loss games a search that reaches every terminal state also proves how long the game
     lasts: below the root, among children of equal value the mover prefers the shorter line when it wins
@@ -34,7 +36,6 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """
     require_deterministic_two_player(game, NAME)
     depth = settings.depth
-    require_depth_if_endless(game, state, depth, NAME)
     player = game.perspective(state)
     sides = sides_of(game)
     side = sides[player]
@@ -94,21 +95,24 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     node = traced_value if tracer else value
     maximizing = sides[game.to_move(state)] == side
-    nodes, moves, lines, timed_out = 1, [], [], False
-    root_entry = tracer.visit(0) if tracer else None
-    try:
+
+    def root_pass(d, moves, lines):
+        nonlocal nodes, limit
+        nodes += 1
+        limit = math.inf if d is None else d
+        root_entry = tracer.visit(0) if tracer else None
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
             moves.append(MoveValue(a, node(result(state, a), 1)))
             lines.append([a, *unlinked(pv[1])])
-    except Timeout:
-        timed_out = True
+        if root_entry:
+            root_entry["value"] = best_move(moves, maximize=maximizing).value
+
+    moves, lines, depth, timed_out = root_passes(game, state, depth, root_pass)
     best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
-    if root_entry and moves:
-        root_entry["value"] = best.value
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
-                  depth_completed=0 if timed_out else depth or max_ply)
+                  depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)
     line = lines[moves.index(best)] if moves else None
     outcome = exact_outcome(game, best.value) if solved else None

@@ -36,6 +36,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     """
     perspective = game.perspective(state)
     sides = sides_of(game)
+    # For each player, the first player of the other side (a side's players share one utility).
+    opponent = [next((q for q, side in enumerate(sides) if side != sides[p]), p) for p in range(len(sides))]
     to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
     utility, evaluate, key_of = game.utility, game.evaluate, game.key
     moves_of = game.ordered_actions if ordering else game.actions
@@ -142,10 +144,11 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     def child_score(child, mover, d, alpha, beta, ply, player):
         """The child's score for ``player``: searched as is when ``mover``, the child's player to move,
-        is on ``player``'s side, negated (with the window mirrored) when it is on the other."""
-        if sides[mover] == sides[player]:
+        is on ``player``'s side, negated (with the window mirrored) when it is on the other or the child
+        is terminal (a tree's leaf has no player to move)."""
+        if mover == player or mover >= 0 and sides[mover] == sides[player]:
             return negamax(child, d - 1, alpha, beta, ply + 1, player)
-        return -negamax(child, d - 1, -beta, -alpha, ply + 1, mover)
+        return -negamax(child, d - 1, -beta, -alpha, ply + 1, opponent[player])
 
     def order(moves, table_move, ply):
         if not ordering:

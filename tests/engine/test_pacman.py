@@ -7,7 +7,7 @@ import pytest
 
 from bench.pacman_layouts import data_dir, read_layout
 from engine import api
-from engine.errors import AlgorithmMismatch, EngineError, IllegalMove, InvalidState
+from engine.errors import EngineError, IllegalMove, InvalidState
 from tests.engine import reference_pacman as ref
 
 ONE_GHOST = ("testClassic", "openClassic", "smallClassic-1")
@@ -165,10 +165,17 @@ def test_bad_states_name_their_field(state, field):
     assert field in error.value.errors
 
 
-def test_depth_is_needed_where_a_game_may_never_end():
-    with pytest.raises(AlgorithmMismatch) as error:
-        best({"layout": ["%%%%", "%PG%", "%%%%"]}, {"name": "minimax"})
-    assert "algorithm.depth" in error.value.errors
+def test_without_a_depth_an_endless_game_deepens_until_the_deadline():
+    for name in ("minimax", "alphabeta"):
+        result = api.search("pacman", {"layout": layout("smallClassic")},
+                            {"name": name, "move_ordering": False, "transposition_table": False}
+                            if name == "alphabeta" else {"name": name}, time_limit_ms=200)
+        assert result.stats.timed_out and result.stats.depth_completed >= 3, name
+        fixed = best({"layout": layout("smallClassic")}, {"name": name, "depth": result.stats.depth_completed})
+        assert (result.move, result.value) == (fixed.move, fixed.value)
+
+
+def test_strict_cutoffs_belong_to_the_textbook_search():
     with pytest.raises(EngineError) as error:
         best({"layout": ["%%%%", "%PG%", "%%%%"]}, {"name": "alphabeta", "strict_cutoffs": True})
     assert "algorithm.strict_cutoffs" in error.value.errors
