@@ -30,8 +30,10 @@ from array import array
 from collections import deque
 from functools import lru_cache
 
+from engine.bits import cells_of
 from engine.errors import InvalidState
 from engine.game import EVALUATION, Game
+from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameOption, GameType
 
 GAME_ID = "pacman"
@@ -322,15 +324,6 @@ def half(h: int):
     return h // 2 if h % 2 == 0 else h / 2
 
 
-def cells_of(bits: int) -> list:
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
-
-
 @lru_cache(maxsize=16)
 def game_for(layout: tuple, evaluation: str) -> Pacman:
     """Games are immutable rule books: build each maze's tables (and distances) once per process."""
@@ -386,17 +379,7 @@ def load(state_json, limits=None, evaluation=None, **_):
 
 
 def parse_layout(layout) -> tuple:
-    if not isinstance(layout, list) or not 1 <= len(layout) <= MAX_SIDE:
-        raise InvalidState(f"layout is a list of 1 to {MAX_SIDE} strings, top row first", field="state.layout")
-    width = len(layout[0]) if isinstance(layout[0], str) else 0
-    for row, line in enumerate(layout):
-        if not isinstance(line, str) or not 1 <= len(line) <= MAX_SIDE or len(line) != width:
-            raise InvalidState(f"every row is a string of the same length (the first row's), 1 to {MAX_SIDE}",
-                               field=f"state.layout[{row}]")
-        for column, ch in enumerate(line):
-            if ch not in CELL_CHARS:
-                raise InvalidState(f"unknown character {ch!r} in column {column}; a cell is one of "
-                                   f"{list(CELL_CHARS)}", field=f"state.layout[{row}]")
+    width = check_rows(layout, "state.layout", MAX_SIDE, CELL_CHARS)
     text = "".join(layout)
     if text.count("P") != 1:
         raise InvalidState(f"the maze needs exactly one Pacman 'P'; it has {text.count('P')}",

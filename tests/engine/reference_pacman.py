@@ -145,8 +145,9 @@ class Counter:
         self.generated = 0
 
 
-def minimax_values(s, rounds, counter):
-    """Each root action's minimax value (Pacman to move at the root), in legal order."""
+def root_values(s, rounds, counter, ghosts_average=False):
+    """Each root action's value (Pacman to move at the root), in legal order: minimax, or with
+    ``ghosts_average`` expectimax (every ghost picks uniformly among its legal actions)."""
     n = len(s["agents"])
 
     def value(st, agent, depth):
@@ -157,12 +158,14 @@ def minimax_values(s, rounds, counter):
         for a in legal(st, agent):
             counter.generated += 1
             vals.append(value(successor(st, agent, a), nxt, nd))
-        return max(vals) if agent == 0 else min(vals)
+        if agent == 0:
+            return max(vals)
+        return sum(vals) / len(vals) if ghosts_average else min(vals)
 
     out = []
     for a in legal(s, 0):
         counter.generated += 1
-        out.append((a, value(successor(s, 0, a), 1 % n, 1 if n == 1 else 0)))
+        out.append((a, value(successor(s, 0, a), 1, 0)))
     return out
 
 
@@ -206,24 +209,3 @@ def alphabeta(s, rounds, counter, strict):
             best, best_value = a, v
         alpha = max(alpha, v)
     return best, best_value
-
-
-def expectimax_values(s, rounds, counter):
-    """Each root action's expectimax value: every ghost picks uniformly among its legal actions."""
-    n = len(s["agents"])
-
-    def value(st, agent, depth):
-        if st["win"] or st["lose"] or depth == rounds:
-            return st["score"]
-        nxt, nd = (agent + 1) % n, depth + (1 if agent + 1 == n else 0)
-        vals = []
-        for a in legal(st, agent):
-            counter.generated += 1
-            vals.append(value(successor(st, agent, a), nxt, nd))
-        return max(vals) if agent == 0 else sum(vals) / len(vals)
-
-    out = []
-    for a in legal(s, 0):
-        counter.generated += 1
-        out.append((a, value(successor(s, 0, a), 1, 0)))
-    return out

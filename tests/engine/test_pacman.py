@@ -243,7 +243,7 @@ def test_minimax_alphabeta_and_their_node_counts_equal_the_reference(names, coun
         plies = d * agents(state)
         r = ref.parse(state)
         counter = ref.Counter()
-        values = ref.minimax_values(r, d, counter)
+        values = ref.root_values(r, d, counter)
         top = max(v for _, v in values)
         first = next(a for a, v in values if v == top)
         result = best(state, {"name": "minimax", "depth": plies})
@@ -265,7 +265,7 @@ def test_minimax_alphabeta_and_their_node_counts_equal_the_reference(names, coun
 @pytest.mark.parametrize("names, count, rounds", [(ONE_GHOST, 100, (1, 2, 3)), (TWO_GHOSTS, 100, (1, 2))])
 def test_expectimax_equals_the_reference(names, count, rounds):
     for state, d in search_cases(names, count, seed=7 * count, rounds=rounds):
-        values = ref.expectimax_values(ref.parse(state), d, ref.Counter())
+        values = ref.root_values(ref.parse(state), d, ref.Counter(), ghosts_average=True)
         top = max(v for _, v in values)
         result = best(state, {"name": "expectimax", "depth": d * agents(state)})
         assert result.value == pytest.approx(top, abs=1e-9)
