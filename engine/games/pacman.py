@@ -53,7 +53,7 @@ PLAYERS = ("Pacman",) + tuple(f"Ghost{i}" for i in range(1, MAX_GHOSTS + 1))
 
 EVALUATION_OPTION = GameOption(
     name="evaluation",
-    schema={"type": "string", "enum": [SCORE, BETTER]},
+    schema={"type": "string", "enum": [SCORE, BETTER], "default": SCORE},
     description="the value of a state where a depth limit cuts the search: \"score\" (default, as CS188's "
                 "scoreEvaluationFunction) or \"better\": the score plus terms for the nearest food, scared "
                 "ghosts within reach, dangerous ghosts nearby and capsules left, by maze distance")
@@ -267,15 +267,16 @@ class Pacman(Game):
 
     def distances_from(self, source: int) -> tuple:
         """``(distances, cells)``: the maze distance from ``source`` to every cell (a large number for
-        walls and cells out of reach), and the reachable cells nearest first. Breadth-first search, once
-        per source cell and maze (games are cached per layout)."""
+        walls and cells out of reach), and the reachable cells nearest first, both compact arrays (at most
+        4 MB for a 32 x 32 maze's every source). Breadth-first search, once per source cell and maze
+        (games are cached per layout)."""
         known = self.distances.get(source)
         if known is not None:
             return known
         far = 2 * len(self.walls)
         distance = array("H", [far]) * len(self.walls)
         distance[source] = 0
-        order, queue = [], deque([source])
+        order, queue = array("H"), deque([source])
         while queue:
             cell = queue.popleft()
             order.append(cell)
