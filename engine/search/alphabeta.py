@@ -67,7 +67,9 @@ def textbook(game, state, deadline, depth, tracer, strict=False):
     """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game).
 
     Without a depth in a game that may never end, iterative deepening (see
-    :func:`~engine.search.common.root_passes`). ``value(s, alpha, beta)`` is the minimax value of ``s`` for the perspective player when it lies in
+    :func:`~engine.search.common.root_passes`).
+
+    ``value(s, alpha, beta)`` is the minimax value of ``s`` for the perspective player when it lies in
     ``(alpha, beta)``; otherwise a bound on the same side: ``<= alpha`` or ``>= beta``. Alpha is the best
     value MAX is already assured of on the path to ``s``, beta the best MIN is. MAX nodes are those of the
     perspective player's side, MIN nodes the others' (each of Pacman's ghosts on its own ply). With

@@ -44,7 +44,8 @@ def parse(state_json):
         caps = {tuple(c) for c in state_json["capsules"]}
     names = ["Pacman"] + [f"Ghost{i}" for i in range(1, len(ghosts) + 1)]
     return {"walls": walls, "width": len(rows[0]), "height": h, "food": food, "capsules": caps,
-            "agents": agents, "score": state_json.get("score", 0), "turn": names.index(state_json.get("to_move", "Pacman")),
+            "agents": agents, "score": state_json.get("score", 0),
+            "turn": names.index(state_json.get("to_move", "Pacman")),
             "win": state_json.get("result") == "win", "lose": state_json.get("result") == "loss"}
 
 
