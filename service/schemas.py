@@ -32,6 +32,7 @@ class AlgorithmSchema(StrictSchema):
 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
     depth = JSONInteger(validate=validate.Range(min=1))
+    depth_rounds = JSONInteger(validate=validate.Range(min=1))
     move_ordering = JSONBoolean()
     transposition_table = JSONBoolean()
     strict_cutoffs = JSONBoolean()

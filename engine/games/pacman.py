@@ -67,7 +67,8 @@ GAME_TYPE = GameType(
                 "one side: each gets the negated score), moving in turn. -1 a Pacman move, +10 a food, "
                 "+500 and the game is won with the last food, a capsule scares every ghost for 40 of its "
                 "moves, eating a scared ghost +200 (it goes home), touching any other ghost -500 and the "
-                "game is lost. Depth counts plies: CS188's depth 2 with two ghosts is depth 6.",
+                "game is lost. Depth counts plies: CS188's depth 2 with two ghosts is depth 6, or "
+                "depth_rounds 2.",
     state_format="{\"layout\": [rows, top row first: '%' wall, '.' food, 'o' capsule, 'P' Pacman, 'G' a "
                  "ghost, ' ' empty]} is the start of a game (score 0, nobody scared). Optional fields "
                  "describe a game in progress and replace what the layout says: \"pacman\": {\"position\": "

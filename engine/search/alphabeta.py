@@ -21,7 +21,7 @@ from engine.search.common import (best_move, deterministic_two_sided, exact_outc
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
 from engine.search.pvs import enhanced
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
 from engine.search.trace import Tracer
 
 NAME = "alphabeta"
@@ -29,18 +29,20 @@ NAME = "alphabeta"
 
 @dataclass(frozen=True)
 class Settings(AlgorithmSettings):
-    """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can);
+    """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can), or
+    ``depth_rounds`` (:func:`~engine.search.settings.depth_in_plies`);
     ``move_ordering`` and ``transposition_table``: the enhancements, both on by default; both off is the
     textbook search; ``strict_cutoffs`` (textbook only): cut on ``v > beta`` / ``v < alpha`` instead of
     AIMA's ``v >= beta`` / ``v <= alpha``."""
 
     depth: int | None = None
+    depth_rounds: int | None = None
     move_ordering: bool = True
     transposition_table: bool = True
     strict_cutoffs: bool = False
 
     def __post_init__(self):
-        check_depth(self.depth)
+        check_depth(self.depth, self.depth_rounds)
         check_bool(self.move_ordering, "move_ordering")
         check_bool(self.transposition_table, "transposition_table")
         check_bool(self.strict_cutoffs, "strict_cutoffs")
@@ -57,9 +59,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
            limits: Limits = Limits()):
     require_deterministic_two_player(game, NAME)
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
-        return textbook(game, state, deadline, settings.depth, tracer, settings.strict_cutoffs)
-    return enhanced(game, state, deadline, settings.depth, settings.move_ordering,
+        return textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
+    return enhanced(game, state, deadline, depth, settings.move_ordering,
                     limits.tt_max_entries if settings.transposition_table else 0, tracer)
 
 

@@ -34,7 +34,7 @@ from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -46,20 +46,22 @@ DEFAULT_EPSILON = 0.1
 
 @dataclass(frozen=True)
 class Settings(AlgorithmSettings):
-    """``depth`` in plies (None: iterative deepening); ``opponent_model`` (None: ``minimax`` in a game
+    """``depth`` in plies (None: iterative deepening) or ``depth_rounds``
+    (:func:`~engine.search.settings.depth_in_plies`); ``opponent_model`` (None: ``minimax`` in a game
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 where the game bounds
     its utilities; ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and
     a :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is
     checked when the game is known."""
 
     depth: int | None = None
+    depth_rounds: int | None = None
     opponent_model: str | None = None
     epsilon: float | None = None
     pruning: bool = True
     utility: object = LINEAR
 
     def __post_init__(self):
-        check_depth(self.depth)
+        check_depth(self.depth, self.depth_rounds)
         check_bool(self.pruning, "pruning")
         object.__setattr__(self, "utility", parse_utility(self.utility))
 
@@ -84,7 +86,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """
     require_fit(game)
     require_decision_root(game, state)
-    depth, pruning = settings.depth, settings.pruning
+    depth, pruning = depth_in_plies(settings, game), settings.pruning
     model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
     sides = sides_of(game)

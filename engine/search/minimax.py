@@ -7,7 +7,7 @@ from engine.limits import Limits
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
-from engine.search.settings import DepthSettings
+from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
 
 NAME = "minimax"
@@ -35,7 +35,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     and the longer when it loses, and ``plies_to_end`` counts the chosen move's line, played so.
     """
     require_deterministic_two_player(game, NAME)
-    depth = settings.depth
+    depth = depth_in_plies(settings, game)
     player = game.perspective(state)
     sides = sides_of(game)
     side = sides[player]

