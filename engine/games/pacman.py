@@ -371,7 +371,7 @@ def load(state_json, limits=None, evaluation=None, **_):
         agent = game.players.index(state_json["to_move"])
     if "result" in state_json:
         named = {name: code for code, name in RESULTS.items()}
-        if state_json["result"] not in named:
+        if not isinstance(state_json["result"], str) or state_json["result"] not in named:
             raise InvalidState("result is \"win\" or \"loss\" (absent while the game goes on)",
                                field="state.result")
         result = named[state_json["result"]]
