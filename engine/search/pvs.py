@@ -112,17 +112,21 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
         moves = order(moves_of(s), table_move, ply)
         alpha0, best, best_mv = alpha, -math.inf, None
+        other = opponent[player]
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
             child = result(s, a)
+            # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
+            # for the other side, as a two-player game's terminal state is.)
             mover = to_move(child)
+            same = mover == player or sides[mover] == sides[player] and mover >= 0
             if i == 0:
-                v = child_score(child, mover, d, alpha, beta, ply, player)
+                v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
-                v = child_score(child, mover, d, alpha, math.nextafter(alpha, math.inf), ply, player)
+                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
                 if alpha < v < beta:
-                    v = child_score(child, mover, d, alpha, beta, ply, player)
+                    v = child_score(child, same, d, alpha, beta, ply, player, other)
             if v > best:
                 best, best_mv = v, a
                 if v > alpha:
@@ -142,13 +146,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             tt[key] = (d, flag, to_table(best, ply), best_mv)
         return best
 
-    def child_score(child, mover, d, alpha, beta, ply, player):
-        """The child's score for ``player``: searched as is when ``mover``, the child's player to move,
-        is on ``player``'s side, negated (with the window mirrored) when it is on the other or the child
-        is terminal (a tree's leaf has no player to move)."""
-        if mover == player or mover >= 0 and sides[mover] == sides[player]:
+    def child_score(child, same, d, alpha, beta, ply, player, other):
+        """The child's score for ``player``: searched as is when a player of ``player``'s side moves
+        there, negated (with the window mirrored) for ``other``, a player of the other side, when not."""
+        if same:
             return negamax(child, d - 1, alpha, beta, ply + 1, player)
-        return -negamax(child, d - 1, -beta, -alpha, ply + 1, opponent[player])
+        return -negamax(child, d - 1, -beta, -alpha, ply + 1, other)
 
     def order(moves, table_move, ply):
         if not ordering:
@@ -185,17 +188,19 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the
         first exact, a later one exact if it beat the best so far, else an upper bound) and the PV."""
         alpha, scores, line = -math.inf, [], []
+        other = opponent[root_player]
         for i, a in enumerate(ranking):
             if tracer:
                 tracer.move(0, a)
             child = result(state, a)
             mover = to_move(child)
+            same = mover == root_player or sides[mover] == sides[root_player] and mover >= 0
             if i == 0:
-                v = child_score(child, mover, d, alpha, math.inf, 0, root_player)
+                v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
             else:
-                v = child_score(child, mover, d, alpha, math.nextafter(alpha, math.inf), 0, root_player)
+                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), 0, root_player, other)
                 if v > alpha:
-                    v = child_score(child, mover, d, alpha, math.inf, 0, root_player)
+                    v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
             improved = i == 0 or v > alpha
             scores.append((a, v, EXACT if improved else UPPER))
             if improved:
