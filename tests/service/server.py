@@ -1,0 +1,54 @@
+"""A real gunicorn (service/gunicorn.conf.py) on a loopback port, for tests that need HTTP itself:
+streaming, disconnects, a browser. Every wait is bounded; the server is stopped and reaped whatever
+happened."""
+from contextlib import contextmanager
+import os
+import subprocess
+import sys
+import time
+
+import requests
+
+from tests.service.test_gunicorn import BOOT_SECONDS, ROOT, free_port
+
+
+@contextmanager
+def gunicorn(log_dir, **settings):
+    """Yields the base URL of a server started with ``settings`` (environment variables) on top of two
+    workers and test-sized time limits."""
+    port = free_port()
+    metrics_dir = log_dir / "metrics"
+    metrics_dir.mkdir(exist_ok=True)
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "WEB_CONCURRENCY": "2",
+           "MAX_TIME_LIMIT_MS": "10000", "DEFAULT_TIME_LIMIT_MS": "1000",
+           **{k: str(v) for k, v in settings.items()}}
+    with open(log_dir / "gunicorn.log", "wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "service/gunicorn.conf.py",
+                                    "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_ready(base, process)
+            yield base
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=5)
+
+
+def wait_until_ready(base: str, process) -> None:
+    """Every worker answers /readyz (on a loaded machine a worker may take seconds to boot)."""
+    deadline = time.monotonic() + BOOT_SECONDS
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "gunicorn exited during start-up"
+        try:
+            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("gunicorn did not become ready in time")
