@@ -1,6 +1,6 @@
 """What the service tests share: settings, a response-validating client, a textbook tree.
 ``ValidatingClient`` checks every response against the served OpenAPI document (openapi-core), reading
-``application/problem+json`` as JSON."""
+``application/problem+json`` as JSON and ``text/event-stream`` as text."""
 import functools
 import json
 
@@ -35,7 +35,8 @@ def validators(spec_yaml: str):
     spec = yaml.load(spec_yaml, Loader=Loader)
     problem = OAS31Validator({**spec["components"]["schemas"]["Problem"], "components": spec["components"]})
     openapi = OpenAPI.from_dict(spec, config=Config(
-        extra_media_type_deserializers={"application/problem+json": json.loads}))
+        extra_media_type_deserializers={"application/problem+json": json.loads,
+                                        "text/event-stream": bytes.decode}))
     return openapi, problem
 
 

@@ -3,11 +3,13 @@ server; a client that goes away stops the search at once."""
 import json
 import time
 
+from openapi_schema_validator import OAS31Validator
 import pytest
 import requests
 
+from service.spec import load_spec
 from tests.service.server import gunicorn
-from tests.service.support import FIGURE_5_2, make_app
+from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
 
 TIMINGS = ("time_ms", "nodes_per_second")  # the only fields two runs of the same search may differ in
 SEEDED_MCTS = {"game": "connect4", "state": {"moves": "4453"},
@@ -33,15 +35,30 @@ def without_timings(body: dict) -> dict:
     return {**body, "stats": {k: v for k, v in body["stats"].items() if k not in TIMINGS}}
 
 
+def spec_validator(name: str) -> OAS31Validator:
+    components = load_spec()["components"]
+    return OAS31Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+
+
+INFO, RESPONSE, PROBLEM = (spec_validator(name) for name in ("SearchInfo", "SearchResponse", "Problem"))
+
+
 @pytest.fixture(scope="module")
 def client():
-    return make_app().test_client()
+    return ValidatingClient(make_app())
+
+
+def check_against_the_spec(events: list) -> None:
+    """Every event's data is what openapi.yaml says it is."""
+    for name, data in events:
+        {"info": INFO, "result": RESPONSE, "error": PROBLEM}[name].validate(data)
 
 
 def test_deepening_reports_each_depth_then_the_search_body(client):
     response = client.post("/v1/search/stream", json=DEEPENING)
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     events = parse(response.get_data(as_text=True))
+    check_against_the_spec(events)
     infos = [data for name, data in events if name == "info"]
     assert [e for e, _ in events] == ["info"] * len(infos) + ["result"]
     assert [info["depth"] for info in infos] == list(range(1, 8))
@@ -61,6 +78,7 @@ def test_deepening_reports_each_depth_then_the_search_body(client):
 def test_expectimax_and_maxn_report_their_iterations(client, algorithm, game, state):
     events = parse(client.post("/v1/search/stream", json={"game": game, "state": state, "algorithm": algorithm,
                                                             "time_limit_ms": 300}).get_data(as_text=True))
+    check_against_the_spec(events)
     depths = [data["depth"] for name, data in events if name == "info"]
     assert depths and depths == sorted(set(depths))
     assert events[-1][0] == "result"
@@ -68,6 +86,7 @@ def test_expectimax_and_maxn_report_their_iterations(client, algorithm, game, st
 
 def test_mcts_reports_every_so_many_iterations(client):
     events = parse(client.post("/v1/search/stream", json=SEEDED_MCTS).get_data(as_text=True))
+    check_against_the_spec(events)
     assert [data["iterations"] for name, data in events if name == "info"] == [1024, 2048]
     assert events[-1][0] == "result" and events[-1][1]["stats"]["iterations"] == 2500
 
@@ -88,6 +107,7 @@ def test_an_error_the_search_raises_is_an_error_event(client):
                                                       "algorithm": {"name": "alphabeta"}})
     assert response.status_code == 200
     [(name, problem)] = parse(response.get_data(as_text=True))
+    check_against_the_spec([(name, problem)])
     assert name == "error" and problem["status"] == 422 and "expectimax" in problem["errors"]["algorithm.name"][0]
 
 
