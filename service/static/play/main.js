@@ -24,6 +24,7 @@ function tabs() {
     });
   });
   select(location.hash === "#watch" ? buttons[1] : buttons[0]);
+  window.scrollTo(0, 0);  // a #watch link selects the panel; it need not scroll to it
 }
 
 async function start() {
