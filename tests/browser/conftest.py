@@ -17,7 +17,7 @@ TIMEOUT_MS = 20_000  # every wait of a page, bounded (the machine may be loaded)
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    with gunicorn(tmp_path_factory.mktemp("browser")) as base:
+    with gunicorn(tmp_path_factory.mktemp("browser")) as (base, _):
         yield base
 
 

@@ -1,21 +1,44 @@
 """A real gunicorn (service/gunicorn.conf.py) on a loopback port, for tests that need HTTP itself:
-streaming, disconnects, a browser. Every wait is bounded; the server is stopped and reaped whatever
-happened."""
+streaming, disconnects, signals, a browser. Every wait is bounded; the server is stopped and reaped
+whatever happened."""
 from contextlib import contextmanager
 import os
+from pathlib import Path
+import socket
 import subprocess
 import sys
 import time
 
 import requests
 
-from tests.service.test_gunicorn import BOOT_SECONDS, ROOT, free_port
+ROOT = Path(__file__).resolve().parents[2]
+BOOT_SECONDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_ready(base: str, process) -> None:
+    """A worker answers /readyz (on a loaded machine a worker may take seconds to boot)."""
+    deadline = time.monotonic() + BOOT_SECONDS
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "gunicorn exited during start-up"
+        try:
+            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("gunicorn did not become ready in time")
 
 
 @contextmanager
-def gunicorn(log_dir, **settings):
-    """Yields the base URL of a server started with ``settings`` (environment variables) on top of two
-    workers and test-sized time limits."""
+def gunicorn(log_dir: Path, ready=wait_until_ready, **settings):
+    """Yields ``(base URL, process)`` of a server started with ``settings`` (environment variables) over
+    two workers and test-sized time limits, once ``ready(base, process)`` has returned."""
     port = free_port()
     metrics_dir = log_dir / "metrics"
     metrics_dir.mkdir(exist_ok=True)
@@ -28,8 +51,8 @@ def gunicorn(log_dir, **settings):
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_until_ready(base, process)
-            yield base
+            ready(base, process)
+            yield base, process
         finally:
             if process.poll() is None:
                 process.terminate()
@@ -38,17 +61,3 @@ def gunicorn(log_dir, **settings):
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait(timeout=5)
-
-
-def wait_until_ready(base: str, process) -> None:
-    """Every worker answers /readyz (on a loaded machine a worker may take seconds to boot)."""
-    deadline = time.monotonic() + BOOT_SECONDS
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "gunicorn exited during start-up"
-        try:
-            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("gunicorn did not become ready in time")

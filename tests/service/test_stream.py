@@ -121,7 +121,7 @@ def test_a_traced_tree_search_streams_the_trace(client):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with gunicorn(tmp_path_factory.mktemp("stream"), WEB_CONCURRENCY=1) as base:
+    with gunicorn(tmp_path_factory.mktemp("stream"), WEB_CONCURRENCY=1) as (base, _):
         yield base
 
 

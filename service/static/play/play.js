@@ -4,7 +4,7 @@
 import { describeError, postJSON, streamSearch } from "./api.js";
 import { drawGrid, gridOf } from "./board.js";
 import { drawTree } from "./tree.js";
-import { formatNumber, html, moveText, svg } from "./svg.js";
+import { fillStats, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
@@ -240,7 +240,7 @@ export class PlayPanel {
   }
 
   showInfo(info) {
-    fill($("stats"), [
+    fillStats($("stats"), [
       ["depth", info.depth], ["value", info.value], ["best move", moveText(info.move)],
       ["PV", info.pv.map(moveText).join(" ")], ["nodes", info.nodes], ["nodes/s", info.nodes_per_second],
       ["time (ms)", info.time_ms], ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
@@ -258,28 +258,17 @@ export class PlayPanel {
     ];
     if (s.iterations !== null) rows.push(["iterations", s.iterations]);
     if (result.values) rows.push(["values", result.values.map(formatNumber).join(", ")]);
-    fill($("stats"), rows, "result");
+    fillStats($("stats"), rows, "result");
     drawBars($("bars"), result.moves, result.move);
   }
 
   showError(text) {
-    const box = $("play-error");
-    box.textContent = text;
-    box.hidden = false;
+    showError($("play-error"), text);
   }
 
   clearError() {
-    $("play-error").hidden = true;
-    $("play-error").textContent = "";
+    showError($("play-error"));
   }
-}
-
-function fill(list, rows, kind) {
-  list.dataset.kind = kind;
-  list.replaceChildren(...rows.flatMap(([name, value]) => [
-    html("dt", {}, name),
-    html("dd", { "data-stat": name }, typeof value === "number" ? formatNumber(value) : String(value)),
-  ]));
 }
 
 /** The game's result from the final utilities: the winner of a two-sided game, else every utility. */

@@ -1,4 +1,4 @@
-// Building SVG (and HTML) elements without a library.
+// Building SVG and HTML elements without a library, and the page's shared bits of display.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -47,4 +47,19 @@ export function formatNumber(x) {
 /** A move as text: strings and numbers as they are, anything else as JSON. */
 export function moveText(move) {
   return typeof move === "string" || typeof move === "number" ? String(move) : JSON.stringify(move);
+}
+
+/** Fill a <dl> with [name, value] rows; each value's <dd> carries data-stat="name". */
+export function fillStats(list, rows, kind = "") {
+  list.dataset.kind = kind;
+  list.replaceChildren(...rows.flatMap(([name, value]) => [
+    html("dt", {}, name),
+    html("dd", { "data-stat": name }, typeof value === "number" ? formatNumber(value) : String(value)),
+  ]));
+}
+
+/** Show `text` in the error box `box` (an element with role=alert); an empty text hides it. */
+export function showError(box, text = "") {
+  box.textContent = text;
+  box.hidden = !text;
 }

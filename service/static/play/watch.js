@@ -4,7 +4,7 @@
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
 import { drawTree, readTrace } from "./tree.js";
-import { formatNumber, html, moveText } from "./svg.js";
+import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
@@ -109,20 +109,14 @@ export class WatchPanel {
     if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
     else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
     if (this.run.entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
-    $("watch-stats").replaceChildren(...rows.flatMap(([name, value]) => [
-      html("dt", {}, name),
-      html("dd", { "data-stat": name }, typeof value === "number" ? formatNumber(value) : String(value)),
-    ]));
+    fillStats($("watch-stats"), rows, "result");
   }
 
   showError(text) {
-    const box = $("watch-error");
-    box.textContent = text;
-    box.hidden = false;
+    showError($("watch-error"), text);
   }
 
   clearError() {
-    $("watch-error").hidden = true;
-    $("watch-error").textContent = "";
+    showError($("watch-error"));
   }
 }
