@@ -3,7 +3,7 @@
 // entry's path is the list of labels from the root.
 import { clickable, formatNumber, moveText, svg } from "./svg.js";
 
-const DX = 56, DY = 78, MARGIN = 30, R = 15;
+const DX = 76, DY = 84, MARGIN = 30, R = 15;
 
 export function labelOf(child, index) {
   if (child.move !== undefined) return child.move;
