@@ -6,7 +6,7 @@ from flask_cors import CORS
 
 import engine.api
 
-from service import errors, metrics
+from service import errors, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, play, search, stream
@@ -27,6 +27,7 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     allow_cors(app, settings)
     metrics.register(app)
+    request_log.register(app)
     health.register(app)
     docs.register(app)
     app.register_blueprint(search.blueprint)

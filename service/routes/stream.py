@@ -20,7 +20,7 @@ import engine.api
 from engine.errors import EngineError
 
 from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
-from service.metrics import record_search
+from service.metrics import IN_FLIGHT, record_search
 from service.routes.search import search_request
 from service.serialize import progress_info, search_response
 
@@ -71,7 +71,8 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
 def run(prepared: engine.api.Search, queue: SimpleQueue) -> None:
     """The search thread: progress reports, then the result or the problem, into ``queue``."""
     try:
-        result = prepared.run(on_progress=lambda progress: queue.put((INFO, progress)))
+        with IN_FLIGHT.track_inprogress():
+            result = prepared.run(on_progress=lambda progress: queue.put((INFO, progress)))
     except EngineError as exc:
         queue.put((ERROR, unprocessable_body(exc.errors)))
     except Exception as exc:  # our fault: logged, and described to the client without internals
