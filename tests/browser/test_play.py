@@ -2,9 +2,11 @@
 errors, call the API across origins."""
 import json
 
+import pytest
 import requests
 
 from tests.browser.conftest import SCREENSHOTS
+from tests.service.server import gunicorn
 
 WATCHED_PRUNED = {'["C",1]', '["C",2]'}  # figure 5.2: textbook alpha-beta never visits C's last two leaves
 
@@ -89,20 +91,43 @@ def test_a_bad_pasted_state_shows_the_api_s_error(page, server):
         assert f"{field}: {' '.join(messages)}" in error.text_content()
 
 
-def test_another_origin_may_call_the_api_by_default(page, server):
-    """The page is loaded from localhost and calls 127.0.0.1: another origin, so the browser sends a
-    preflight (a JSON POST) and shows the answer only if the server allows the origin."""
-    other = server.replace("127.0.0.1", "localhost")
-    page.goto(f"{other}/play")
-    page.wait_for_selector("body[data-ready=true]")
-    answer = page.evaluate("""async (base) => {
+CROSS_ORIGIN_SEARCH = """async (base) => {
+    try {
         const response = await fetch(base + "/v1/search", {method: "POST",
             headers: {"Content-Type": "application/json"},
             body: JSON.stringify({game: "tictactoe", state: {board: ["XX.", "OO.", "..."]},
                                   algorithm: {name: "minimax"}})});
         return {status: response.status, body: await response.json()};
-    }""", server)
-    assert answer["status"] == 200 and answer["body"]["move"] == 2
+    } catch (error) {
+        return {refused: String(error)};
+    }
+}"""
+
+
+@pytest.fixture(scope="module")
+def strict_server(tmp_path_factory):
+    """A server that lets only one other origin's pages call it."""
+    with gunicorn(tmp_path_factory.mktemp("strict"), WEB_CONCURRENCY=1,
+                  CORS_ORIGINS="https://front.example") as (base, _):
+        yield base
+
+
+def test_another_origin_may_call_the_api_by_default_and_not_when_the_setting_excludes_it(page, server,
+                                                                                          strict_server):
+    """The page is loaded from localhost and calls 127.0.0.1: another origin, so the browser sends a
+    preflight (a JSON POST) and shows the answer only if the server allows the origin."""
+    console = []
+    page.on("console", lambda message: console.append(message.text))
+    page.goto(server.replace("127.0.0.1", "localhost") + "/play")
+    page.wait_for_selector("body[data-ready=true]")
+    allowed = page.evaluate(CROSS_ORIGIN_SEARCH, server)
+    assert allowed["status"] == 200 and allowed["body"]["move"] == 2
+    refused = page.evaluate(CROSS_ORIGIN_SEARCH, strict_server)
+    assert "Failed to fetch" in refused["refused"]
+    assert any("blocked by CORS policy" in text for text in console), console
+    direct = requests.post(f"{strict_server}/v1/search", timeout=10, json={  # the server itself answers
+        "game": "tictactoe", "state": {"board": ["XX.", "OO.", "..."]}, "algorithm": {"name": "minimax"}})
+    assert direct.status_code == 200
 
 
 def test_the_page_fits_a_phone(browser, server):

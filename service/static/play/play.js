@@ -3,7 +3,7 @@
 // (streamed, so its iterations show while it thinks).
 import { describeError, postJSON, streamSearch } from "./api.js";
 import { drawGrid, gridOf } from "./board.js";
-import { drawTree } from "./tree.js";
+import { drawTree, labelOf } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -126,8 +126,7 @@ export class PlayPanel {
       const generation = this.generation;
       setTimeout(() => {
         if (generation !== this.generation) return;
-        const outcomes = position.info.moves;
-        this.play(outcomes[Math.floor(Math.random() * outcomes.length)]);
+        this.play(drawOutcome(position.state, position.info.moves));
       }, CHANCE_DELAY_MS);
       return;
     }
@@ -269,6 +268,22 @@ export class PlayPanel {
   clearError() {
     showError($("play-error"));
   }
+}
+
+/**
+ * A chance outcome: by the probabilities a tree's chance node writes on its children ("p"), else (the
+ * rules list outcomes without their odds) uniformly among the outcomes.
+ */
+function drawOutcome(state, outcomes) {
+  const children = state && state.root && Array.isArray(state.root.children) ? state.root.children : [];
+  const weighted = children.map((child, i) => [labelOf(child, i), child.p])
+    .filter(([label, p]) => typeof p === "number" && outcomes.some((o) => JSON.stringify(o) === JSON.stringify(label)));
+  let r = Math.random() * weighted.reduce((sum, [, p]) => sum + p, 0);
+  for (const [label, p] of weighted) {
+    r -= p;
+    if (r < 0) return label;
+  }
+  return outcomes[Math.floor(Math.random() * outcomes.length)];
 }
 
 /** The game's result from the final utilities: the winner of a two-sided game, else every utility. */
