@@ -1,6 +1,8 @@
 """A real server and Debian's chromium driven by Playwright (never Playwright's own browsers: nothing is
-downloaded). scripts/test installs chromium when it is missing; without it these tests are skipped.
+downloaded). scripts/test installs chromium when it is missing; without it these tests skip (and fail
+under CI=true).
 Screenshots go to test-artifacts/screenshots (gitignored) for review."""
+import os
 from pathlib import Path
 import shutil
 
@@ -24,6 +26,8 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: scripts/test installs it with apt-get")
         pytest.skip("chromium is not installed (scripts/test installs it as root)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
