@@ -22,11 +22,14 @@ def choose(page, game, side, algorithm, time_limit_ms):
 def test_a_whole_game_of_tic_tac_toe_by_clicking(page, server):
     choose(page, "tictactoe", "X", "alphabeta", 300)
     status = page.locator("#status")
+    pieces = page.locator("svg.board [data-piece]")
     for _ in range(5):  # X moves at most five times
         page.wait_for_function("() => /X to move|Game over/.test(document.querySelector('#status').textContent)")
         if "Game over" in status.text_content():
             break
+        before = pieces.count()
         page.locator("svg.board g.playable").first.click()
+        page.wait_for_function(f"() => document.querySelectorAll('svg.board [data-piece]').length > {before}")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Game over')")
     final = json.loads(page.input_value("#state-text"))
     rules = requests.post(f"{server}/v1/games/tictactoe/legal-moves", json={"state": final}, timeout=10).json()

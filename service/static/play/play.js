@@ -16,6 +16,7 @@ export class PlayPanel {
     this.games = new Map(games.map((g) => [g.id, g]));
     this.history = [];      // [{state, info, move}] from the start of the game; the last is the position
     this.search = null;     // the AbortController of the search running, if any
+    this.pending = false;   // a move sent to the rules, not answered yet
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
@@ -104,16 +105,22 @@ export class PlayPanel {
     if (!position || position.info.terminal) return;
     const generation = ++this.generation;
     this.clearError();
+    this.pending = true;  // no second move until the rules have answered
+    this.show();
     try {
       const answer = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/apply`,
                                     { state: position.state, move });
       if (generation !== this.generation) return;
       const { state, ...info } = answer;
       this.history.push({ state, info, move });
+      this.pending = false;
       this.show();
       this.maybeAiMove();
     } catch (error) {
-      if (generation === this.generation) this.showError(describeError(error));
+      if (generation !== this.generation) return;
+      this.pending = false;
+      this.showError(describeError(error));
+      this.show();
     }
   }
 
@@ -181,7 +188,9 @@ export class PlayPanel {
     }
   }
 
+  /** Stop the AI's search, if one runs; a move sent to the rules is forgotten (its answer is ignored). */
   stopThinking() {
+    this.pending = false;
     if (this.search) {
       this.search.abort();
       this.search = null;
@@ -198,7 +207,7 @@ export class PlayPanel {
     if (!position) return;
     const { state, info } = position;
     $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.])/g, " ");
-    const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search;
+    const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search && !this.pending;
     const onMove = humanTurn ? (move) => this.play(move) : null;
     const grid = gridOf(state);
     const area = $("board");
