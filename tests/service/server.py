@@ -54,10 +54,15 @@ def gunicorn(log_dir: Path, ready=wait_until_ready, **settings):
             ready(base, process)
             yield base, process
         finally:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=5)
+            stop(process)
+
+
+def stop(process) -> None:
+    """Terminate a server process and reap it; kill it if it takes longer than 20 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
