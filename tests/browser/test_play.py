@@ -54,6 +54,13 @@ def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     # The AI's move is on the board, and a click on a column plays there.
     page.locator('svg.board g.playable[data-cell="3"]').click()
     page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 4")
+    # A position pasted as Connect Four's bare move list (the state's one string field), then played on.
+    page.click("#paste summary")
+    page.fill("#state-text", "4453")
+    page.click("#load-state")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    page.click('#moves button[data-move="0"]')
+    page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 6")
 
 
 def test_figure_5_2_textbook_alpha_beta_greys_out_the_pruned_leaves(page):

@@ -72,12 +72,23 @@ export class PlayPanel {
     this.show();
   }
 
+  /**
+   * A pasted state: JSON, or the bare text of a game whose state is one string field (a FEN, Connect
+   * Four's move list), which the page wraps in that field.
+   */
   async loadPasted() {
-    let state;
+    const text = $("state-text").value.trim();
+    let state, problem = null;
     try {
-      state = JSON.parse($("state-text").value);
+      state = JSON.parse(text);
     } catch (error) {
-      this.showError(`The state is not valid JSON: ${error.message}`);
+      problem = `The state is not valid JSON: ${error.message}`;
+    }
+    const fields = Object.entries(this.game.initial_state);
+    if ((problem || typeof state !== "object") && fields.length === 1 && typeof fields[0][1] === "string") {
+      state = { [fields[0][0]]: text };  // "4453" is JSON too, but a number, never a state
+    } else if (problem) {
+      this.showError(problem);
       return;
     }
     this.setPosition([], state);
