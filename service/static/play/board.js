@@ -6,7 +6,9 @@
 import { clickable, svg } from "./svg.js";
 
 const CELL = 48;
-const PIECE_COLOURS = { X: "#d9534f", O: "#f0ad4e", B: "#333", W: "#f5f5f5" };
+// [fill, label] of the usual pieces: tic-tac-toe and Connect Four, draughts men and kings (b, w, B, W).
+const PIECE_COLOURS = { X: ["#d9534f", "#fff"], O: ["#f0ad4e", "#fff"], b: ["#333", "#fff"],
+                        w: ["#f3ead8", "#333"], B: ["#000", "#ffd700"], W: ["#fffaf0", "#b8860b"] };
 
 /** {rows, cols, cells[r][c]} for a state with a grid board, else null. */
 export function gridOf(state) {
@@ -33,11 +35,12 @@ export function moveForCell(grid, r, c, legalMoves, moveSchema) {
   return legalMoves.includes(move) ? move : undefined;
 }
 
-function colourOf(piece) {
+/** [fill, label colour] of a piece: its usual colours, else a hue of its own. */
+function coloursOf(piece) {
   if (PIECE_COLOURS[piece]) return PIECE_COLOURS[piece];
   let hash = 0;
   for (const ch of piece) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
-  return `hsl(${hash}, 60%, 55%)`;
+  return [`hsl(${hash}, 60%, 45%)`, "#fff"];
 }
 
 function tileColour(value) {
@@ -64,9 +67,9 @@ export function drawGrid(container, grid, { legalMoves = [], moveSchema = null, 
                        String(value)));
         }
       } else if (value !== ".") {
-        g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, fill: colourOf(value),
-                                 class: "piece" }));
-        g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "piece-label" }, value));
+        const [fill, label] = coloursOf(value);
+        g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, fill, class: "piece" }));
+        g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "piece-label", fill: label }, value));
         g.setAttribute("data-piece", value);
       }
       const move = onMove ? moveForCell(grid, r, c, legalMoves, moveSchema) : undefined;
