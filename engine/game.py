@@ -36,7 +36,9 @@ class Game:
     - ``id``: the game's id in the API (``"tictactoe"``).
     - ``players``: display names, indexed by player number.
     - ``has_chance``: some states are chance nodes.
-    - ``zero_sum``: two players whose utilities always sum to zero, so one number describes a state.
+    - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
+    - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a
+      side share one utility (Pacman's ghosts). None: two players, each a side of its own.
     - ``outcome_game``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
@@ -54,6 +56,7 @@ class Game:
     players: tuple = ("MAX", "MIN")
     has_chance = False
     zero_sum = True
+    sides: tuple | None = None
     outcome_game = False
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()

@@ -22,6 +22,7 @@ GAME_MODULES = {
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
     "checkers": "engine.games.checkers",
+    "pacman": "engine.games.pacman",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose
