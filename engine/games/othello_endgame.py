@@ -10,7 +10,9 @@ solvers' classic enhancements:
   quadrant) with an odd number of empty squares come first, the player who fills a region's last square
   keeping the last word there; parity also breaks the mobility ties above;
 - a transposition table of proven bounds (lower, upper and the best move) at the nodes with enough empty
-  squares to repay a lookup, the table's move searched first.
+  squares to repay a lookup, the table's move searched first;
+- in the last few empty squares, no move generation at all (after Edax): each empty square is tried for
+  flips, and the last one is played out directly.
 
 Scores are final disc differences, always even (the 64 squares go to one side or the other, or are shared
 in a draw), so a null window is ``(alpha, alpha + 1)``.
@@ -24,8 +26,9 @@ from engine.result import EXACT, UPPER
 from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY
 
 REACH = 16                # the most empty squares it takes on (more seldom finish within a request's time)
-ORDER_MIN_EMPTIES = 5     # fastest-first ordering at nodes with at least this many empty squares
-TABLE_MIN_EMPTIES = 6     # the table at nodes with at least this many
+SHALLOW_EMPTIES = 5       # at most this many empty squares: the shallow search (no move generation)
+ORDER_MIN_EMPTIES = 7     # fastest-first ordering at nodes with at least this many empty squares
+TABLE_MIN_EMPTIES = 7     # the table at nodes with at least this many
 QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
 CORNER_SQUARES = frozenset({0, 7, 56, 63})
 
@@ -75,19 +78,24 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
             if first is not None:
                 scored.sort(key=lambda entry: entry[1] != first)
             return [entry[1:] for entry in scored]
-        if ordering:
-            odd = odd_regions(empty)
-            order = squares(legal & odd) + squares(legal & ~odd)
-        else:
-            order = squares(legal)
+        order = parity_order(legal, empty)
         if first is not None and first in order:
             order.remove(first)
             order.insert(0, first)
-        out = []
+        return lazy_children(me, them, order)
+
+    def parity_order(squares_, empty):
+        """``squares_`` in natural order, or with ordering, those in odd regions first."""
+        if not ordering:
+            return squares(squares_)
+        odd = odd_regions(empty)
+        return squares(squares_ & odd) + squares(squares_ & ~odd)
+
+    def lazy_children(me, them, order):
+        """The children of the squares of ``order``, each made only when the search comes to it."""
         for s in order:
             f = flips(me, them, s)
-            out.append((s, them ^ f, me | f | 1 << s, None))
-        return out
+            yield s, them ^ f, me | f | 1 << s, None
 
     def last_square(me, them, square):
         """The final score for ``me``, to move, when ``square`` is the only empty one: whoever can play it
@@ -103,8 +111,50 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
             return 62 - 2 * (them.bit_count() + f.bit_count())
         return final_score(me, them)
 
+    def shallow(me, them, empty, n, alpha, beta, ply, passed):
+        """``negamax`` with at most :data:`SHALLOW_EMPTIES` empty squares ``empty`` (``n`` of them), after
+        Edax: no legal-move generation, no table, no null windows; each empty square is tried for flips,
+        in parity order. ``passed``: the opponent has just passed (if ``me`` cannot move either, the game
+        is over)."""
+        nonlocal nodes, leaves, cutoffs, max_ply
+        if n == 1:
+            if passed and not flips(me, them, empty.bit_length() - 1):
+                nodes += 1
+                leaves += 1
+                return final_score(me, them)
+            return last_square(me, them, empty.bit_length() - 1)
+        nodes += 1
+        if not nodes & mask:
+            deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
+        if ply > max_ply:
+            max_ply = ply
+        best = -math.inf
+        for s in parity_order(empty, empty):
+            f = flips(me, them, s)
+            if not f:
+                continue
+            bit = 1 << s
+            v = -shallow(them ^ f, me | f | bit, empty ^ bit, n - 1, -beta, -alpha, ply + 1, False)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        cutoffs += 1
+                        return v
+        if best == -math.inf:                                 # no move: a pass, or the end
+            if passed:
+                leaves += 1
+                return final_score(me, them)
+            return -shallow(them, me, empty, n, -beta, -alpha, ply + 1, True)
+        return best
+
     def negamax(me, them, legal, alpha, beta, ply):
         nonlocal nodes, leaves, cutoffs, tt_hits, max_ply
+        empty = FULL ^ (me | them)
+        n = empty.bit_count()
+        if n <= SHALLOW_EMPTIES:
+            return shallow(me, them, empty, n, alpha, beta, ply, False) if n else final_score(me, them)
         nodes += 1
         if not nodes & mask:
             deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
@@ -118,10 +168,6 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 return -negamax(them, me, replies, -beta, -alpha, ply + 1)
             leaves += 1
             return final_score(me, them)
-        empty = FULL ^ (me | them)
-        n = empty.bit_count()
-        if n == 1:
-            return last_square(me, them, legal.bit_length() - 1)
         key = hit = first = None
         if tt_capacity and n >= TABLE_MIN_EMPTIES:
             key = me << 64 | them
@@ -141,9 +187,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                     return alpha
         alpha0, best, best_move = alpha, -math.inf, None
         for i, (s, child_me, child_them, replies) in enumerate(children_of(me, them, legal, empty, n, first)):
-            if n == 2:                                        # the child has one empty square left
-                v = -last_square(child_me, child_them, (empty ^ 1 << s).bit_length() - 1)
-            elif i == 0:
+            if i == 0:
                 v = -negamax(child_me, child_them, replies, -beta, -alpha, ply + 1)
             else:
                 v = -negamax(child_me, child_them, replies, -alpha - 1, -alpha, ply + 1)
