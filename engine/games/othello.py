@@ -54,11 +54,15 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,              # a pass adds no disc: one position may come at different plies
     move_schema={"type": "string", "pattern": "^([a-h][1-8]|pass)$"},
     sample_states=(
-        {"board": ["........", "........", "..WWW...", "..WBBB..", "..BWB...", ".....B..", "........",
-                   "........"], "to_move": "W"},
-        # Black has no move: White to move after Black's pass, with passes likely again.
-        {"board": ["WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWWB", "WWWWWW..", "WWWWWW.B",
-                   "WWWWWWWW"], "to_move": "B"},
+        # The middle game (random play, 40 empty squares).
+        {"board": [".......B", "......B.", ".BBBBB..", "..WBBB..", "WWWWBW..", "..WWWB..", "...BB...",
+                   "...B...."], "to_move": "B"},
+        # Black has no square: "pass", then White has g8 and h8 (passes again below).
+        {"board": ["WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWWW", "WWWWWWBB",
+                   "WWWWWW.."], "to_move": "B"},
+        # An endgame with 12 empty squares, within the endgame solver's reach.
+        {"board": [".BBB..W.", "BBBBBWWB", "..WBWWWB", "WWWWBBWB", "WWWBBBWW", "WWWWWWB.", ".WWWWWWB",
+                   "..W.B.BW"], "to_move": "B"},
     ),
 )
 
