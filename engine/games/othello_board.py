@@ -5,6 +5,7 @@ Square ``8 * row + column`` is bit ``8 * row + column``: row 0 is row "1" (the t
 ``"d3"`` is bit 19. These functions know nothing of colours, JSON or searches: the game
 (:mod:`engine.games.othello`), its evaluation and its endgame solver all build on them.
 """
+from engine.bits import cells_of as squares   # the set squares of a bitboard, lowest first
 
 FULL = (1 << 64) - 1
 NOT_A = 0xFEFEFEFEFEFEFEFE          # every square but column a (a shift east must not wrap into it)
@@ -87,16 +88,6 @@ def neighbours(bits: int) -> int:
     adjacent to one another)."""
     return ((bits << 1 & NOT_A) | (bits >> 1 & NOT_H) | (bits << 8 & FULL) | (bits >> 8)
             | (bits << 9 & NOT_A & FULL) | (bits >> 9 & NOT_H) | (bits << 7 & NOT_H & FULL) | (bits >> 7 & NOT_A))
-
-
-def squares(bits: int) -> list:
-    """The set squares of ``bits``, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def final_score(me: int, them: int) -> int:

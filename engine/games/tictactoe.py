@@ -8,6 +8,7 @@ them) it looks the mover's marks up in a table of every set of cells that holds 
 """
 from functools import lru_cache
 
+from engine.bits import cells_of
 from engine.errors import InvalidState
 from engine.registry import NO_CHANCE, GameType
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
@@ -153,16 +154,6 @@ def winning_lines(rows: int, cols: int, k: int) -> list:
                 if 0 <= end_r < rows and 0 <= end_c < cols:
                     lines.append(sum(1 << ((r + dr * i) * cols + c + dc * i) for i in range(k)))
     return lines
-
-
-def cells_of(bits: int) -> list:
-    """The indices of the set bits, lowest first."""
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
 
 
 def line_table(cells: int, lines: list) -> bytes:
