@@ -11,8 +11,8 @@ Othello's benchmark (issue 13), apart from the main harness because it runs long
   every position solved, right, within 10 s;
 - ``match``: games against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, random rollouts, solver on),
   one second a move each: ours is ``alphabeta`` with ``time_limit_ms`` 1000; the bot takes a number of
-  simulations, so it is given the number it ran in one second on its previous move (measured at the
-  start, then adjusted move by move). Colours alternate. Goal: at least 80% (draws count half) over 40.
+  simulations, so it is given the number it ran in one second on its previous move (measured at each
+  game's start, then adjusted move by move, growing by half at most). Colours alternate. Goal: at least 80% (draws count half) over 40.
 
 With ``--markdown`` the results replace the "Othello" section of ``bench/STRENGTH.md``.
 """
@@ -119,10 +119,9 @@ class TimedMCTSBot:
         action = self.bot(self.simulations).step(state)
         elapsed = time.perf_counter() - start
         self.times.append(elapsed)
-        if elapsed >= self.seconds / 2:
-            # A move that ended early (a proven result, a single legal move) says nothing of the rate.
-            rate = self.simulations / elapsed
-            self.simulations = max(20, int(min(rate * self.seconds, 1.5 * self.simulations)))
+        # A move that ends early (a proven result) overstates the rate: the count grows by half at most.
+        rate = self.simulations / max(elapsed, 1e-3)
+        self.simulations = max(20, int(min(rate * self.seconds, 1.5 * self.simulations)))
         self.seed += 1
         return action
 
