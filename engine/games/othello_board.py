@@ -32,11 +32,13 @@ def ray(square: int, dr: int, dc: int) -> int:
     return bits
 
 
-# For every square, its non-empty rays towards higher bits (the nearest square is the lowest bit) and
-# towards lower bits (the nearest is the highest bit).
-RAYS_UP = [tuple(b for b in (ray(s, dr, dc) for dr, dc in DIRECTIONS if 8 * dr + dc > 0) if b)
-           for s in range(64)]
-RAYS_DOWN = [tuple(b for b in (ray(s, dr, dc) for dr, dc in DIRECTIONS if 8 * dr + dc < 0) if b)
+# For every square, ``(nearest square, ray)`` for its rays of two squares or more (a shorter one
+# brackets nothing) towards higher bits (the nearest square is the ray's lowest bit) and towards lower
+# bits (its highest bit).
+RAYS_UP = [tuple((b & -b, b) for b in (ray(s, dr, dc) for dr, dc in DIRECTIONS if 8 * dr + dc > 0)
+                 if b.bit_count() >= 2) for s in range(64)]
+RAYS_DOWN = [tuple((1 << (b.bit_length() - 1), b) for b in (ray(s, dr, dc) for dr, dc in DIRECTIONS
+                                                             if 8 * dr + dc < 0) if b.bit_count() >= 2)
              for s in range(64)]
 
 
@@ -69,17 +71,19 @@ def flips(me: int, them: int, square: int) -> int:
     """The discs of ``them`` that a disc of ``me`` on the empty ``square`` turns over (0: not a legal
     move): along each ray, the run of ``them`` next to the square when one of ``me`` closes it."""
     flipped = 0
-    for line in RAYS_UP[square]:
-        stop = line & ~them                                   # the nearest square that is not theirs
-        stop &= -stop
-        if stop & me:
-            flipped |= line & (stop - 1)
-    for line in RAYS_DOWN[square]:
-        stop = line & ~them
-        if stop:
-            stop = 1 << (stop.bit_length() - 1)
+    for near, line in RAYS_UP[square]:
+        if near & them:                                       # (most rays end here)
+            stop = line & ~them                               # the nearest square that is not theirs
+            stop &= -stop
             if stop & me:
-                flipped |= line & -(stop << 1)
+                flipped |= line & (stop - 1)
+    for near, line in RAYS_DOWN[square]:
+        if near & them:
+            stop = line & ~them
+            if stop:
+                stop = 1 << (stop.bit_length() - 1)
+                if stop & me:
+                    flipped |= line & -(stop << 1)
     return flipped
 
 
