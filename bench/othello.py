@@ -170,8 +170,9 @@ def markdown(results: dict) -> str:
     info = machine.info()
     lines = ["## Othello", "",
              f"`python -m bench.othello` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
-             f"{info.get('git_commit')}, {info.get('cpu_model')}, load average {info.get('load_average')} at "
-             "the end (the machine is shared: times are upper bounds).", ""]
+             f"{info.get('git_commit')}, {info.get('cpu_model')} ({info.get('usable_cores')} cores), load average "
+             f"{', '.join(f'{x:.1f}' for x in info.get('load_average') or ())} at the end (the machine is "
+             "shared: times are upper bounds).", ""]
     if "perft" in results:
         p = results["perft"]
         lines += [f"- Perft 9 from the start through `actions`/`result`: {p['perft9']:,} (published "
