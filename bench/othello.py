@@ -5,10 +5,11 @@ Othello's benchmark (issue 13), apart from the main harness because it runs long
 - ``perft``: perft 9 from the start through the game interface (``actions``, ``result``), against the
   published 3,005,288;
 - ``endgames``: positions with 14 empty squares from seeded random play, solved through
-  ``engine.api.search`` (``alphabeta``, no depth, a 30 s limit, of which the endgame solver gets a third:
-  10 s), each value checked by a plain alpha-beta on OpenSpiel's rules (:mod:`bench.othello_reference`)
+  ``engine.api.search`` (``alphabeta``, no depth, a limit long enough for the endgame solver's third),
+  each value checked by a plain alpha-beta on OpenSpiel's rules (:mod:`bench.othello_reference`)
   searching with the window (v - 1, v + 1): it returns v exactly when v is the position's value. Goal:
-  every position solved, right, within 10 s;
+  every position solved, right, within 10 s. The machine is shared, so the goal is judged on the CPU
+  time of the call (``time.process_time``); the wall-clock time is reported beside it;
 - ``match``: games against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, random rollouts, solver on),
   one second a move each: ours is ``alphabeta`` with ``time_limit_ms`` 1000; the bot takes a number of
   simulations, so it is given the number it ran in one second on its previous move (measured at each
@@ -32,6 +33,7 @@ from engine.games.othello import GAME, initial_state
 STRENGTH = Path(__file__).resolve().parent / "STRENGTH.md"
 PERFT_9 = 3_005_288
 EMPTIES, SOLVE_GOAL_S = 14, 10.0
+TIME_LIMIT_MS = 600_000   # the endgame solver gets a third: ample, so that a loaded machine does not cut it
 
 
 def log(msg):
@@ -74,24 +76,27 @@ def run_endgames(count: int, seed: int = 14):
     rows = []
     for i in range(count):
         state, theirs = endgame_position(rng, spiel)
-        start = time.perf_counter()
-        result = api.search("othello", state, {"name": "alphabeta"}, 30_000)
-        seconds = time.perf_counter() - start
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result = api.search("othello", state, {"name": "alphabeta"}, TIME_LIMIT_MS)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         solved = result.stats.stop_reason == "solved"
         start = time.perf_counter()
         checked = reference_solve(theirs, result.value - 1, result.value + 1) == result.value if solved else False
         reference_s = time.perf_counter() - start
         rows.append({"state": state, "value": result.value, "move": result.move, "solved": solved,
-                     "agrees": checked, "seconds": round(seconds, 2), "nodes": result.stats.nodes,
+                     "agrees": checked, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+                     "nodes": result.stats.nodes,
                      "reference_seconds": round(reference_s, 1)})
         log(f"endgame {i + 1}/{count}: value {result.value:+.0f} move {result.move} solved {solved} "
-            f"reference agrees {checked} {seconds:.2f} s {result.stats.nodes} nodes "
+            f"reference agrees {checked} {seconds:.2f} s ({cpu:.2f} s CPU) {result.stats.nodes} nodes "
             f"(reference {reference_s:.0f} s)")
-    times = [r["seconds"] for r in rows]
+    times, cpu = [r["seconds"] for r in rows], [r["cpu_seconds"] for r in rows]
     return {"positions": rows, "all_solved": all(r["solved"] for r in rows),
             "all_agree": all(r["agrees"] for r in rows), "max_seconds": max(times),
-            "mean_seconds": round(statistics.mean(times), 2), "median_nodes": statistics.median(r["nodes"] for r in rows),
-            "goal_met": all(r["solved"] and r["agrees"] and r["seconds"] <= SOLVE_GOAL_S for r in rows)}
+            "mean_seconds": round(statistics.mean(times), 2), "max_cpu_seconds": max(cpu),
+            "mean_cpu_seconds": round(statistics.mean(cpu), 2),
+            "median_nodes": statistics.median(r["nodes"] for r in rows),
+            "goal_met": all(r["solved"] and r["agrees"] and r["cpu_seconds"] <= SOLVE_GOAL_S for r in rows)}
 
 
 class TimedMCTSBot:
@@ -180,12 +185,14 @@ def markdown(results: dict) -> str:
     if "endgames" in results:
         e = results["endgames"]
         lines += [f"- {len(e['positions'])} endgames with {EMPTIES} empty squares (seeded random play): all solved "
-                  f"{e['all_solved']}, all confirmed by the plain reference {e['all_agree']}; mean "
-                  f"{e['mean_seconds']} s, max {e['max_seconds']} s, median {e['median_nodes']:,} nodes. Goal "
-                  f"(each within {SOLVE_GOAL_S:.0f} s): {'met' if e['goal_met'] else 'NOT met'}.", "",
-                  "| # | value (disc difference) | move | seconds | nodes | reference s |", "| --- | --- | --- | --- | --- | --- |"]
-        lines += [f"| {i + 1} | {r['value']:+.0f} | {r['move']} | {r['seconds']} | {r['nodes']:,} | "
-                  f"{r['reference_seconds']} |" for i, r in enumerate(e["positions"])]
+                  f"{e['all_solved']}, all confirmed by the plain reference {e['all_agree']}; CPU time mean "
+                  f"{e['mean_cpu_seconds']} s, max {e['max_cpu_seconds']} s (wall clock on the shared machine: "
+                  f"mean {e['mean_seconds']} s, max {e['max_seconds']} s); median {e['median_nodes']:,} nodes. "
+                  f"Goal (each within {SOLVE_GOAL_S:.0f} s of CPU time): {'met' if e['goal_met'] else 'NOT met'}.",
+                  "", "| # | value (disc difference) | move | CPU s | wall s | nodes | reference wall s |",
+                  "| --- | --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {i + 1} | {r['value']:+.0f} | {r['move']} | {r['cpu_seconds']} | {r['seconds']} | "
+                  f"{r['nodes']:,} | {r['reference_seconds']} |" for i, r in enumerate(e["positions"])]
         lines.append("")
     if "match" in results:
         m = results["match"]

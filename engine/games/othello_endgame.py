@@ -21,7 +21,7 @@ import math
 
 from engine.deadline import Deadline
 from engine.game import Solution
-from engine.games.othello_board import FULL, PASS, final_score, flips, legal_moves, squares
+from engine.games.othello_board import CORNERS, FULL, PASS, final_score, flips, legal_moves, squares
 from engine.result import EXACT, UPPER
 from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY
 
@@ -30,7 +30,6 @@ SHALLOW_EMPTIES = 5       # at most this many empty squares: the shallow search 
 ORDER_MIN_EMPTIES = 7     # fastest-first ordering at nodes with at least this many empty squares
 TABLE_MIN_EMPTIES = 7     # the table at nodes with at least this many
 QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
-CORNER_SQUARES = frozenset({0, 7, 56, 63})
 
 
 def odd_regions(empty: int) -> int:
@@ -72,7 +71,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 f = flips(me, them, s)
                 child_me, child_them = them ^ f, me | f | bit
                 replies = legal_moves(child_me, child_them)
-                rank = 4 * replies.bit_count() - (8 if s in CORNER_SQUARES else 0) - (1 if bit & odd else 0)
+                rank = 4 * replies.bit_count() - (8 if bit & CORNERS else 0) - (1 if bit & odd else 0)
                 scored.append((rank, s, child_me, child_them, replies))
             scored.sort()
             if first is not None:
