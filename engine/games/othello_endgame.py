@@ -27,8 +27,8 @@ from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER
 
 REACH = 16                # the most empty squares it takes on (more seldom finish within a request's time)
 SHALLOW_EMPTIES = 5       # at most this many empty squares: the shallow search (no move generation)
-ORDER_MIN_EMPTIES = 7     # fastest-first ordering at nodes with at least this many empty squares
-TABLE_MIN_EMPTIES = 7     # the table at nodes with at least this many
+ORDER_MIN_EMPTIES = 6     # fastest-first ordering at nodes with at least this many empty squares
+TABLE_MIN_EMPTIES = 6     # the table at nodes with at least this many
 QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
 
 
@@ -128,7 +128,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
         if ply > max_ply:
             max_ply = ply
         best = -math.inf
-        for s in parity_order(empty, empty):
+        for s in (parity_order(empty, empty) if n > 3 else squares(empty)):
             f = flips(me, them, s)
             if not f:
                 continue
