@@ -245,3 +245,16 @@ def test_every_algorithm_applies(algorithm):
     assert algorithm["name"] in api.describe_game("othello")["algorithms"]
     result = api.search("othello", {}, algorithm, 5000)
     assert result.move in ("d3", "c4", "f5", "e6")
+
+
+def test_stable_discs_are_sound():
+    """Corners and the edge runs they anchor are stable, a disc that can still be turned over is not; on
+    a full board every disc is."""
+    from engine.games.othello_eval import full_lines, stable_discs
+    _, state = load({"board": ["BBB..W..", "B.......", "........", "...WB...", "...BW...", "........",
+                               "........", "........"], "to_move": "W"})
+    black = state[1]
+    stable = stable_discs(black, full_lines(state[0] | state[1]))
+    assert stable == (1 << 0 | 1 << 1 | 1 << 2 | 1 << 8)        # a1, b1, c1, a2; not d5 or e4
+    _, full = load({"board": ["BW" * 4, "WB" * 4] * 4, "to_move": "B"})
+    assert stable_discs(full[0], full_lines(full[0] | full[1])) == full[0]
