@@ -4,13 +4,14 @@ winner (the score of the standard endgame test sets, such as the FFO positions).
 A negamax principal-variation search to the end of the game on the two bitboards, with the endgame
 solvers' classic enhancements:
 
-- fastest first: moves are searched in order of the opponent's mobility after them (fewest replies first),
-  corners before the rest; they shrink the tree most where it is widest;
+- fastest first: moves are searched in order of the opponent's mobility after them (fewest replies first,
+  a corner counting twice), corners before the rest; they shrink the tree most where it is widest;
 - parity: with few empty squares left (where ordering costs more than it saves), the moves in a region (a
   quadrant) with an odd number of empty squares come first, the player who fills a region's last square
   keeping the last word there; parity also breaks the mobility ties above;
 - a transposition table of proven bounds (lower, upper and the best move) at the nodes with enough empty
-  squares to repay a lookup, the table's move searched first;
+  squares to repay a lookup, the table's move searched first, and enhanced transposition cut-offs (a
+  child whose entry already refutes the reply cuts before any child is searched);
 - in the last few empty squares, no move generation at all (after Edax): each empty square is tried for
   flips, and the last one is played out directly.
 
@@ -29,6 +30,7 @@ REACH = 16                # the most empty squares it takes on (more seldom fini
 SHALLOW_EMPTIES = 5       # at most this many empty squares: the shallow search (no move generation)
 ORDER_MIN_EMPTIES = 6     # fastest-first ordering at nodes with at least this many empty squares
 TABLE_MIN_EMPTIES = 6     # the table at nodes with at least this many
+ETC_MIN_EMPTIES = 7       # enhanced transposition cut-offs with at least this many (>= both above)
 QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
 
 
@@ -71,7 +73,8 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 f = flips(me, them, s)
                 child_me, child_them = them ^ f, me | f | bit
                 replies = legal_moves(child_me, child_them)
-                rank = 4 * replies.bit_count() - (8 if bit & CORNERS else 0) - (1 if bit & odd else 0)
+                rank = (4 * (replies.bit_count() + (replies & CORNERS).bit_count())   # a corner reply counts twice
+                        - (8 if bit & CORNERS else 0) - (1 if bit & odd else 0))
                 scored.append((rank, s, child_me, child_them, replies))
             scored.sort()
             if first is not None:
@@ -185,7 +188,17 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 if alpha >= beta:
                     return alpha
         alpha0, best, best_move = alpha, -math.inf, None
-        for i, (s, child_me, child_them, replies) in enumerate(children_of(me, them, legal, empty, n, first)):
+        children = children_of(me, them, legal, empty, n, first)
+        if key is not None and ordering and n >= ETC_MIN_EMPTIES:
+            # Enhanced transposition cut-off: a child whose table entry already refutes the opponent's reply
+            # cuts at once (the children are built: ordering them made them).
+            for s, child_me, child_them, _ in children:
+                hit_c = tt.get(child_me << 64 | child_them)
+                if hit_c is not None and -hit_c[1] >= beta:
+                    tt_hits += 1
+                    cutoffs += 1
+                    return -hit_c[1]
+        for i, (s, child_me, child_them, replies) in enumerate(children):
             if i == 0:
                 v = -negamax(child_me, child_them, replies, -beta, -alpha, ply + 1)
             else:
