@@ -67,6 +67,12 @@ GAME_TYPE = GameType(
 )
 
 
+def outcome(me: int, them: int) -> float:
+    """The result by disc count for the side with discs ``me``: +1 more, -1 fewer, 0 as many."""
+    mine, theirs = me.bit_count(), them.bit_count()
+    return 1.0 if mine > theirs else -1.0 if mine < theirs else 0.0
+
+
 def make_state(me: int, them: int, player: int) -> tuple:
     """The state with ``player`` to move, with discs ``me`` against ``them``."""
     legal = legal_moves(me, them)
@@ -107,8 +113,7 @@ class Othello(Game):
         return state[4]
 
     def utility(self, state, player):
-        mine, theirs = state[0].bit_count(), state[1].bit_count()
-        u = 1.0 if mine > theirs else -1.0 if mine < theirs else 0.0
+        u = outcome(state[0], state[1])
         return u if player == state[2] else -u
 
     # --- knowledge for searches ------------------------------------------------------------------
@@ -161,8 +166,7 @@ class Othello(Game):
             plies += 1
             legal = legal_moves(me, them)
             over = not legal and not legal_moves(them, me)
-        mine, theirs = me.bit_count(), them.bit_count()
-        u = 1.0 if mine > theirs else -1.0 if mine < theirs else 0.0
+        u = outcome(me, them)
         mover = state[2] ^ (plies & 1)                        # the player to move at the end
         return ((u, -u) if mover == 0 else (-u, u)), plies
 
