@@ -149,12 +149,12 @@ def play_game(spiel, bot, ours_black: bool, our_times: list) -> float:
     return (GAME.utility(ours, me) + 1) / 2
 
 
-def run_match(games: int, seed: int = 1):
+def run_match(games: int, bot_seconds: float = 1.0, seed: int = 1):
     import pyspiel
     spiel = pyspiel.load_game("othello")
     scores, our_times, bot_times, simulations = [], [], [], []
     for g in range(games):
-        bot = TimedMCTSBot(spiel, 1.0, seed + 1000 * g)        # calibrated afresh at every game's start
+        bot = TimedMCTSBot(spiel, bot_seconds, seed + 1000 * g)  # calibrated afresh at every game's start
         score = play_game(spiel, bot, ours_black=g % 2 == 0, our_times=our_times)
         scores.append(score)
         bot_times += bot.times
@@ -163,7 +163,7 @@ def run_match(games: int, seed: int = 1):
             f"{sum(scores)}/{len(scores)}; bot at {bot.simulations} simulations, "
             f"{statistics.mean(bot.times):.2f} s a move")
     wins, draws = scores.count(1.0), scores.count(0.5)
-    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
+    return {"games": games, "bot_seconds": bot_seconds, "wins": wins, "draws": draws, "losses": games - wins - draws,
             "score": sum(scores) / games, "goal_met": games >= 40 and sum(scores) / games >= 0.8,
             "our_mean_move_s": round(statistics.mean(our_times), 3),
             "bot_mean_move_s": round(statistics.mean(bot_times), 3),
@@ -196,7 +196,8 @@ def markdown(results: dict) -> str:
         lines.append("")
     if "match" in results:
         m = results["match"]
-        lines += [f"- Against OpenSpiel's C++ MCTS bot at about 1 s a move: {m['games']} games, {m['wins']} won, "
+        lines += [f"- Against OpenSpiel's C++ MCTS bot held to {m['bot_seconds']} s a move (ours: 1 s): {m['games']} "
+                  f"games, {m['wins']} won, "
                   f"{m['draws']} drawn, {m['losses']} lost: {100 * m['score']:.1f}% (goal: 80% over 40 games, "
                   f"{'met' if m['goal_met'] else 'NOT met'}). Mean time a move: ours {m['our_mean_move_s']} s, "
                   f"the bot's {m['bot_mean_move_s']} s (about {m['bot_median_simulations']:,.0f} simulations a move at "
@@ -219,6 +220,8 @@ def main(argv=None):
     p.add_argument("--only", action="append", choices=["perft", "endgames", "match"])
     p.add_argument("--positions", type=int, default=10, help="endgames to solve (default 10)")
     p.add_argument("--games", type=int, default=40, help="games against the MCTS bot (default 40)")
+    p.add_argument("--bot-seconds", type=float, default=1.0,
+                   help="the time the MCTS bot's simulation count aims at, a move (default 1; ours is 1)")
     p.add_argument("--markdown", action="store_true", help="write the Othello section of bench/STRENGTH.md")
     args = p.parse_args(argv)
     parts = args.only or ["perft", "endgames", "match"]
@@ -228,7 +231,7 @@ def main(argv=None):
     if "endgames" in parts:
         results["endgames"] = run_endgames(args.positions)
     if "match" in parts:
-        results["match"] = run_match(args.games)
+        results["match"] = run_match(args.games, args.bot_seconds)
     section = markdown(results)
     print(section)
     if args.markdown:
