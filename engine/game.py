@@ -169,6 +169,11 @@ class Game:
         :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
         return None
 
+    def end_reason(self, state) -> str | None:
+        """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
+        say it all; None otherwise."""
+        return None
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move):
