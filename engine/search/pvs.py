@@ -3,8 +3,9 @@
 Null-window scouts and re-searches, a bounded transposition table, move ordering (table move, killers,
 history, the game's own ordering) and, in win/draw/loss games, wins scored by their distance
 (:mod:`engine.search.scores`), so that the winner hurries, the loser delays and ``plies_to_end`` is exact.
-Without a depth limit, a win/draw/loss game whose declarations allow it is first given to the exact solver
-(:mod:`engine.search.solver`) for a share of the time.
+Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
+win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
+for a share of the time.
 """
 import math
 
@@ -16,6 +17,7 @@ from engine.search.common import (declares, exact_outcome, finish, first_move_fa
 from engine.search.scores import (MAX_ID_DEPTH, PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY,
                                   TT_EXACT, TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
+from engine.search.endgame import endgame_solve, has_endgame_solver
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
@@ -217,11 +219,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
     ranking, timed_out = moves_of(state), False
-    if depth is None and can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES:
+    solver = None
+    if depth is None:                                  # the game's own endgame solver first, if it has one
+        solver = (endgame_solve if has_endgame_solver(game)
+                  else exact_solve if can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES else None)
+    if solver is not None:
         # A share of the time goes to an exact solve first: it finishes from the middle game on, and its
         # answer is perfect. When it cannot finish, the rest of the time deepens with the heuristic.
-        solved = exact_solve(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer,
-                             ranking, stats)
+        solved = solver(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer, ranking, stats)
         if solved is not None:
             return solved
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
