@@ -4,11 +4,15 @@ import os
 
 from engine.api import Limits
 
+ANY_ORIGIN = "*"
+
 
 @dataclass(frozen=True)
 class Settings:
-    """What an operator may tune. Field names are the environment variables, lower-cased; every one is a
-    positive integer but the rate-limit storage URI."""
+    """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
+    a positive integer except two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
+    comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
+    call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -23,6 +27,7 @@ class Settings:
     max_searches_per_client: int = 1
     search_seconds_per_client_minute: int = 60
     rate_limit_storage_uri: str = "memory://"
+    cors_origins: str = ANY_ORIGIN
 
     def __post_init__(self):
         for f in fields(self):
@@ -30,6 +35,9 @@ class Settings:
                 raise ValueError(f"{f.name.upper()} must be a positive integer")
         if self.default_time_limit_ms > self.max_time_limit_ms:
             raise ValueError("DEFAULT_TIME_LIMIT_MS must not exceed MAX_TIME_LIMIT_MS")
+        origins = self.allowed_origins()
+        if not origins or (ANY_ORIGIN in origins and len(origins) > 1):
+            raise ValueError("CORS_ORIGINS must be * or a comma-separated list of origins")
 
     @classmethod
     def from_env(cls, environ=os.environ) -> "Settings":
@@ -37,14 +45,20 @@ class Settings:
         values = {}
         for f in fields(cls):
             raw = environ.get(f.name.upper())
-            if raw is not None and raw.strip() and f.type is str:
+            if raw is None or not raw.strip():
+                continue
+            if f.type is str:
                 values[f.name] = raw.strip()
-            elif raw is not None and raw.strip():
-                try:
-                    values[f.name] = int(raw)
-                except ValueError:
-                    raise ValueError(f"{f.name.upper()} must be an integer, not {raw!r}") from None
+                continue
+            try:
+                values[f.name] = int(raw)
+            except ValueError:
+                raise ValueError(f"{f.name.upper()} must be an integer, not {raw!r}") from None
         return cls(**values)
+
+    def allowed_origins(self) -> list:
+        """``CORS_ORIGINS`` as a list: ``["*"]`` or the origins named."""
+        return [origin.strip().rstrip("/") for origin in self.cors_origins.split(",") if origin.strip()]
 
     def limits(self) -> Limits:
         """The engine's caps."""

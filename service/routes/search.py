@@ -40,25 +40,32 @@ def remaining_ms(time_limit_ms: float, started: float) -> float:
     return max(MIN_BUDGET_MS, time_limit_ms - (time.perf_counter() - started) * 1000.0)
 
 
-@blueprint.post("/v1/search")
-def search():
+def search_request() -> dict:
+    """The body of ``POST /v1/search`` (and of its stream), validated: the engine's arguments, the
+    ``time_limit_ms`` counted from the request's arrival (given by the server, service/worker.py, when it
+    can), and the algorithm with its documented defaults. A search the worker could not admit now is
+    refused before its body is read (503)."""
     started = flask.request.environ.get(ARRIVED) or time.perf_counter()
     settings = current_app.config["SETTINGS"]
     admission(current_app).check()
-    body = json_body()
-    request = SearchRequestSchema(settings.max_time_limit_ms).load(body)
-    algorithm = effective_algorithm(request["algorithm"])
-    trace = request.get("trace", False)
+    request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    with fairness(current_app).search(time_limit_ms), \
-            admission(current_app).search(remaining_ms(time_limit_ms, started) / 1000.0), \
+    return {"game_id": request["game"], "state_json": request["state"],
+            "algorithm": effective_algorithm(request["algorithm"]),
+            "time_limit_ms": remaining_ms(time_limit_ms, started),
+            "trace": request.get("trace", False), "limits": settings.limits()}
+
+
+@blueprint.post("/v1/search")
+def search():
+    request = search_request()
+    settings = current_app.config["SETTINGS"]
+    waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
+    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0), \
             IN_FLIGHT.track_inprogress():
-        result = engine.api.search(request["game"], request["state"], algorithm,
-                                   time_limit_ms=remaining_ms(time_limit_ms, started),
-                                   trace=trace, limits=settings.limits())
-    record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    note_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    response = jsonify(search_response(result, algorithm, trace, settings.max_trace_bytes))
-    # Freeing a large decoded body (80,000 objects: tens of milliseconds) can wait until the answer is sent.
-    response.call_on_close(body.clear)
-    return response
+        request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)  # waiting for the slot counts
+        result = engine.api.search(**request)
+    game, algorithm = request["game_id"], request["algorithm"]
+    record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    return jsonify(search_response(result, algorithm, request["trace"], settings.max_trace_bytes))

@@ -17,7 +17,8 @@ import pytest
 import requests
 
 from bench.load.clients import slow_clients
-from tests.service.test_gunicorn import BOOT_SECONDS, BIG_BOARD, free_port, stop
+from tests.service.server import BOOT_SECONDS, free_port, stop
+from tests.service.test_gunicorn import BIG_BOARD
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH_MS = 3000
@@ -56,7 +57,8 @@ def start(tmp_path):
         except (requests.ConnectionError, requests.Timeout):
             pass
         time.sleep(0.2)
-    stop(process, log)
+    stop(process)
+    log.close()
     raise AssertionError("gunicorn did not become ready in time")
 
 
@@ -66,7 +68,8 @@ def server(tmp_path_factory):
     try:
         yield base, port
     finally:
-        stop(process, log)
+        stop(process)
+        log.close()
 
 
 def search(base: str, time_limit_ms: int, timeout: float = 30):
@@ -221,7 +224,8 @@ def test_sigterm_answers_every_request_it_accepted_then_exits_0(tmp_path):
         assert [r.status_code for r in answers["later"]] == [503] * 4
         assert process.wait(timeout=30) == 0
     finally:
-        stop(process, log)
+        stop(process)
+        log.close()
 
 
 # --- A bad-input battery over every route, through gunicorn's own layer (issue 17, "Evidence") ---
