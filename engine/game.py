@@ -24,8 +24,14 @@ SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do no
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
 RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
+# Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
+QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
+EXTENSIONS = "forcing"               # states searched one ply deeper (in check)
+NULL_MOVE = "null_move"              # passing the turn, where that is no likely zugzwang
+REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
+ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND})
+                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION})
 
 
 class Game:
@@ -42,6 +48,10 @@ class Game:
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
     - ``game_type``: the game's :class:`~engine.registry.GameType`, the declarations searches rely on.
+    - ``value_scale``: utilities and evaluations are numbers in ``utility_bounds``; the API reports them
+      times this, in the game's customary unit (chess: pawns, a win 100).
+    - ``notation``: None, or the name of a notation people read (``"san"``) that :meth:`move_notation`
+      writes; responses then carry each move in it too.
     - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
       method of a capability the game does not list keeps the default below, which is always correct
       and never clever. The contract suite checks the list against the methods.
@@ -58,6 +68,8 @@ class Game:
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
+    value_scale = 1.0  # the API reports values (utilities, evaluations) times this (chess: pawns)
+    notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
 
     @property
     def n_players(self) -> int:
@@ -150,6 +162,33 @@ class Game:
         has no such shortcut (searches then play out move by move, polling their deadline)."""
         return None
 
+    def noisy_actions(self, state) -> list:
+        """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
+        promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
+        evaluation. A search's horizon goes on through these (quiescence, with delta pruning by
+        ``gain``), and only the other, quiet moves are reduced late in a move list."""
+        return []
+
+    def forcing(self, state) -> bool:
+        """Whether ``state`` is forcing (chess: the side to move is in check): a search looks one ply
+        deeper there, never reduces its moves and never passes."""
+        return False
+
+    def null_move(self, state):
+        """The state with the turn passed to the opponent, for null-move pruning; None where passing is
+        not allowed or likely better than every move (zugzwang)."""
+        return None
+
+    def repeated(self, state) -> bool:
+        """Whether the position occurred earlier in the game: a search may score it as a draw (the side
+        that repeated could repeat again), and prefers progress elsewhere."""
+        return False
+
+    def aspiration_width(self, state) -> float:
+        """Half the width of the window around the last iteration's score that the next iteration of a
+        deepening search tries first."""
+        raise NotImplementedError
+
     def perspective(self, state) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)
@@ -172,6 +211,15 @@ class Game:
                 return move
         raise IllegalMove(f"{value!r} is not a legal move here; legal: "
                           f"{[self.move_to_json(m) for m in self.actions(state)]}")
+
+    def move_notation(self, state, move) -> str | None:
+        """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
+        return None
+
+    def end_reason(self, state) -> str | None:
+        """Why the terminal ``state`` ended the game (chess: ``"checkmate"``), or None when the game
+        does not say."""
+        return None
 
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
