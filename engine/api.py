@@ -68,7 +68,7 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
         raise GameOver()
     with no_cyclic_gc():
         result = module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
-    return to_json_moves(game, result)
+    return to_json_moves(game, state, result)
 
 
 @contextmanager
@@ -88,14 +88,31 @@ def no_cyclic_gc():
             gc.enable()
 
 
-def to_json_moves(game, result):
-    """Replace the engine's internal moves by their JSON form."""
-    to_json = game.move_to_json
+def to_json_moves(game, state, result):
+    """Replace the engine's internal moves and values by their JSON form; in a game with a notation of
+    its own (chess: SAN), the moves in it too."""
+    to_json, value = game.move_to_json, game.value_to_json
+    if game.notation is not None:
+        result.notation = game.notation
+        result.move_notation = game.move_notation(state, result.move)
+        result.pv_notation = line_notation(game, state, result.pv)
+        for mv in result.moves:
+            mv.notation = game.move_notation(state, mv.move)
     result.move = to_json(result.move)
+    result.value = value(result.value)
     result.pv = [to_json(m) for m in result.pv]
     for mv in result.moves:
-        mv.move = to_json(mv.move)
+        mv.move, mv.value = to_json(mv.move), value(mv.value)
     return result
+
+
+def line_notation(game, state, line) -> list:
+    """The moves of ``line``, played one after another from ``state``, in the game's notation."""
+    out = []
+    for move in line:
+        out.append(game.move_notation(state, move))
+        state = game.result(state, move)
+    return out
 
 
 def legal_moves(game_id: str, state_json, limits: Limits = Limits()) -> dict:
@@ -115,14 +132,18 @@ def describe_state(game, state) -> dict:
     """Who moves, the legal moves, and the result if the game is over."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
+    moves = [] if terminal else game.actions(state)
     info = {
         "to_move": None if terminal else ("chance" if mover < 0 else game.players[mover]),
-        "moves": [] if terminal else [game.move_to_json(m) for m in game.actions(state)],
+        "moves": [game.move_to_json(m) for m in moves],
         "terminal": terminal,
         "utilities": None,
     }
+    if game.notation is not None:
+        info[game.notation] = [game.move_notation(state, m) for m in moves]
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
+        info["reason"] = game.end_reason(state)
     return info
 
 

@@ -48,8 +48,6 @@ class Game:
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
     - ``game_type``: the game's :class:`~engine.registry.GameType`, the declarations searches rely on.
-    - ``value_scale``: utilities and evaluations are numbers in ``utility_bounds``; the API reports them
-      times this, in the game's customary unit (chess: pawns, a win 100).
     - ``notation``: None, or the name of a notation people read (``"san"``) that :meth:`move_notation`
       writes; responses then carry each move in it too.
     - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
@@ -68,7 +66,6 @@ class Game:
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
-    value_scale = 1.0  # the API reports values (utilities, evaluations) times this (chess: pawns)
     notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
 
     @property
@@ -211,6 +208,11 @@ class Game:
                 return move
         raise IllegalMove(f"{value!r} is not a legal move here; legal: "
                           f"{[self.move_to_json(m) for m in self.actions(state)]}")
+
+    def value_to_json(self, value: float) -> float:
+        """A value (a utility or an evaluation, in ``utility_bounds``) as the API reports it, in the game's
+        customary unit (chess: pawns, a won game 100). The same order, so searches compare as they like."""
+        return value
 
     def move_notation(self, state, move) -> str | None:
         """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""

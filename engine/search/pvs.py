@@ -3,13 +3,20 @@
 Null-window scouts and re-searches, a bounded transposition table, move ordering (table move, killers,
 history, the game's own ordering) and, in win/draw/loss games, wins scored by their distance
 (:mod:`engine.search.scores`), so that the winner hurries, the loser delays and ``plies_to_end`` is exact.
+
+In a game whose players alternate, the knowledge a game lists among its capabilities switches on the
+enhancements of strong chess programs (:class:`Enhancements`): quiescence search through its noisy moves
+with stand-pat and delta pruning, one more ply at forcing states (check), null-move pruning where the game
+allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
 Without a depth limit, a win/draw/loss game whose declarations allow it is first given to the exact solver
 (:mod:`engine.search.solver`) for a share of the time.
 """
 import math
 
 from engine.deadline import Deadline, Timeout
-from engine.game import EVALUATION, IMMEDIATE_WIN
+from dataclasses import dataclass
+
+from engine.game import ASPIRATION, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end
 from engine.search.scores import (MAX_ID_DEPTH, PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY,
@@ -21,6 +28,34 @@ from engine.search.solver import can_solve, exact_solve
 # the most plies left at which it is tried (a longer solve seldom finishes within a request's time).
 SOLVE_SHARE = 1 / 3
 SOLVE_MAX_PLIES = 36
+# Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
+NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
+# Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
+# after the first dozen), and searched again in full if they beat alpha after all.
+LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+
+
+@dataclass(frozen=True)
+class Enhancements:
+    """Which of the game-knowledge enhancements a search uses: those the game lists among its
+    capabilities, in a game whose players alternate (each relies on a ply passing the turn)."""
+
+    quiescence: bool = False
+    extensions: bool = False
+    null_move: bool = False
+    repetition: bool = False
+    aspiration: bool = False
+    reductions: bool = False
+
+    @classmethod
+    def of(cls, game, ordering: bool, tracing: bool) -> "Enhancements":
+        if not declares(game, "alternating"):
+            return cls()
+        listed = game.capabilities
+        return cls(quiescence=QUIESCENCE in listed, extensions=EXTENSIONS in listed,
+                   null_move=NULL_MOVE in listed and ordering and not tracing,
+                   repetition=REPETITION in listed, aspiration=ASPIRATION in listed,
+                   reductions=QUIESCENCE in listed and ordering and not tracing)
 
 
 def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer):
@@ -41,6 +76,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # A player who cannot win at once wins at the soonest two plies later, if the players alternate.
     next_win = 3 if has_win_test and declares(game, "alternating") else 1
     immediate_win = game.immediate_win
+    extra = Enhancements.of(game, ordering, tracer is not None)
+    noisy_actions, forcing, null_move, repeated = game.noisy_actions, game.forcing, game.null_move, game.repeated
+    horizon = 0                                        # the depth of the current iteration (extensions' cap)
     mask = Deadline.CHECK_MASK
     tt = {}
     killers, history = {}, {}
@@ -80,9 +118,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 beta = ceiling
             if alpha >= beta:
                 return alpha
+        if extra.repetition and ply and repeated(s):
+            leaves += 1
+            return 0.0                                 # a repetition: either side could repeat again
+        if extra.extensions and ply < 2 * horizon and forcing(s):
+            d += 1
         if d <= 0:
             leaves += 1
-            return evaluate(s, player)
+            return quiesce(s, alpha, beta, ply, player) if extra.quiescence else evaluate(s, player)
 
         table_move = None
         if tt_capacity:
@@ -105,9 +148,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                     elif score < beta:
                         beta = score
 
-        moves = order(moves_of(s), table_move, ply)
-        alpha0, best, best_mv = alpha, -math.inf, None
         other = 1 - player
+        scout = beta == math.nextafter(alpha, math.inf)  # a null window: not on the principal variation
+        if extra.null_move and scout and d >= NULL_MIN_DEPTH and abs(beta) < PROVEN:
+            v = null_move_score(s, d, beta, ply, player, other)
+            if v is not None:
+                return v
+        moves = order(moves_of(s), table_move, ply)
+        quiet = reducible(s, d, moves, ply)
+        alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
@@ -116,7 +165,11 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             if i == 0:
                 v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
-                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
+                reduction = late_move_reduction(i, a, child, quiet)
+                v = child_score(child, same, d - reduction, alpha, math.nextafter(alpha, math.inf), ply, player,
+                                other)
+                if reduction and v > alpha:
+                    v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
                 if alpha < v < beta:
                     v = child_score(child, same, d, alpha, beta, ply, player, other)
             if v > best:
@@ -144,6 +197,74 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         if same:
             return negamax(child, d - 1, alpha, beta, ply + 1, player)
         return -negamax(child, d - 1, -beta, -alpha, ply + 1, other)
+
+    # --- the enhancements that need the game's knowledge (see Enhancements) ---
+
+    def quiesce(s, alpha, beta, ply, player):
+        """The score of non-terminal ``s`` for ``player`` (to move) at the horizon, fail-soft in
+        ``(alpha, beta)`` like ``negamax``: the player may stand pat on the evaluation or play on
+        through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
+        (delta pruning); in a forcing state (check) there is no standing pat, every move is searched."""
+        other = 1 - player
+        if extra.extensions and forcing(s):
+            best, candidates = -math.inf, [(None, a) for a in moves_of(s)]
+        else:
+            best = stand = evaluate(s, player)
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            candidates = [(gain, a) for gain, a in noisy_actions(s) if stand + gain > alpha]
+        for _, a in candidates:
+            v = -quiescence_node(result(s, a), -beta, -alpha, ply + 1, other)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        return best
+
+    def quiescence_node(s, alpha, beta, ply, player):
+        nonlocal nodes, leaves, max_ply
+        nodes += 1
+        if not nodes & mask:
+            deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
+        if ply > max_ply:
+            max_ply = ply
+        if is_terminal(s):
+            leaves += 1
+            u = utility(s, player)
+            return u * (WIN - ply) if outcome_game else u
+        return quiesce(s, alpha, beta, ply, player)
+
+    def null_move_score(s, d, beta, ply, player, other):
+        """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a
+        shallower search, a real move would too (no zugzwang: the game refuses passes where one is
+        likely). The score to cut with (never a proven one: a pass proves nothing), or None."""
+        if evaluate(s, player) < beta:
+            return None
+        passed = null_move(s)
+        if passed is None:
+            return None
+        v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1, other)
+        if v < beta:
+            return None
+        return beta if v >= PROVEN else v
+
+    def reducible(s, d, moves, ply):
+        """The moves that late-move reductions may reduce at this node: quiet ones (not noisy, not a
+        killer), none at shallow depths or in a forcing state."""
+        if not extra.reductions or d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (extra.extensions and forcing(s)):
+            return ()
+        loud = {a for _, a in noisy_actions(s)}
+        loud.update(killers.get(ply, ()))
+        return {a for a in moves[LMR_FIRST:] if a not in loud}
+
+    def late_move_reduction(i, a, child, quiet):
+        if i < LMR_FIRST or a not in quiet or (extra.extensions and forcing(child)):
+            return 0
+        return 2 if i >= LMR_DEEPER_AFTER else 1
 
     def order(moves, table_move, ply):
         if not ordering:
@@ -176,10 +297,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     root_player = to_move(state)
     sign = 1 if root_player == perspective else -1  # root scores -> perspective values
 
-    def root_pass(d, ranking):
+    def root_pass(d, ranking, lo=-math.inf, hi=math.inf):
         """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the
-        first exact, a later one exact if it beat the best so far, else an upper bound) and the PV."""
-        alpha, scores, line = -math.inf, [], []
+        first exact, a later one exact if it beat the best so far, else an upper bound) and the PV.
+        With an aspiration window ``(lo, hi)``: None as soon as a move reaches ``hi``, and the caller
+        searches again with the full window, as it does when no move beats ``lo``."""
+        alpha, scores, line = lo, [], []
         other = 1 - root_player
         for i, a in enumerate(ranking):
             if tracer:
@@ -187,15 +310,19 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             child = result(state, a)
             same = to_move(child) == root_player
             if i == 0:
-                v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
+                v = child_score(child, same, d, alpha, hi, 0, root_player, other)
             else:
                 v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), 0, root_player, other)
                 if v > alpha:
-                    v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
-            improved = i == 0 or v > alpha
+                    v = child_score(child, same, d, alpha, hi, 0, root_player, other)
+            if v >= hi:
+                return None
+            improved = v > alpha if scores else v > lo
             scores.append((a, v, EXACT if improved else UPPER))
             if improved:
                 alpha, line = v, [a] + pv[1]
+        if not line:
+            return None
         if tt_capacity:
             tt[key_of(state)] = (d, TT_EXACT, to_table(alpha, 0), line[0])
         return scores, line
@@ -218,14 +345,19 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                      stats.max_depth)
         stats.stop_reason = COMPLETED
-    completed = None
+    completed, completed_score = None, 0.0
     try:
         for d in range(first_depth, last + 1):
             nodes += 1
             root_entry = trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
-            scores, line = root_pass(d, ranking)
+            horizon = d
+            searched = None
+            if extra.aspiration and completed is not None and abs(completed_score) < PROVEN:
+                width = game.aspiration_width(state)
+                searched = root_pass(d, ranking, completed_score - width, completed_score + width)
+            scores, line = searched or root_pass(d, ranking)
             completed = (d, scores, line)
-            best_score = max(v for _, v, _ in scores)
+            best_score = completed_score = max(v for _, v, _ in scores)
             if root_entry:
                 root_entry["value"] = as_value(sign * best_score)
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first

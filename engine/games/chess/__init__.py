@@ -9,22 +9,23 @@ third time since the state's history starts): as python-chess's ``outcome(claim_
 can be claimed from the position itself.
 
 Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score (:mod:`.evaluation`) in units of a
-hundred pawns, strictly inside the utilities, and the API reports values times :attr:`Chess.value_scale`:
-in pawns, a won game 100.
+hundred pawns, strictly inside the utilities, and the API reports values in pawns
+(:meth:`Chess.value_to_json`): a won game is 100.
 """
 from engine.errors import InvalidState
 from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
                          REPETITION, Game)
 from engine.games.chess import notation
 from engine.games.chess.board import PROMOTIONS, uci
-from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, MG, blend
-from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, MOVES, PHASE, PLY, REASONS, REPEATS,
-                                         STATUS, CHECKMATE, ONGOING, passed, play)
+from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend
+from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
+                                         STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
 from engine.registry import NO_CHANCE, GameType
 
 GAME_ID = "chess"
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CENTIPAWNS_PER_UNIT = 10_000                  # an evaluation of 1.0 would be a hundred pawns
+PAWNS_PER_UNIT = CENTIPAWNS_PER_UNIT / 100
 EVAL_LIMIT = 0.9                              # evaluations stay within +-90 pawns, inside the utilities
 VICTIM = {p: max(MATERIAL_MG[p], MATERIAL_EG[p]) for p in "PNBRQ"}
 VICTIM.update(K=0, **{".": 0})              # the king is never taken; "." is no victim (a quiet promotion)
@@ -72,7 +73,6 @@ class Chess(Game):
     outcome_game = True
     zero_sum = True
     utility_bounds = (-1.0, 1.0)
-    value_scale = 100.0                       # values in pawns
     notation = "san"
 
     # --- the rules -------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ class Chess(Game):
         return state[PLY] & 1
 
     def actions(self, state):
-        return list(state[MOVES])
+        return list(moves(state))
 
     def result(self, state, move):
         return play(state, move)
@@ -111,13 +111,13 @@ class Chess(Game):
         then the quiet moves, those the piece-square tables like best first."""
         board, flip = state[BOARD], 119 if state[PLY] & 1 else 0   # absolute squares -> the mover's view
         scored = []
-        for m in state[MOVES]:
+        for m in moves(state):
             i, j = abs(flip - (m >> 10)), abs(flip - ((m >> 3) & 127))
             q = board[j]
             if q != "." or m & 7:
                 scored.append((NOISY_FIRST + 10 * (VICTIM[q.upper()] + PROMOTION_GAIN[m & 7]) - VICTIM[board[i]], m))
             else:
-                row = MG[board[i]]
+                row = TABLES[state[PLY] & 1][0][board[i]]
                 scored.append((row[j] - row[i], m))
         scored.sort(reverse=True)
         return [m for _, m in scored]
@@ -125,16 +125,14 @@ class Chess(Game):
     def noisy_actions(self, state):
         """``(gain, move)`` for the captures and promotions, MVV-LVA first; ``gain`` bounds how much the
         move can raise the mover's evaluation (the victim, the promotion, and a margin for the squares)."""
-        board, flip = state[BOARD], 119 if state[PLY] & 1 else 0
+        board, ep = state[BOARD], state[EP]
+        flip = FLIP if state[PLY] & 1 else 0
         scored = []
-        for m in state[MOVES]:
-            i, j = abs(flip - (m >> 10)), abs(flip - ((m >> 3) & 127))
+        for i, j, promotion in noisy_moves(state):
             q = board[j]
-            if q == "." and j == state[EP] and board[i] == "P":
-                q = "P"                                          # en passant
-            if q != "." or m & 7:
-                gain = VICTIM[q.upper()] + PROMOTION_GAIN[m & 7]
-                scored.append((10 * gain - VICTIM[board[i]], (gain + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT, m))
+            gain = VICTIM["P" if q == "." and j == ep else q.upper()] + PROMOTION_GAIN[promotion]
+            scored.append((10 * gain - VICTIM[board[i]], (gain + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT,
+                           abs(flip - i * 1024 - j * 8) + promotion))
         scored.sort(reverse=True)
         return [(gain, m) for _, gain, m in scored]
 
@@ -165,6 +163,10 @@ class Chess(Game):
 
     def move_from_json(self, value, state):
         return notation.parse_move(value, state)
+
+    def value_to_json(self, value):
+        """Pawns (centipawns / 100, rounded to a centipawn): a won game is 100."""
+        return round(value * PAWNS_PER_UNIT, 2)
 
     def move_notation(self, state, move):
         """SAN (``"Nf3"``, ``"exd8=Q+"``, ``"O-O"``)."""

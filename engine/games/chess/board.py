@@ -110,6 +110,35 @@ def pseudo_moves(board: str, rights: int, ep: int):
                 j += d
 
 
+def pseudo_noisy(board: str, rights: int, ep: int):
+    """``(from, to, promotion)`` for the pseudo-legal captures and promotions, in the mover's view."""
+    for i, p in enumerate(board):
+        if p not in "PNBRQK":
+            continue
+        if p == "P":
+            for d in (N + W, N + E):
+                j = i + d
+                if board[j] in "pnbrq" or j == ep:
+                    if j <= H8:
+                        for promotion in (4, 1, 3, 2):
+                            yield i, j, promotion
+                    else:
+                        yield i, j, 0
+            if i < A8 + S + S and board[i + N] == ".":          # a push from the seventh rank
+                for promotion in (4, 1, 3, 2):
+                    yield i, i + N, promotion
+            continue
+        slides = p in SLIDERS
+        for d in DIRECTIONS[p]:
+            j = i + d
+            q = board[j]
+            while q == "." and slides:
+                j += d
+                q = board[j]
+            if q in "pnbrq":
+                yield i, j, 0
+
+
 def castlings(board: str, rights: int, king: int):
     """The castling moves of the mover (king moves of two squares), checked square by square."""
     if not rights & 3 or king not in (94, 95) or attacked(board, king):
@@ -172,20 +201,19 @@ def pinned(board: str, king: int) -> tuple:
     return out
 
 
-def legal_moves(board: str, rights: int, ep: int, king: int, in_check: bool) -> list:
-    """The legal moves ``(from, to, promotion)`` in the mover's view. Only king moves, moves of pinned
-    pieces, en passant captures and every move out of check need the attack test."""
+def legal_moves(board: str, rights: int, ep: int, king: int, in_check: bool, noisy: bool = False):
+    """The legal moves ``(from, to, promotion)`` in the mover's view, one at a time (``noisy``: only the
+    captures and promotions). Only king moves, moves of pinned pieces, en passant captures and every move
+    out of check need the attack test."""
     suspects = pinned(board, king) + (king,)
-    out = []
-    for i, j, promotion in pseudo_moves(board, rights, ep):
+    for i, j, promotion in (pseudo_noisy if noisy else pseudo_moves)(board, rights, ep):
         if in_check or i in suspects or (j == ep and board[i] == "P"):
             after = make(board, i, j, promotion, rights, ep)[0]
             if attacked(after, j if i == king else king):
                 continue
-        out.append((i, j, promotion))
-    if not in_check and rights & 3:
-        out.extend(castlings(board, rights, king))
-    return out
+        yield i, j, promotion
+    if not in_check and rights & 3 and not noisy:
+        yield from castlings(board, rights, king)
 
 
 def turned(board: str) -> str:

@@ -57,49 +57,56 @@ PST_EG = {
 }
 
 
-def board_table(material: dict, pst: dict) -> dict:
-    """piece -> 120-entry list: material plus the square's bonus (0 off the board)."""
+def board_table(material: dict, pst: dict, black: bool) -> dict:
+    """piece -> 120-entry list in the view of the side that owns the piece: material plus the square's
+    bonus (0 off the board). Black's view is White's turned round, which also swaps the files: Black's
+    tables are White's mirrored left to right (PeSTO's, flipped top to bottom, seen from Black's side)."""
     out = {}
     for piece, bonus in pst.items():
         row = [0] * 120
         for k, s in enumerate(SQUARES):
-            row[s] = material[piece] + bonus[k]
+            row[s] = material[piece] + bonus[k ^ 7 if black else k]
         out[piece] = row
     return out
 
 
-MG, EG = board_table(MATERIAL_MG, PST_MG), board_table(MATERIAL_EG, PST_EG)
+# TABLES[side][0] and [1]: the middle-game and endgame tables of White's (0) and Black's (1) pieces.
+TABLES = tuple((board_table(MATERIAL_MG, PST_MG, side), board_table(MATERIAL_EG, PST_EG, side)) for side in (0, 1))
 
 
-def totals(board: str) -> tuple:
-    """``(mg, eg, phase)`` of a board from scratch: the mover's sums minus the opponent's."""
+def totals(board: str, black: int) -> tuple:
+    """``(mg, eg, phase)`` of a board from scratch: the mover's sums minus the opponent's; ``black``: the
+    mover is Black."""
+    (mg_ours, eg_ours), (mg_theirs, eg_theirs) = TABLES[black], TABLES[1 - black]
     mg = eg = phase = 0
     for s, c in enumerate(board):
         if c in "PNBRQK":
-            mg, eg, phase = mg + MG[c][s], eg + EG[c][s], phase + PHASE[c]
+            mg, eg, phase = mg + mg_ours[c][s], eg + eg_ours[c][s], phase + PHASE[c]
         elif c in "pnbrqk":
             p = c.upper()
-            mg, eg, phase = mg - MG[p][119 - s], eg - EG[p][119 - s], phase + PHASE[p]
+            mg, eg, phase = mg - mg_theirs[p][119 - s], eg - eg_theirs[p][119 - s], phase + PHASE[p]
     return mg, eg, phase
 
 
-def move_delta(board: str, i: int, j: int, promotion: int, ep: int) -> tuple:
-    """How the move ``i -> j`` on the mover's view changes ``(mg, eg, phase)``, from the mover's side."""
+def move_delta(board: str, i: int, j: int, promotion: int, ep: int, black: int) -> tuple:
+    """How the move ``i -> j`` on the mover's view changes ``(mg, eg, phase)``, from the mover's side;
+    ``black``: the mover is Black."""
+    (mg_ours, eg_ours), (mg_theirs, eg_theirs) = TABLES[black], TABLES[1 - black]
     p, q = board[i], board[j]
-    mg_row, eg_row = MG[p], EG[p]
+    mg_row, eg_row = mg_ours[p], eg_ours[p]
     mg, eg, phase = mg_row[j] - mg_row[i], eg_row[j] - eg_row[i], 0
     if q != ".":
         v = q.upper()
-        mg, eg, phase = mg + MG[v][119 - j], eg + EG[v][119 - j], phase - PHASE[v]
+        mg, eg, phase = mg + mg_theirs[v][119 - j], eg + eg_theirs[v][119 - j], phase - PHASE[v]
     if p == "P":
         if promotion:
             to = PROMOTIONS[promotion]
-            mg, eg, phase = mg + MG[to][j] - mg_row[j], eg + EG[to][j] - eg_row[j], phase + PHASE[to]
+            mg, eg, phase = mg + mg_ours[to][j] - mg_row[j], eg + eg_ours[to][j] - eg_row[j], phase + PHASE[to]
         elif j == ep:
-            mg, eg = mg + MG["P"][119 - (j + S)], eg + EG["P"][119 - (j + S)]
+            mg, eg = mg + mg_theirs["P"][119 - (j + S)], eg + eg_theirs["P"][119 - (j + S)]
     elif p == "K" and abs(j - i) == 2:
         rook, to = (A1, i - 1) if j < i else (H1, i + 1)
-        mg, eg = mg + MG["R"][to] - MG["R"][rook], eg + EG["R"][to] - EG["R"][rook]
+        mg, eg = mg + mg_ours["R"][to] - mg_ours["R"][rook], eg + eg_ours["R"][to] - eg_ours["R"][rook]
     return mg, eg, phase
 
 

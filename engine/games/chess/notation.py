@@ -9,7 +9,7 @@ from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, SQUARES, THEIR_A8, THEIR_H8, move_code,
                                       square_name, square_of, turned, turned_rights, uci)
 from engine.games.chess.evaluation import totals
-from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, MOVES, PLY, REASONS, RIGHTS, STATUS,
+from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, PLY, REASONS, RIGHTS, STATUS, moves,
                                          build, play)
 
 MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
@@ -33,7 +33,7 @@ def from_board(board: chess.Board) -> tuple:
     ply = 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
     if board.turn == chess.BLACK:
         absolute, rights, ep = turned(absolute), turned_rights(rights), 119 - ep if ep else 0
-    return build(absolute, rights, ep, board.halfmove_clock, ply, (), *totals(absolute))
+    return build(absolute, rights, ep, board.halfmove_clock, ply, (), *totals(absolute, ply & 1))
 
 
 def fen(state: tuple) -> str:
@@ -117,7 +117,7 @@ def parse_move(text, state: tuple, field: str = "move") -> int:
         raise IllegalMove("the null move \"0000\" is not a legal move", field=field)
     code = move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
                      " NBRQ".index(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0)
-    if code not in state[MOVES]:
+    if code not in moves(state):
         board = to_board(state)
         raise IllegalMove(f"{text!r} is not a legal move in {board.fen()}", field=field)
     return code
@@ -138,7 +138,7 @@ def history_json(state: tuple) -> dict:
                      state[PLY] - len(history))
     current, moves = from_board(start), []
     for target in history[1:] + (state[KEY][0],):
-        move = next(m for m in current[MOVES] if play(current, m)[KEY][0] == target)
+        move = next(m for m in moves(current) if play(current, m)[KEY][0] == target)
         moves.append(uci(move))
         current = play(current, move)
     return {"fen": start.fen(), "moves": moves}

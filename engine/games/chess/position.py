@@ -8,7 +8,7 @@ A state is the tuple indexed by the constants below:
 - ``PLY``: plies since the start of the game (White moves at even plies; the FEN's move number);
 - ``HISTORY``: the earlier positions that can still come again, oldest first: those since the last
   capture, pawn move or change of castling rights (nothing before them can recur);
-- derived from those: ``MOVES`` (the legal moves), ``CHECK``, ``STATUS``, ``REPEATS`` (how often the
+- derived from those: ``MOVES`` (the legal moves, see :func:`moves`), ``CHECK``, ``STATUS``, ``REPEATS`` (how often the
   position occurred before), the evaluation sums ``MG``, ``EG``, ``PHASE``, and ``KEY``.
 
 The key is the position, the clock, the ply and the history: everything the rest of the game depends on,
@@ -30,22 +30,55 @@ def position_key(board: str, rights: int, ep: int) -> str:
     return board + chr(48 + rights) + chr(ep)
 
 
+class Moves:
+    """The legal moves of a position, generated when first asked for (:func:`moves`): most states a search
+    makes at its horizon are valued without them. Equal to every other ``Moves`` and hashed alike, so that
+    a state's equality and hash are those of its position fields, which determine the moves."""
+
+    __slots__ = ("args", "codes")
+
+    def __init__(self, args: tuple):
+        self.args, self.codes = args, None
+
+    def __eq__(self, other):
+        return isinstance(other, Moves)
+
+    def __hash__(self):
+        return 0
+
+
+def moves(state: tuple) -> tuple:
+    """The legal move codes of a state, in generation order."""
+    cache = state[MOVES]
+    if cache.codes is None:
+        board, rights, ep, king, check, black = cache.args
+        if black:
+            cache.codes = tuple(FLIP - i * 1024 - j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
+        else:
+            cache.codes = tuple(i * 1024 + j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
+    return cache.codes
+
+
+def noisy_moves(state: tuple):
+    """The legal captures and promotions ``(from, to, promotion)`` in the mover's view."""
+    board, rights, ep, king, check, _ = state[MOVES].args
+    return legal_moves(board, rights, ep, king, check, noisy=True)
+
+
 def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_changed=True) -> tuple:
     """The state of a position (see the module docstring); ``material_changed`` asks for the insufficient
-    material test, which only a capture or a promotion can make true."""
+    material test, which only a capture or a promotion can make true. Only the first legal move is looked
+    for here (to tell checkmate and stalemate); the others when :func:`moves` asks."""
     king = board.index("K")
     check = attacked(board, king)
-    if ply & 1:
-        moves = tuple(FLIP - i * 1024 - j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
-    else:
-        moves = tuple(i * 1024 + j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
+    movable = next(legal_moves(board, rights, ep, king, check), None) is not None
     here = position_key(board, rights, ep)
     repeats = history[-2::-2].count(here) if len(history) >= 4 else 0
-    if not moves and check:
+    if not movable and check:
         status = CHECKMATE
     elif material_changed and insufficient(board):
         status = INSUFFICIENT
-    elif not moves:
+    elif not movable:
         status = STALEMATE
     elif clock >= 100:
         status = FIFTY_MOVES
@@ -53,8 +86,8 @@ def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_change
         status = THREEFOLD
     else:
         status = ONGOING
-    return (board, rights, ep, clock, ply, history, moves, check, status, repeats, mg, eg, phase,
-            (here, clock, ply, history))
+    return (board, rights, ep, clock, ply, history, Moves((board, rights, ep, king, check, ply & 1)), check, status,
+            repeats, mg, eg, phase, (here, clock, ply, history))
 
 
 def insufficient(board: str) -> bool:
@@ -75,7 +108,7 @@ def play(state: tuple, move: int) -> tuple:
     i, j, promotion = move >> 10, (move >> 3) & 127, move & 7
     if ply & 1:
         i, j = 119 - i, 119 - j
-    dmg, deg, dphase = move_delta(board, i, j, promotion, ep)
+    dmg, deg, dphase = move_delta(board, i, j, promotion, ep, ply & 1)
     after, new_rights, new_ep, irreversible = make(board, i, j, promotion, rights, ep)
     after = turned(after)
     if new_ep:
