@@ -200,13 +200,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     # --- the enhancements that need the game's knowledge (see Enhancements) ---
 
-    def quiesce(s, alpha, beta, ply, player):
+    def quiesce(s, alpha, beta, ply, player, first=True):
         """The score of non-terminal ``s`` for ``player`` (to move) at the horizon, fail-soft in
         ``(alpha, beta)`` like ``negamax``: the player may stand pat on the evaluation or play on
         through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
-        (delta pruning); in a forcing state (check) there is no standing pat, every move is searched."""
+        (delta pruning). In a forcing state (check) at the horizon itself (``first``) there is no
+        standing pat, every move is searched; deeper, only the noisy moves are (a checkmate is terminal,
+        and found as such), which keeps capture-check sequences from exploding."""
         other = 1 - player
-        if extra.extensions and forcing(s):
+        if first and extra.extensions and forcing(s):
             best, candidates = -math.inf, [(None, a) for a in moves_of(s)]
         else:
             best = stand = evaluate(s, player)
@@ -221,6 +223,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 best = v
                 if v > alpha:
                     alpha = v
+                    pv[ply] = [a] + pv[ply + 1]
                     if v >= beta:
                         break
         return best
@@ -232,11 +235,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
         if ply > max_ply:
             max_ply = ply
+        pv[ply] = []
         if is_terminal(s):
             leaves += 1
             u = utility(s, player)
             return u * (WIN - ply) if outcome_game else u
-        return quiesce(s, alpha, beta, ply, player)
+        return quiesce(s, alpha, beta, ply, player, first=False)
 
     def null_move_score(s, d, beta, ply, player, other):
         """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a
@@ -327,6 +331,21 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             tt[key_of(state)] = (d, TT_EXACT, to_table(alpha, 0), line[0])
         return scores, line
 
+    def table_line(line, d, score):
+        """The principal variation, completed from the table where a table cut-off or the horizon left
+        it short: to the end of a proven result, else to the iteration's depth."""
+        length = int(WIN - abs(score)) if outcome_game and abs(score) >= PROVEN else d
+        line, s = list(line), state
+        for a in line:
+            s = result(s, a)
+        while len(line) < length and not is_terminal(s):
+            hit = tt.get(key_of(s))
+            if hit is None or hit[3] is None:
+                break
+            line.append(hit[3])
+            s = result(s, hit[3])
+        return line
+
     bound = game.plies_bound(state)
     last = MAX_ID_DEPTH if depth is None else depth
     if bound is not None:
@@ -366,6 +385,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 break
     except Timeout:
         timed_out = True
+    if completed is not None and tt_capacity:
+        completed = completed[:2] + (table_line(completed[2], completed[0], completed_score),)
     tt.clear()                                         # on this search's time (TABLE_FREE_SECONDS_PER_ENTRY)
 
     stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (

@@ -101,25 +101,26 @@ def load_state(state_json: dict) -> tuple:
         if state[STATUS]:
             raise InvalidState(f"the game is already over ({REASONS[state[STATUS]]}); {text!r} cannot be "
                                "played", field=field)
-        state = play(state, parse_move(text, state, field))
+        state = play(state, parse_move(text, state, field, InvalidState))
     return state
 
 
-def parse_move(text, state: tuple, field: str = "move") -> int:
-    """The legal move code for a UCI string; :class:`IllegalMove` naming ``field`` otherwise."""
+def parse_move(text, state: tuple, field: str = "move", error=IllegalMove) -> int:
+    """The legal move code for a UCI string; ``error`` (:class:`IllegalMove`, or :class:`InvalidState` for
+    the moves of a state) naming ``field`` otherwise."""
     if not isinstance(text, str):
-        raise IllegalMove("a move is a UCI string such as \"e2e4\" or \"e7e8q\"", field=field)
+        raise error("a move is a UCI string such as \"e2e4\" or \"e7e8q\"", field=field)
     try:
         move = chess.Move.from_uci(text)
     except ValueError:
-        raise IllegalMove(f"{text!r} is not UCI notation (such as \"e2e4\" or \"e7e8q\")", field=field) from None
+        raise error(f"{text!r} is not UCI notation (such as \"e2e4\" or \"e7e8q\")", field=field) from None
     if not move:
-        raise IllegalMove("the null move \"0000\" is not a legal move", field=field)
+        raise error("the null move \"0000\" is not a legal move", field=field)
     code = move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
                      " NBRQ".index(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0)
     if code not in moves(state):
         board = to_board(state)
-        raise IllegalMove(f"{text!r} is not a legal move in {board.fen()}", field=field)
+        raise error(f"{text!r} is not a legal move in {board.fen()}", field=field)
     return code
 
 
@@ -136,9 +137,9 @@ def history_json(state: tuple) -> dict:
     key = history[0]
     start = board_of(key[:120], ord(key[120]) - 48, ord(key[121]), state[CLOCK] - len(history),
                      state[PLY] - len(history))
-    current, moves = from_board(start), []
+    current, played = from_board(start), []
     for target in history[1:] + (state[KEY][0],):
         move = next(m for m in moves(current) if play(current, m)[KEY][0] == target)
-        moves.append(uci(move))
+        played.append(uci(move))
         current = play(current, move)
-    return {"fen": start.fen(), "moves": moves}
+    return {"fen": start.fen(), "moves": played}
