@@ -82,61 +82,93 @@ def attacked(board: str, s: int) -> bool:
     return False
 
 
+def ray(s: int, d: int, slides: bool) -> tuple:
+    """The squares from ``s`` in direction ``d`` up to the edge of the board (one step for a non-slider)."""
+    out, j = [], s + d
+    while EMPTY_BOARD[j] == ".":
+        out.append(j)
+        if not slides:
+            break
+        j += d
+    return tuple(out)
+
+
+# RAYS[piece][square]: the rays a slider (B, R, Q) moves along; STEPS[piece][square]: where a knight or a
+# king can step. Precomputed, so that generating moves walks tuples instead of testing the board's frame.
+RAYS = {p: {s: tuple(r for r in (ray(s, d, True) for d in DIRECTIONS[p]) if r) for s in SQUARES} for p in "BRQ"}
+STEPS = {p: {s: tuple(r[0] for r in (ray(s, d, False) for d in DIRECTIONS[p]) if r) for s in SQUARES}
+         for p in "NK"}
+PROMOTION_ORDER = (4, 1, 3, 2)                # queen first, then the under-promotions
+
+
 def pseudo_moves(board: str, rights: int, ep: int):
     """``(from, to, promotion)`` for every pseudo-legal move but castling, in the mover's view."""
-    for i, p in enumerate(board):
+    for i in SQUARES:
+        p = board[i]
         if p not in "PNBRQK":
             continue
-        for d in DIRECTIONS[p]:
-            j = i + d
-            while True:
-                q = board[j]
-                if q in " \nPNBRQK":
-                    break
-                if p == "P":
-                    if d in (N, N + N) and q != ".":
-                        break
-                    if d == N + N and (i < A1 + N or board[i + N] != "."):
-                        break
-                    if d in (N + W, N + E) and q == "." and j != ep:
-                        break
+        if p == "P":
+            j = i + N
+            if board[j] == ".":
+                if j <= H8:
+                    for promotion in PROMOTION_ORDER:
+                        yield i, j, promotion
+                else:
+                    yield i, j, 0
+                    if i >= A1 + N and board[j + N] == ".":      # from the second rank, two squares
+                        yield i, j + N, 0
+            for j in (i + N + W, i + N + E):
+                if board[j] in "pnbrqk" or j == ep:
                     if j <= H8:
-                        for promotion in (4, 1, 3, 2):
+                        for promotion in PROMOTION_ORDER:
                             yield i, j, promotion
-                        break
-                yield i, j, 0
-                if p not in SLIDERS or q != ".":
+                    else:
+                        yield i, j, 0
+        elif p in "NK":
+            for j in STEPS[p][i]:
+                if board[j] not in "PNBRQK":
+                    yield i, j, 0
+        else:
+            for line in RAYS[p][i]:
+                for j in line:
+                    q = board[j]
+                    if q == ".":
+                        yield i, j, 0
+                        continue
+                    if q in "pnbrqk":
+                        yield i, j, 0
                     break
-                j += d
 
 
 def pseudo_noisy(board: str, rights: int, ep: int):
     """``(from, to, promotion)`` for the pseudo-legal captures and promotions, in the mover's view."""
-    for i, p in enumerate(board):
+    for i in SQUARES:
+        p = board[i]
         if p not in "PNBRQK":
             continue
         if p == "P":
-            for d in (N + W, N + E):
-                j = i + d
-                if board[j] in "pnbrq" or j == ep:
+            for j in (i + N + W, i + N + E):
+                if board[j] in "pnbrqk" or j == ep:
                     if j <= H8:
-                        for promotion in (4, 1, 3, 2):
+                        for promotion in PROMOTION_ORDER:
                             yield i, j, promotion
                     else:
                         yield i, j, 0
             if i < A8 + S + S and board[i + N] == ".":          # a push from the seventh rank
-                for promotion in (4, 1, 3, 2):
+                for promotion in PROMOTION_ORDER:
                     yield i, i + N, promotion
-            continue
-        slides = p in SLIDERS
-        for d in DIRECTIONS[p]:
-            j = i + d
-            q = board[j]
-            while q == "." and slides:
-                j += d
-                q = board[j]
-            if q in "pnbrq":
-                yield i, j, 0
+        elif p in "NK":
+            for j in STEPS[p][i]:
+                if board[j] in "pnbrqk":
+                    yield i, j, 0
+        else:
+            for line in RAYS[p][i]:
+                for j in line:
+                    q = board[j]
+                    if q != ".":
+                        if q in "pnbrqk":
+                            yield i, j, 0
+                        break
 
 
 def castlings(board: str, rights: int, king: int):
@@ -186,8 +218,9 @@ def make(board: str, i: int, j: int, promotion: int, rights: int, ep: int) -> tu
 
 
 def pinned(board: str, king: int) -> tuple:
-    """The mover's pieces that stand between their king and an opponent's slider on the same line."""
-    out = ()
+    """The mover's king, and the mover's pieces that stand between it and an opponent's slider on the
+    same line: the pieces whose moves may expose the king."""
+    out = (king,)
     for d in KING:
         j = king + d
         while board[j] == ".":
@@ -201,11 +234,11 @@ def pinned(board: str, king: int) -> tuple:
     return out
 
 
-def legal_moves(board: str, rights: int, ep: int, king: int, in_check: bool, noisy: bool = False):
+def legal_moves(board: str, rights: int, ep: int, king: int, in_check: bool, suspects: tuple,
+                noisy: bool = False):
     """The legal moves ``(from, to, promotion)`` in the mover's view, one at a time (``noisy``: only the
-    captures and promotions). Only king moves, moves of pinned pieces, en passant captures and every move
-    out of check need the attack test."""
-    suspects = pinned(board, king) + (king,)
+    captures and promotions). Only moves from ``suspects`` (the king and the pinned pieces, see
+    :func:`pinned`), en passant captures and every move out of check need the attack test."""
     for i, j, promotion in (pseudo_noisy if noisy else pseudo_moves)(board, rights, ep):
         if in_check or i in suspects or (j == ep and board[i] == "P"):
             after = make(board, i, j, promotion, rights, ep)[0]
@@ -227,7 +260,7 @@ def legal_ep(board: str, ep: int) -> int:
     if not ep:
         return 0
     king = board.index("K")
-    for i in (ep - N + W, ep - N + E):
+    for i in (ep + S + W, ep + S + E):
         if board[i] == "P":
             after = make(board, i, ep, 0, 0, ep)[0]
             if not attacked(after, king):

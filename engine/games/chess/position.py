@@ -15,7 +15,7 @@ The key is the position, the clock, the ply and the history: everything the rest
 so a transposition table never hands a score across different histories (no graph-history interaction:
 a repetition or fifty-move draw in one line cannot leak into another).
 """
-from engine.games.chess.board import (attacked, legal_ep, legal_moves, make, turned, turned_rights)
+from engine.games.chess.board import attacked, legal_ep, legal_moves, make, pinned, turned, turned_rights
 from engine.games.chess.evaluation import move_delta
 
 BOARD, RIGHTS, EP, CLOCK, PLY, HISTORY, MOVES, CHECK, STATUS, REPEATS, MG, EG, PHASE, KEY = range(14)
@@ -51,18 +51,17 @@ def moves(state: tuple) -> tuple:
     """The legal move codes of a state, in generation order."""
     cache = state[MOVES]
     if cache.codes is None:
-        board, rights, ep, king, check, black = cache.args
+        args, black = cache.args[:-1], cache.args[-1]
         if black:
-            cache.codes = tuple(FLIP - i * 1024 - j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
+            cache.codes = tuple(FLIP - i * 1024 - j * 8 + p for i, j, p in legal_moves(*args))
         else:
-            cache.codes = tuple(i * 1024 + j * 8 + p for i, j, p in legal_moves(board, rights, ep, king, check))
+            cache.codes = tuple(i * 1024 + j * 8 + p for i, j, p in legal_moves(*args))
     return cache.codes
 
 
 def noisy_moves(state: tuple):
     """The legal captures and promotions ``(from, to, promotion)`` in the mover's view."""
-    board, rights, ep, king, check, _ = state[MOVES].args
-    return legal_moves(board, rights, ep, king, check, noisy=True)
+    return legal_moves(*state[MOVES].args[:-1], noisy=True)
 
 
 def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_changed=True) -> tuple:
@@ -71,7 +70,8 @@ def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_change
     for here (to tell checkmate and stalemate); the others when :func:`moves` asks."""
     king = board.index("K")
     check = attacked(board, king)
-    movable = next(legal_moves(board, rights, ep, king, check), None) is not None
+    suspects = pinned(board, king)
+    movable = next(legal_moves(board, rights, ep, king, check, suspects), None) is not None
     here = position_key(board, rights, ep)
     repeats = history[-2::-2].count(here) if len(history) >= 4 else 0
     if not movable and check:
@@ -86,7 +86,7 @@ def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_change
         status = THREEFOLD
     else:
         status = ONGOING
-    return (board, rights, ep, clock, ply, history, Moves((board, rights, ep, king, check, ply & 1)), check, status,
+    return (board, rights, ep, clock, ply, history, Moves((board, rights, ep, king, check, suspects, ply & 1)), check, status,
             repeats, mg, eg, phase, (here, clock, ply, history))
 
 
