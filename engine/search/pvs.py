@@ -149,13 +149,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                         beta = score
 
         other = 1 - player
-        scout = beta == math.nextafter(alpha, math.inf)  # a null window: not on the principal variation
-        if extra.null_move and scout and d >= NULL_MIN_DEPTH and abs(beta) < PROVEN:
+        # Null-move pruning at scout nodes (a null window: off the principal variation).
+        if extra.null_move and d >= NULL_MIN_DEPTH and beta == math.nextafter(alpha, math.inf) \
+                and abs(beta) < PROVEN:
             v = null_move_score(s, d, beta, ply, player, other)
             if v is not None:
                 return v
         moves = order(moves_of(s), table_move, ply)
-        quiet = reducible(s, d, moves, ply)
+        quiet = reducible(s, d, moves, ply) if extra.reductions else ()
         alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
             if tracer:
@@ -165,7 +166,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             if i == 0:
                 v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
-                reduction = late_move_reduction(i, a, child, quiet)
+                reduction = late_move_reduction(i, a, child, quiet) if quiet else 0
                 v = child_score(child, same, d - reduction, alpha, math.nextafter(alpha, math.inf), ply, player,
                                 other)
                 if reduction and v > alpha:
@@ -259,7 +260,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     def reducible(s, d, moves, ply):
         """The moves that late-move reductions may reduce at this node: quiet ones (not noisy, not a
         killer), none at shallow depths or in a forcing state."""
-        if not extra.reductions or d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (extra.extensions and forcing(s)):
+        if d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (extra.extensions and forcing(s)):
             return ()
         loud = {a for _, a in noisy_actions(s)}
         loud.update(killers.get(ply, ()))
