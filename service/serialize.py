@@ -10,14 +10,16 @@ def move_value(mv: MoveValue, notation: str | None = None) -> dict:
         out[notation] = mv.notation
     if mv.values is not None:
         out["values"] = [finite(v) for v in mv.values]
+    if mv.certainty_equivalent is not None:
+        out["certainty_equivalent"] = finite(mv.certainty_equivalent)
     return out
 
 
 def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
-    """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
-    only when it was asked for, the move and the principal variation in the game's own notation (chess:
-    ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran
-    with."""
+    """The documented fields in the documented order; ``values`` only for n-player searches,
+    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for, the move and the
+    principal variation in the game's own notation (chess: ``san`` and ``pv_san``) only in games that have
+    one, and ``algorithm``, the settings the search ran with."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -32,6 +34,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
         body[result.notation], body["pv_" + result.notation] = result.move_notation, result.pv_notation
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
+    if result.certainty_equivalent is not None:
+        body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = result.trace or []
     body["algorithm"] = algorithm
