@@ -79,6 +79,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     extra = Enhancements.of(game, ordering, tracer is not None)
     noisy_actions, forcing, null_move, repeated = game.noisy_actions, game.forcing, game.null_move, game.repeated
     horizon = 0                                        # the depth of the current iteration (extensions' cap)
+    guesses = 0     # nodes of the current pass valued by anything but the rules (horizon, table, repetition)
     mask = Deadline.CHECK_MASK
     tt = {}
     killers, history = {}, {}
@@ -101,7 +102,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         return v
 
     def node_score(s, d, alpha, beta, ply, player):
-        nonlocal leaves, cutoffs, tt_hits
+        nonlocal leaves, cutoffs, tt_hits, guesses
         if is_terminal(s):
             leaves += 1
             u = utility(s, player)
@@ -120,11 +121,13 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 return alpha
         if extra.repetition and ply and repeated(s):
             leaves += 1
+            guesses += 1
             return 0.0                                 # a repetition: either side could repeat again
         if extra.extensions and ply < 2 * horizon and forcing(s):
             d += 1
         if d <= 0:
             leaves += 1
+            guesses += 1
             return quiesce(s, alpha, beta, ply, player) if extra.quiescence else evaluate(s, player)
 
         table_move = None
@@ -136,15 +139,13 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 hit_depth, flag, score, table_move = hit
                 if hit_depth >= d:
                     score = from_table(score, ply)
-                    if flag == TT_EXACT:
+                    if (flag == TT_EXACT or (flag == TT_LOWER and score >= beta)
+                            or (flag == TT_UPPER and score <= alpha)):
+                        guesses += 1
                         return score
                     if flag == TT_LOWER:
-                        if score >= beta:
-                            return score
                         if score > alpha:
                             alpha = score
-                    elif score <= alpha:
-                        return score
                     elif score < beta:
                         beta = score
 
@@ -154,6 +155,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 and abs(beta) < PROVEN:
             v = null_move_score(s, d, beta, ply, player, other)
             if v is not None:
+                guesses += 1
                 return v
         moves = order(moves_of(s), table_move, ply)
         quiet = reducible(s, d, moves, ply) if extra.reductions else ()
@@ -307,7 +309,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         first exact, a later one exact if it beat the best so far, else an upper bound) and the PV.
         With an aspiration window ``(lo, hi)``: None as soon as a move reaches ``hi``, and the caller
         searches again with the full window, as it does when no move beats ``lo``."""
+        nonlocal guesses
         alpha, scores, line = lo, [], []
+        guesses = 0
         other = 1 - root_player
         for i, a in enumerate(ranking):
             if tracer:
@@ -365,7 +369,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                      stats.max_depth)
         stats.stop_reason = COMPLETED
-    completed, completed_score = None, 0.0
+    completed, completed_score, exhausted = None, 0.0, False
     try:
         for d in range(first_depth, last + 1):
             nodes += 1
@@ -383,6 +387,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
             if outcome_game and abs(best_score) >= PROVEN:
                 stats.stop_reason = SOLVED
+                break
+            if not guesses:                            # every line ended by the rules: deeper is the same
+                exhausted = True
                 break
     except Timeout:
         timed_out = True
@@ -411,7 +418,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     outcome = plies = None
     if outcome_game and abs(root_score) >= PROVEN:
         outcome, plies = outcome_of(root_score), int(WIN - abs(root_score))
-    elif reaches_end(game, state, d):
+    elif exhausted or reaches_end(game, state, d):
         outcome = exact_outcome(game, best.value)
         if outcome is not None:
             plies = draw_length(game, state, line)

@@ -158,8 +158,9 @@ def test_fifty_move_rule():
     assert api.apply("chess", {"fen": fen}, "g6e4")["reason"] == "fifty_moves"
     # A queen up, but every move but the mate ends in a draw: the search takes the mate...
     assert search(fen).outcome == "win"
-    # ...and where there is none, values the position as the draw it is.
-    assert search("7k/8/5K2/8/8/8/8/1Q6 w - - 99 80").value == 0.0
+    # ...and where there is none, proves the draw at once: every move ends the game.
+    result = search("7k/8/5K2/8/8/8/8/1Q6 w - - 99 80")
+    assert (result.value, result.outcome, result.plies_to_end, result.stats.depth_completed) == (0.0, "draw", 1, 1)
 
 
 def test_insufficient_material():

@@ -9,8 +9,8 @@ from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, SQUARES, THEIR_A8, THEIR_H8, move_code,
                                       square_name, square_of, turned, turned_rights, uci)
 from engine.games.chess.evaluation import totals
-from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, PLY, REASONS, RIGHTS, STATUS, moves,
-                                         build, play)
+from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, LINE, PLY, REASONS, RIGHTS, STATUS, build,
+                                         moves, play)
 
 MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
 
@@ -33,7 +33,7 @@ def from_board(board: chess.Board) -> tuple:
     ply = 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
     if board.turn == chess.BLACK:
         absolute, rights, ep = turned(absolute), turned_rights(rights), 119 - ep if ep else 0
-    return build(absolute, rights, ep, board.halfmove_clock, ply, (), *totals(absolute, ply & 1))
+    return build(absolute, rights, ep, board.halfmove_clock, ply, (), (), *totals(absolute, ply & 1))
 
 
 def fen(state: tuple) -> str:
@@ -90,13 +90,13 @@ def load_state(state_json: dict) -> tuple:
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a chess state has fen and moves")
     board = parse_fen(state_json.get("fen", chess.STARTING_FEN))
-    moves = state_json.get("moves", [])
-    if not isinstance(moves, list):
+    played = state_json.get("moves", [])
+    if not isinstance(played, list):
         raise InvalidState("moves is a list of UCI strings such as \"e2e4\"", field="state.moves")
-    if len(moves) > MAX_MOVES:
-        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(moves)}", field="state.moves")
+    if len(played) > MAX_MOVES:
+        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field="state.moves")
     state = from_board(board)
-    for n, text in enumerate(moves):
+    for n, text in enumerate(played):
         field = f"state.moves[{n}]"
         if state[STATUS]:
             raise InvalidState(f"the game is already over ({REASONS[state[STATUS]]}); {text!r} cannot be "
@@ -137,9 +137,4 @@ def history_json(state: tuple) -> dict:
     key = history[0]
     start = board_of(key[:120], ord(key[120]) - 48, ord(key[121]), state[CLOCK] - len(history),
                      state[PLY] - len(history))
-    current, played = from_board(start), []
-    for target in history[1:] + (state[KEY][0],):
-        move = next(m for m in moves(current) if play(current, m)[KEY][0] == target)
-        played.append(uci(move))
-        current = play(current, move)
-    return {"fen": start.fen(), "moves": played}
+    return {"fen": start.fen(), "moves": [uci(m) for m in state[LINE]]}

@@ -8,6 +8,8 @@ A state is the tuple indexed by the constants below:
 - ``PLY``: plies since the start of the game (White moves at even plies; the FEN's move number);
 - ``HISTORY``: the earlier positions that can still come again, oldest first: those since the last
   capture, pawn move or change of castling rights (nothing before them can recur);
+- ``LINE``: the moves played from the history's positions (they follow from the positions, and spare
+  :func:`~.notation.history_json` finding them again);
 - derived from those: ``MOVES`` (the legal moves, see :func:`moves`), ``CHECK``, ``STATUS``, ``REPEATS`` (how often the
   position occurred before), the evaluation sums ``MG``, ``EG``, ``PHASE``, and ``KEY``.
 
@@ -18,7 +20,7 @@ a repetition or fifty-move draw in one line cannot leak into another).
 from engine.games.chess.board import attacked, legal_ep, legal_moves, make, pinned, turned, turned_rights
 from engine.games.chess.evaluation import move_delta
 
-BOARD, RIGHTS, EP, CLOCK, PLY, HISTORY, MOVES, CHECK, STATUS, REPEATS, MG, EG, PHASE, KEY = range(14)
+BOARD, RIGHTS, EP, CLOCK, PLY, HISTORY, MOVES, CHECK, STATUS, REPEATS, MG, EG, PHASE, KEY, LINE = range(15)
 ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD = range(6)
 REASONS = {CHECKMATE: "checkmate", STALEMATE: "stalemate", INSUFFICIENT: "insufficient_material",
            FIFTY_MOVES: "fifty_moves", THREEFOLD: "threefold_repetition"}
@@ -64,7 +66,7 @@ def noisy_moves(state: tuple):
     return legal_moves(*state[MOVES].args[:-1], noisy=True)
 
 
-def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_changed=True) -> tuple:
+def build(board, rights, ep, clock, ply, history, line, mg, eg, phase, material_changed=True) -> tuple:
     """The state of a position (see the module docstring); ``material_changed`` asks for the insufficient
     material test, which only a capture or a promotion can make true. Only the first legal move is looked
     for here (to tell checkmate and stalemate); the others when :func:`moves` asks."""
@@ -86,8 +88,8 @@ def build(board, rights, ep, clock, ply, history, mg, eg, phase, material_change
         status = THREEFOLD
     else:
         status = ONGOING
-    return (board, rights, ep, clock, ply, history, Moves((board, rights, ep, king, check, suspects, ply & 1)), check, status,
-            repeats, mg, eg, phase, (here, clock, ply, history))
+    cache = Moves((board, rights, ep, king, check, suspects, ply & 1))
+    return (board, rights, ep, clock, ply, history, cache, check, status, repeats, mg, eg, phase, (here, clock, ply, history), line)
 
 
 def insufficient(board: str) -> bool:
@@ -113,12 +115,12 @@ def play(state: tuple, move: int) -> tuple:
     after = turned(after)
     if new_ep:
         new_ep = legal_ep(after, new_ep)
-    if irreversible:
-        clock, history = 0, ()
+    if irreversible or new_rights != rights:
+        history, line = (), ()
     else:
-        clock += 1
-        history = state[HISTORY] + (state[KEY][0],) if new_rights == rights else ()
-    return build(after, turned_rights(new_rights), new_ep, clock, ply + 1, history, -state[MG] - dmg,
+        history, line = state[HISTORY] + (state[KEY][0],), state[LINE] + (move,)
+    clock = 0 if irreversible else clock + 1
+    return build(after, turned_rights(new_rights), new_ep, clock, ply + 1, history, line, -state[MG] - dmg,
                  -state[EG] - deg, state[PHASE] + dphase, material_changed=irreversible and (
                      board[j] != "." or promotion != 0))
 
@@ -126,5 +128,5 @@ def play(state: tuple, move: int) -> tuple:
 def passed(state: tuple) -> tuple:
     """The state with the turn passed (a null move, for the search's null-move pruning): no en passant,
     no history (a pass is not a game move, so nothing repeats across it)."""
-    return build(turned(state[BOARD]), turned_rights(state[RIGHTS]), 0, state[CLOCK], state[PLY] + 1, (),
+    return build(turned(state[BOARD]), turned_rights(state[RIGHTS]), 0, state[CLOCK], state[PLY] + 1, (), (),
                  -state[MG], -state[EG], state[PHASE], material_changed=False)
