@@ -89,7 +89,8 @@ def build(board, rights, ep, clock, ply, history, line, mg, eg, phase, material_
     else:
         status = ONGOING
     cache = Moves((board, rights, ep, king, check, suspects, ply & 1))
-    return (board, rights, ep, clock, ply, history, cache, check, status, repeats, mg, eg, phase, (here, clock, ply, history), line)
+    return (board, rights, ep, clock, ply, history, cache, check, status, repeats, mg, eg, phase,
+            (here, clock, ply, history), line)
 
 
 def insufficient(board: str) -> bool:
