@@ -123,12 +123,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             leaves += 1
             guesses += 1
             return 0.0                                 # a repetition: either side could repeat again
-        if extra.extensions and ply < 2 * horizon and forcing(s):
+        if extra.extensions and d >= 0 and ply < 2 * horizon and forcing(s):
             d += 1
-        if d <= 0:
+        if d <= 0:                                     # the horizon (d 0), or inside quiescence (d -1)
             leaves += 1
             guesses += 1
-            return quiesce(s, alpha, beta, ply, player) if extra.quiescence else evaluate(s, player)
+            return quiesce(s, alpha, beta, ply, player, d == 0) if extra.quiescence else evaluate(s, player)
 
         table_move = None
         if tt_capacity:
@@ -203,13 +203,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     # --- the enhancements that need the game's knowledge (see Enhancements) ---
 
-    def quiesce(s, alpha, beta, ply, player, first=True):
+    def quiesce(s, alpha, beta, ply, player, first):
         """The score of non-terminal ``s`` for ``player`` (to move) at the horizon, fail-soft in
         ``(alpha, beta)`` like ``negamax``: the player may stand pat on the evaluation or play on
         through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
-        (delta pruning). In a forcing state (check) at the horizon itself (``first``) there is no
-        standing pat, every move is searched; deeper, only the noisy moves are (a checkmate is terminal,
-        and found as such), which keeps capture-check sequences from exploding."""
+        (delta pruning); their children are searched as ``negamax`` nodes of depth -1, quiescence again.
+        In a forcing state (check) at the horizon itself (``first``) there is no standing pat, every move
+        is searched; deeper, only the noisy moves are (a checkmate is terminal, and found as such), which
+        keeps capture-check sequences from exploding."""
         other = 1 - player
         if first and extra.extensions and forcing(s):
             best, candidates = -math.inf, [(None, a) for a in moves_of(s)]
@@ -221,7 +222,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 alpha = stand
             candidates = [(gain, a) for gain, a in noisy_actions(s) if stand + gain > alpha]
         for _, a in candidates:
-            v = -quiescence_node(result(s, a), -beta, -alpha, ply + 1, other)
+            if tracer:
+                tracer.move(ply, a)
+            v = -negamax(result(s, a), -1, -beta, -alpha, ply + 1, other)
             if v > best:
                 best = v
                 if v > alpha:
@@ -230,20 +233,6 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                     if v >= beta:
                         break
         return best
-
-    def quiescence_node(s, alpha, beta, ply, player):
-        nonlocal nodes, leaves, max_ply
-        nodes += 1
-        if not nodes & mask:
-            deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
-        if ply > max_ply:
-            max_ply = ply
-        pv[ply] = []
-        if is_terminal(s):
-            leaves += 1
-            u = utility(s, player)
-            return u * (WIN - ply) if outcome_game else u
-        return quiesce(s, alpha, beta, ply, player, first=False)
 
     def null_move_score(s, d, beta, ply, player, other):
         """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a

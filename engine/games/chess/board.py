@@ -67,18 +67,13 @@ def attacked(board: str, s: int) -> bool:
     for d in KING:
         if board[s + d] == "k":
             return True
-    for d in ORTHOGONAL:
-        j = s + d
-        while board[j] == ".":
-            j += d
-        if board[j] in "rq":
-            return True
-    for d in DIAGONAL:
-        j = s + d
-        while board[j] == ".":
-            j += d
-        if board[j] in "bq":
-            return True
+    for lines, sliders in ((ORTHOGONAL, "rq"), (DIAGONAL, "bq")):
+        for d in lines:
+            j = s + d
+            while board[j] == ".":
+                j += d
+            if board[j] in sliders:
+                return True
     return False
 
 
@@ -101,6 +96,17 @@ STEPS = {p: {s: tuple(r[0] for r in (ray(s, d, False) for d in DIRECTIONS[p]) if
 PROMOTION_ORDER = (4, 1, 3, 2)                # queen first, then the under-promotions
 
 
+def pawn_captures(board: str, i: int, ep: int):
+    """The captures of the mover's pawn on ``i`` (en passant too), each promotion apart on the last rank."""
+    for j in (i + N + W, i + N + E):
+        if board[j] in "pnbrqk" or j == ep:
+            if j <= H8:
+                for promotion in PROMOTION_ORDER:
+                    yield i, j, promotion
+            else:
+                yield i, j, 0
+
+
 def pseudo_moves(board: str, rights: int, ep: int):
     """``(from, to, promotion)`` for every pseudo-legal move but castling, in the mover's view."""
     for i in SQUARES:
@@ -117,13 +123,7 @@ def pseudo_moves(board: str, rights: int, ep: int):
                     yield i, j, 0
                     if i >= A1 + N and board[j + N] == ".":      # from the second rank, two squares
                         yield i, j + N, 0
-            for j in (i + N + W, i + N + E):
-                if board[j] in "pnbrqk" or j == ep:
-                    if j <= H8:
-                        for promotion in PROMOTION_ORDER:
-                            yield i, j, promotion
-                    else:
-                        yield i, j, 0
+            yield from pawn_captures(board, i, ep)
         elif p in "NK":
             for j in STEPS[p][i]:
                 if board[j] not in "PNBRQK":
@@ -147,13 +147,7 @@ def pseudo_noisy(board: str, rights: int, ep: int):
         if p not in "PNBRQK":
             continue
         if p == "P":
-            for j in (i + N + W, i + N + E):
-                if board[j] in "pnbrqk" or j == ep:
-                    if j <= H8:
-                        for promotion in PROMOTION_ORDER:
-                            yield i, j, promotion
-                    else:
-                        yield i, j, 0
+            yield from pawn_captures(board, i, ep)
             if i < A8 + S + S and board[i + N] == ".":          # a push from the seventh rank
                 for promotion in PROMOTION_ORDER:
                     yield i, i + N, promotion
