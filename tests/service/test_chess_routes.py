@@ -1,5 +1,7 @@
 """Chess through the HTTP API: SAN next to UCI, why a game ended, and 422s that name the field."""
+import chess
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.service.test_bad_inputs import unprocessable
 
@@ -38,3 +40,27 @@ def test_legal_moves_and_apply(client):
 def test_bad_chess_input_is_422_naming_the_field(client, path, body, field):
     messages = unprocessable(client.post(path, json=body), field)
     assert messages and all(isinstance(m, str) and m for m in messages)
+
+
+FEN_PIECES = "rnbqkpRNBQKP12345678/ -wKQkq"
+near_fens = st.one_of(
+    st.text(alphabet=FEN_PIECES, max_size=70),
+    st.builds(lambda fen, i, c: fen[:i] + c + fen[i + 1:], st.just(chess.STARTING_FEN), st.integers(0, 55),
+              st.sampled_from(list(FEN_PIECES) + ["", "99", "-1"])),
+    st.sampled_from([None, 7, [], {"fen": "x"}, chess.STARTING_FEN + " extra"]))
+near_moves = st.one_of(st.lists(st.one_of(st.sampled_from(["e2e4", "e7e5", "g1f3", "e1g1", "a7a8q", "0000",
+                                                           "e2e4e", "E2E4", ""]), st.integers(0, 9)),
+                                max_size=6),
+                       st.sampled_from([None, "e2e4", {"m": 1}]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fen=near_fens, moves=near_moves, move=st.one_of(st.sampled_from(["e2e4", "e7e8q", "a1a1", "z9z9"]),
+                                                         st.integers(-1, 99), st.none()))
+def test_no_near_miss_chess_input_is_a_server_error(client, fen, moves, move):
+    state = {"fen": fen, "moves": moves}
+    for path, body in (("/v1/games/chess/legal-moves", {"state": state}),
+                       ("/v1/games/chess/apply", {"state": state, "move": move}),
+                       ("/v1/search", {"game": "chess", "state": state, "algorithm": {"name": "alphabeta"},
+                                       "time_limit_ms": 30})):
+        assert client.post(path, json=body).status_code in (200, 422)
