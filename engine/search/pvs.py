@@ -8,14 +8,14 @@ In a game whose players alternate, the knowledge a game lists among its capabili
 enhancements of strong chess programs (:class:`Enhancements`): quiescence search through its noisy moves
 with stand-pat and delta pruning, one more ply at forcing states (check), null-move pruning where the game
 allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
+
 Without a depth limit, a win/draw/loss game whose declarations allow it is first given to the exact solver
 (:mod:`engine.search.solver`) for a share of the time.
 """
+from dataclasses import dataclass
 import math
 
 from engine.deadline import Deadline, Timeout
-from dataclasses import dataclass
-
 from engine.game import ASPIRATION, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end
