@@ -16,7 +16,7 @@ from engine.errors import InvalidState
 from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
                          REPETITION, Game)
 from engine.games.chess import notation
-from engine.games.chess.board import PROMOTIONS, uci
+from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend
 from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
@@ -123,15 +123,19 @@ class Chess(Game):
         return [m for _, m in scored]
 
     def noisy_actions(self, state):
-        """``(gain, move)`` for the captures and promotions, MVV-LVA first; ``gain`` bounds how much the
-        move can raise the mover's evaluation (the victim, the promotion, and a margin for the squares)."""
+        """``(gain, move)`` for the captures and promotions, MVV-LVA first; ``gain`` is what the move can
+        be expected to win at most: the victim and the promotion, and a margin for the squares, less the
+        capturing piece when it is worth more than its victim and the opponent guards the square (a
+        one-recapture exchange estimate, so that quiescence skips the captures that lose material)."""
         board, ep = state[BOARD], state[EP]
         flip = FLIP if state[PLY] & 1 else 0
         scored = []
         for i, j, promotion in noisy_moves(state):
             q = board[j]
             gain = VICTIM["P" if q == "." and j == ep else q.upper()] + PROMOTION_GAIN[promotion]
-            scored.append((10 * gain - VICTIM[board[i]], (gain + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT,
+            attacker = VICTIM[board[i]]
+            expected = gain - attacker if attacker > gain and attacked(board, j) else gain
+            scored.append((10 * gain - attacker, (expected + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT,
                            abs(flip - i * 1024 - j * 8) + promotion))
         scored.sort(reverse=True)
         return [(gain, m) for _, gain, m in scored]
