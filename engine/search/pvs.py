@@ -157,8 +157,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             if v is not None:
                 guesses += 1
                 return v
-        moves = order(moves_of(s), table_move, ply)
-        quiet = reducible(s, d, moves, ply) if extra.reductions else ()
+        loud = [a for _, a in noisy_actions(s)] if extra.quiescence and ordering else ()
+        moves = order(moves_of(s), table_move, ply, loud)
+        quiet = reducible(s, d, moves, ply, loud) if extra.reductions else ()
         alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
             if tracer:
@@ -248,28 +249,33 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             return None
         return beta if v >= PROVEN else v
 
-    def reducible(s, d, moves, ply):
-        """The moves that late-move reductions may reduce at this node: quiet ones (not noisy, not a
-        killer), none at shallow depths or in a forcing state."""
+    def reducible(s, d, moves, ply, loud):
+        """The moves that late-move reductions may reduce at this node: quiet ones (not among the
+        ``loud`` noisy moves, not a killer), none at shallow depths or in a forcing state."""
         if d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (extra.extensions and forcing(s)):
             return ()
-        loud = {a for _, a in noisy_actions(s)}
-        loud.update(killers.get(ply, ()))
-        return {a for a in moves[LMR_FIRST:] if a not in loud}
+        spared = set(loud).union(killers.get(ply, ()))
+        return {a for a in moves[LMR_FIRST:] if a not in spared}
 
     def late_move_reduction(i, a, child, quiet):
         if i < LMR_FIRST or a not in quiet or (extra.extensions and forcing(child)):
             return 0
         return 2 if i >= LMR_DEEPER_AFTER else 1
 
-    def order(moves, table_move, ply):
+    def order(moves, table_move, ply, loud=()):
+        """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA),
+        the killers, and the other moves by their history, ties in the game's order."""
         if not ordering:
             if table_move is not None and moves[0] != table_move:
                 moves = [table_move] + [m for m in moves if m != table_move]
             return moves
+        if loud:
+            noisy = set(loud)
+            moves = [m for m in moves if m not in noisy]
         if history:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        first = [m for m in (table_move, *killers.get(ply, ())) if m is not None and m in moves]
+        first = [m for m in (table_move, *loud, *killers.get(ply, ()))
+                 if m is not None and (m in moves or m in loud)]
         if first:
             moves = list(dict.fromkeys(first + list(moves)))
         return moves
