@@ -9,8 +9,8 @@ from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, SQUARES, THEIR_A8, THEIR_H8, move_code,
                                       square_name, square_of, turned, turned_rights, uci)
 from engine.games.chess.evaluation import totals
-from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, LINE, PLY, REASONS, RIGHTS, STATUS, build,
-                                         moves, play)
+from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, PLY, REASONS, RIGHTS, STATUS,
+                                         build, moves, play)
 
 MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
 
@@ -125,7 +125,16 @@ def parse_move(text, state: tuple, field: str = "move", error=IllegalMove) -> in
 
 
 def san(state: tuple, move: int) -> str:
-    return to_board(state).san(chess.Move.from_uci(uci(move)))
+    """``move`` in SAN. An answer writes every root move of one state so: the state's python-chess board
+    is built once and kept until another state asks (``san`` restores the board it is given)."""
+    board = LAST_BOARD.get(state[KEY])
+    if board is None:
+        LAST_BOARD.clear()
+        board = LAST_BOARD[state[KEY]] = to_board(state)
+    return board.san(chess.Move.from_uci(uci(move)))
+
+
+LAST_BOARD = {}                                   # the key of the last state written in SAN -> its board
 
 
 def history_json(state: tuple) -> dict:
