@@ -195,6 +195,11 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def end_reason(self, state) -> str | None:
+        """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
+        say it all; None otherwise."""
+        return None
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move):
@@ -216,11 +221,6 @@ class Game:
 
     def move_notation(self, state, move) -> str | None:
         """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
-        return None
-
-    def end_reason(self, state) -> str | None:
-        """Why the terminal ``state`` ended the game (chess: ``"checkmate"``), or None when the game
-        does not say."""
         return None
 
     def state_to_json(self, state) -> dict:

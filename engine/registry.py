@@ -22,6 +22,7 @@ GAME_MODULES = {
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
     "chess": "engine.games.chess",
+    "checkers": "engine.games.checkers",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose

@@ -140,9 +140,9 @@ def test_threefold_repetition_ends_the_game_from_the_history():
     shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
     assert not api.legal_moves("chess", {"moves": shuffle + shuffle[:3]})["terminal"]
     info = api.apply("chess", {"moves": shuffle + shuffle[:3]}, "f6g8")
-    assert info["terminal"] and info["reason"] == "threefold_repetition"
+    assert info["terminal"] and info["reason"] == "threefold repetition"
     # The answer's state carries the history that matters, and loads back as the same finished game.
-    assert api.legal_moves("chess", info["state"])["reason"] == "threefold_repetition"
+    assert api.legal_moves("chess", info["state"])["reason"] == "threefold repetition"
 
 
 def test_the_search_scores_a_repetition_as_a_draw():
@@ -155,7 +155,7 @@ def test_the_search_scores_a_repetition_as_a_draw():
 def test_fifty_move_rule():
     fen = "7k/8/5KQ1/8/8/8/8/8 w - - 99 80"
     assert api.apply("chess", {"fen": fen}, "g6g7")["reason"] == "checkmate"   # a mate on the 100th ply
-    assert api.apply("chess", {"fen": fen}, "g6e4")["reason"] == "fifty_moves"
+    assert api.apply("chess", {"fen": fen}, "g6e4")["reason"] == "fifty-move rule"
     # A queen up, but every move but the mate ends in a draw: the search takes the mate...
     assert search(fen).outcome == "win"
     # ...and where there is none, proves the draw at once: every move ends the game.
@@ -165,7 +165,7 @@ def test_fifty_move_rule():
 
 def test_insufficient_material():
     info = api.apply("chess", {"fen": "8/8/3k4/8/8/3K4/3n4/4B3 w - - 0 1"}, "e1d2")
-    assert info["terminal"] and info["reason"] == "insufficient_material"
+    assert info["terminal"] and info["reason"] == "insufficient material"
 
 
 def test_san_next_to_uci():

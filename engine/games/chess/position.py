@@ -22,8 +22,8 @@ from engine.games.chess.evaluation import move_delta
 
 BOARD, RIGHTS, EP, CLOCK, PLY, HISTORY, MOVES, CHECK, STATUS, REPEATS, MG, EG, PHASE, KEY, LINE = range(15)
 ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD = range(6)
-REASONS = {CHECKMATE: "checkmate", STALEMATE: "stalemate", INSUFFICIENT: "insufficient_material",
-           FIFTY_MOVES: "fifty_moves", THREEFOLD: "threefold_repetition"}
+REASONS = {CHECKMATE: "checkmate", STALEMATE: "stalemate", INSUFFICIENT: "insufficient material",
+           FIFTY_MOVES: "fifty-move rule", THREEFOLD: "threefold repetition"}
 FLIP = 119 * 1024 + 119 * 8                   # a view move code -> the absolute one, for Black
 
 
