@@ -10,7 +10,7 @@ from engine.errors import EngineError, IllegalMove, InvalidState
 from engine.games.chess import GAME, load
 from engine.games.chess.board import uci
 from engine.games.chess.notation import to_board
-from engine.games.chess.position import STATUS, moves, play
+from engine.games.chess.position import moves, play
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -146,10 +146,14 @@ def test_threefold_repetition_ends_the_game_from_the_history():
 
 
 def test_the_search_scores_a_repetition_as_a_draw():
-    """Behind by a queen, Black can repeat the position: the search sees that as a draw."""
-    fen = "k7/8/8/8/8/8/q7/7K b - - 0 1"   # a quiet position; check the repetition logic directly
-    state = state_of(fen, ["a2b2", "h1g1", "b2a2", "g1h1"])
+    """A queen up, Black is back where the game started: going to b2 again repeats a position, which the
+    search scores as a draw (either side could repeat once more), so it plays on elsewhere."""
+    moves_played = ["a2b2", "h1g1", "b2a2", "g1h1"]
+    state = state_of("k7/8/8/8/8/8/q7/7K b - - 0 1", moves_played)
     assert GAME.repeated(state) and not GAME.is_terminal(state)
+    result = search("k7/8/8/8/8/8/q7/7K b - - 0 1", moves_played, depth=2)
+    values = {mv.move: mv.value for mv in result.moves}
+    assert values["a2b2"] == 0.0 and result.move != "a2b2" and result.value > 5
 
 
 def test_fifty_move_rule():

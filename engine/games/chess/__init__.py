@@ -157,9 +157,6 @@ class Chess(Game):
     def aspiration_width(self, state):
         return ASPIRATION_WIDTH
 
-    def plies_bound(self, state):
-        return None
-
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move):
