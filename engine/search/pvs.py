@@ -375,8 +375,10 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 width = game.aspiration_width(state)
                 searched = root_pass(d, ranking, completed_score - width, completed_score + width)
             scores, line = searched or root_pass(d, ranking)
-            completed = (d, scores, line)
             best_score = completed_score = max(v for _, v, _ in scores)
+            if tt_capacity:
+                line = table_line(line, d, best_score)
+            completed = (d, scores, line)
             if root_entry:
                 root_entry["value"] = as_value(sign * best_score)
             deadline.report(depth=d, value=as_value(sign * best_score), move=line[0], pv=line, nodes=nodes,
@@ -390,8 +392,6 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 break
     except Timeout:
         timed_out = True
-    if completed is not None and tt_capacity:
-        completed = completed[:2] + (table_line(completed[2], completed[0], completed_score),)
     tt.clear()                                         # on this search's time (TABLE_FREE_SECONDS_PER_ENTRY)
 
     stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
