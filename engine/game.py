@@ -12,6 +12,7 @@ lists those it implements in :attr:`Game.capabilities`, and searches use a capab
 listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
+from typing import NamedTuple
 
 CHANCE = -1
 
@@ -30,8 +31,10 @@ EXTENSIONS = "forcing"               # states searched one ply deeper (in check)
 NULL_MOVE = "null_move"              # passing the turn, where that is no likely zugzwang
 REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
 ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
+ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION})
+                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
+                          ENDGAME_SOLVER})
 
 
 class Game:
@@ -42,7 +45,9 @@ class Game:
     - ``id``: the game's id in the API (``"tictactoe"``).
     - ``players``: display names, indexed by player number.
     - ``has_chance``: some states are chance nodes.
-    - ``zero_sum``: two players whose utilities always sum to zero, so one number describes a state.
+    - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
+    - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a
+      side share one utility (Pacman's ghosts). None: two players, each a side of its own.
     - ``outcome_game``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
@@ -62,6 +67,7 @@ class Game:
     players: tuple = ("MAX", "MIN")
     has_chance = False
     zero_sum = True
+    sides: tuple | None = None
     outcome_game = False
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
@@ -195,6 +201,14 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> "Solution | None":
+        """Games whose result is a score (Othello's final disc difference) and that solve their last
+        moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,
+        or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
+        (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
+        :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
+        return None
+
     def end_reason(self, state) -> str | None:
         """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
         say it all; None otherwise."""
@@ -225,3 +239,14 @@ class Game:
 
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
+
+
+class Solution(NamedTuple):
+    """What a game's endgame solver proved (:meth:`Game.solve_endgame`), for the player to move: ``score``,
+    the final score with perfect play by both, in the game's own units (positive: a win); ``pv``, a perfect
+    line to the end of the game (its length is the plies to the end); ``moves``, ``(move, score, bound)``
+    for every root move, ``bound`` ``"exact"`` or ``"upper"`` (the move scores at most that)."""
+
+    score: int
+    pv: list
+    moves: list

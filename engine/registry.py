@@ -23,6 +23,8 @@ GAME_MODULES = {
     "2048": "engine.games.twenty48",
     "chess": "engine.games.chess",
     "checkers": "engine.games.checkers",
+    "othello": "engine.games.othello",
+    "pacman": "engine.games.pacman",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose
