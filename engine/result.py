@@ -70,6 +70,7 @@ class SearchResult:
     stats: Stats = field(default_factory=Stats)
     values: list | None = None  # n-player searches: the root's utility vector
     trace: list | None = None
+    auto: dict | None = None  # algorithm auto: what it ran ("chosen") and the level's "handicap"
 
     def __post_init__(self):
         self.value = finite(self.value)

@@ -8,6 +8,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
+from engine.search.auto import LEVELS
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
 
@@ -40,6 +41,7 @@ class AlgorithmSchema(StrictSchema):
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
+    level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
     tile_probabilities = fields.Dict(
         keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
         values=JSONNumber(validate=validate.Range(min=0, max=1)),

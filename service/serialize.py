@@ -12,7 +12,8 @@ def move_value(mv: MoveValue) -> dict:
 
 def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
-    only when it was asked for, and ``algorithm``, the settings the search ran with."""
+    only when it was asked for, and ``algorithm``, the settings the search ran with (for ``auto``, also what
+    it chose and the level's handicap)."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -27,5 +28,5 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
         body["values"] = [finite(v) for v in result.values]
     if trace:
         body["trace"] = result.trace or []
-    body["algorithm"] = algorithm
+    body["algorithm"] = algorithm if result.auto is None else {**algorithm, **result.auto}
     return body
