@@ -4,6 +4,7 @@ import time
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
+from engine.search import alphabeta
 
 from service.body import json_body
 from service.metrics import record_search
@@ -17,7 +18,7 @@ MIN_BUDGET_MS = 1.0
 
 # Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
 # response can echo them.
-ALPHABETA_DEFAULTS = {"move_ordering": True, "transposition_table": True}
+ALPHABETA_DEFAULTS = {name: getattr(alphabeta.Settings(), name) for name in ("move_ordering", "transposition_table")}
 
 
 def effective_algorithm(algorithm: dict) -> dict:
