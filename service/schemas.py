@@ -37,6 +37,7 @@ class AlgorithmSchema(StrictSchema):
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
+    probability_cutoff = JSONNumber(validate=validate.Range(min=0, max=1))
     iterations = JSONInteger(validate=validate.Range(min=1))
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
