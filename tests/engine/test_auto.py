@@ -87,3 +87,14 @@ def test_the_level_plays_second_best_or_noisy_moves_among_the_searched_ones():
     best = result.move
     auto.play_level(game, state, result, auto.Level(1.0, None, None, 0.0, 1.0), auto.random.Random(1))
     assert result.move != best and result.outcome is None and result.pv == [result.move]
+
+
+def test_the_readme_documents_every_level_as_it_is():
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (\d+)% \| (\w+) \| (\w+) \| ([\d.]+) \| (\d+)%? \|$", text, re.M)
+    documented = {int(n): (int(t) / 100, None if d == "none" else int(d), None if i == "none" else int(i),
+                           float(noise), int(p) / 100) for n, t, d, i, noise, p in rows}
+    assert documented == {n: (lv.time_share, lv.depth, lv.iterations, lv.noise, lv.second_best)
+                          for n, lv in auto.LEVELS.items()}
