@@ -10,7 +10,7 @@ from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
 from engine.search.auto import LEVELS
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 
 GAMES = tuple(GAME_MODULES)
 ALGORITHMS = tuple(ALGORITHM_MODULES)
@@ -37,6 +37,7 @@ class AlgorithmSchema(StrictSchema):
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
+    utility = Utility()
     probability_cutoff = JSONNumber(validate=validate.Range(min=0, max=1))
     iterations = JSONInteger(validate=validate.Range(min=1))
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))

@@ -38,6 +38,7 @@ from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root)
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth, check_finite
+from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
 NAME = "expectimax"
@@ -50,17 +51,21 @@ DEFAULT_EPSILON = 0.1
 class Settings(AlgorithmSettings):
     """``depth`` in plies (None: iterative deepening); ``opponent_model`` (None: ``minimax`` in a game
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 where the game bounds
-    its utilities. Whether the model fits the game is checked when the game is known."""
+    its utilities; ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and
+    a :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is
+    checked when the game is known."""
 
     depth: int | None = None
     opponent_model: str | None = None
     epsilon: float | None = None
     pruning: bool = True
+    utility: object = LINEAR
     probability_cutoff: float = 0.0
 
     def __post_init__(self):
         check_depth(self.depth)
         check_bool(self.pruning, "pruning")
+        object.__setattr__(self, "utility", parse_utility(self.utility))
         check_finite(self.probability_cutoff, "probability_cutoff", 0.0, 1.0)
 
 
@@ -91,7 +96,19 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     sign = 1 if game.perspective(state) == searcher else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
-    bounds = player_bounds(game) if pruning else None
+    transform, scale = settings.utility, prize_scale(game)
+    bounds = player_bounds(game)
+    if transform.kind != LINEAR:
+        # Every prize (a value over ``scale``) goes through the transform: the searcher maximises its
+        # expected utility, and the bounds of the utilities are the transformed bounds of the prizes.
+        if bounds is None:
+            raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
+                                    field="algorithm.utility")
+        bounds = transformed_bounds(transform, bounds[0] / scale, bounds[1] / scale)
+        utility = prized(utility, transform, scale)
+        evaluate = prized(evaluate, transform, scale)
+    if not pruning:
+        bounds = None
     lo, hi = bounds or (-math.inf, math.inf)
     mask = Deadline.CHECK_MASK
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
@@ -236,8 +253,22 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     best = best_move(moves, maximize=sign == 1) if moves else first_move_fallback(game, state)
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+
+    def certain(value):
+        """The certainty equivalent of a perspective utility, in the game's units and perspective."""
+        return sign * transform.inverse(sign * value) * scale
+
+    for mv in moves:
+        mv.certainty_equivalent = certain(mv.value)
+    result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                    trace=tracer.entries if tracer else None, timed_out=timed_out)
+    result.certainty_equivalent = certain(best.value) if moves else None
+    return result
+
+
+def prized(values_of, transform, scale):
+    """``values_of(state, player)`` (a utility or an evaluation) as the utility of its prize."""
+    return lambda s, player: transform(values_of(s, player) / scale)
 
 
 def require_fit(game) -> None:

@@ -9,7 +9,7 @@ from openapi_schema_validator import OAS31Validator
 from engine.registry import GAME_MODULES, all_option_names, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module
 from service.config import Settings
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 from service.routes.search import ALPHABETA_DEFAULTS
 from service.spec import load_spec
 from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, SearchRequestSchema,
@@ -67,6 +67,11 @@ def check_field(spec, name, field, prop):
         assert resolve(spec, prop)["anyOf"] == [{"type": "integer"}, {"type": "string"},
                                                 {"$ref": "#/components/schemas/ChanceOutcome"}], where
         assert type(field.chance_outcome) is type(MIRRORS["ChanceOutcome"]), where
+        return
+    if isinstance(field, Utility):
+        assert prop == {"$ref": "#/components/schemas/Utility"}, where
+        kinds = [option.get("enum") or option["required"] for option in resolve(spec, prop)["oneOf"]]
+        assert kinds == [["linear"], ["power"], ["exponential"]], where
         return
     target = resolve(spec, prop)
     if isinstance(field, fields.List):
@@ -152,7 +157,8 @@ def test_the_spec_s_defaults_are_the_engine_s(spec):
     for name in ALGORITHM_MODULES:
         for field in dataclasses.fields(algorithm_module(name).Settings):
             if field.default is not None:
-                assert props[field.name].get("default") == field.default, (name, field.name)
+                documented = resolve(spec, props[field.name]).get("default")
+                assert documented == field.default, (name, field.name)
 
 
 def test_the_spec_s_game_options_are_the_registry_s(spec):
