@@ -68,7 +68,7 @@ def wait_until_ready(base: str, process) -> None:
                 for t in warm:
                     t.join(timeout=10)
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or too busy to answer in 2 s
             pass
         time.sleep(0.1)
     raise AssertionError("gunicorn did not become ready in time")
