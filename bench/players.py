@@ -8,7 +8,8 @@
   for a fixed depth or number of iterations);
 - ``http:mcts,seed=1@http://127.0.0.1:8000``: the same through ``POST /v1/search`` of a running server;
 - ``openspiel:mcts``: OpenSpiel's C++ ``MCTSBot`` (random rollouts, ``rollouts=1``, ``uct_c`` sqrt 2,
-  its solver on) stopped by its own wall clock at the time a move, or after ``simulations=N``;
+  its solver on) stopped by its own wall clock at the time a move, or after ``simulations=N``; OpenSpiel
+  refuses it for games with intermediate rewards (2048);
 - ``openspiel:alphabeta``: OpenSpiel's ``alpha_beta_search`` (``expectiminimax`` in games with chance),
   leaf value 0 (the score so far in 2048), deepened one ply at a time until the time a move runs out
   (``depth=N``: that depth, no clock);

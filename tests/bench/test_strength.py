@@ -99,7 +99,7 @@ def test_twenty48_score_from_the_final_board():
 
 
 def test_solo_2048_summary_reports_milestones():
-    v = openings.variant("2048")
+    v = openings.Variant("2048", "2048", {"board": [[0, 2, 0, 0]] + [[0] * 4] * 3})
     results = [{"final": {"board": [[2048, 0, 0, 0]] + [[0] * 4] * 3}, "history": [], "utilities": [0.5],
                 "plies": 10},
                {"final": {"board": [[512, 4096, 0, 0]] + [[0] * 4] * 3}, "history": [], "utilities": [0.7],
