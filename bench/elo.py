@@ -57,15 +57,18 @@ def score_interval(t: Tally) -> tuple:
 
 
 def elo_interval(t: Tally) -> tuple:
-    """``(low, high)`` Elo of the score's 95% interval; an end at score 0 or 1 is None (unbounded)."""
+    """``(low, high)`` Elo of the score's 95% interval; an end at score 0 or 1 is None (unbounded: minus
+    infinity at 0, plus at 1). A match of only wins, only draws or only losses has no spread: its interval
+    is a point, and says only that the sample is too small to show one."""
     lo, hi = score_interval(t)
     return elo(lo), elo(hi)
 
 
-def fmt_elo(x: float | None, side: int) -> str:
-    """An Elo value for a table; None is minus infinity at the low end (``side`` -1), plus at the high."""
+def fmt_elo(s: float) -> str:
+    """The Elo of score ``s`` for a table: ``-inf`` at 0 and ``+inf`` at 1."""
+    x = elo(s)
     if x is None:
-        return "-inf" if side < 0 else "+inf"
+        return "-inf" if s == 0 else "+inf"
     return f"{x:+.0f}"
 
 
@@ -79,8 +82,5 @@ def summary(t: Tally) -> dict:
 def describe(t: Tally) -> str:
     """``+12 =3 -5, score 67.5%, Elo +127 [+20, +260]``."""
     s = score(t)
-    lo, hi = elo_interval(t)
-    middle = elo(s)
-    mid_text = fmt_elo(middle, 1 if s == 1 else -1)
-    return (f"+{t.wins} ={t.draws} -{t.losses}, score {100 * s:.1f}%, Elo {mid_text} "
-            f"[{fmt_elo(lo, -1)}, {fmt_elo(hi, 1)}]")
+    lo, hi = score_interval(t)
+    return f"+{t.wins} ={t.draws} -{t.losses}, score {100 * s:.1f}%, Elo {fmt_elo(s)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"

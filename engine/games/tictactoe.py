@@ -21,6 +21,7 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 # of one player only, 4 ** marks, times this for the mover's own lines (completing one wins; blocking the
 # opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
 ATTACK_WEIGHT = 1.5
+THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -155,18 +156,32 @@ class TicTacToe(Game):
 
     def evaluate(self, state, player):
         """Open lines: every winning line that holds marks of one player only counts for that player,
-        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1)."""
+        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo: a player to
+        move who can complete a line wins next ply, and one whose opponent can complete lines at two cells
+        or more (and who cannot complete one) loses within two: both are scored :data:`THREAT_VALUE`."""
         if state[3] != ONGOING:
             return self.utility(state, player)
         x, o = state[0], state[1]
         score = 0
+        x_wins = o_wins = 0                                   # the cells where each completes a line
+        almost = self.k - 1
         for line in self.lines_with_marks(x | o):
             xs, os = x & line, o & line
             if xs and not os:
-                score += 4 ** xs.bit_count()
+                marks = xs.bit_count()
+                score += 4 ** marks
+                if marks == almost:
+                    x_wins |= line & ~xs
             elif os and not xs:
-                score -= 4 ** os.bit_count()
+                marks = os.bit_count()
+                score -= 4 ** marks
+                if marks == almost:
+                    o_wins |= line & ~os
         value = score / (abs(score) + 4 ** self.k)
+        o_to_move = state[2] & 1
+        mover_wins, other_wins = (o_wins, x_wins) if o_to_move else (x_wins, o_wins)
+        if mover_wins or other_wins & (other_wins - 1):
+            value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
         return value if player == 0 else -value
 
     def key(self, state):

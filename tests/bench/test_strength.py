@@ -48,7 +48,9 @@ def test_all_draws_have_a_point_interval_and_all_wins_an_unbounded_elo():
     assert elo.elo_interval(tally(10, 0, 0)) == (None, None)
     s = elo.summary(tally(10, 0, 0))
     assert s["score"] == 1.0 and s["elo"] is None
-    assert "+inf" in elo.describe(tally(10, 0, 0))
+    assert elo.describe(tally(10, 0, 0)).endswith("Elo +inf [+inf, +inf]")
+    assert elo.describe(tally(0, 0, 3)).endswith("Elo -inf [-inf, -inf]")
+    assert elo.describe(tally(3, 1, 0)).startswith("+3 =1 -0, score 87.5%, Elo +338 [")
 
 
 def test_points_by_seat():
