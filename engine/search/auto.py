@@ -10,10 +10,10 @@ search, which needs only the rules. Each algorithm evaluates with the game's own
 Levels (:data:`LEVELS`): 10 is full strength, the configuration with the whole time. A lower level is
 weaker by design: it searches with a share of the time and, from level 8 down, to a capped depth (or a
 capped number of MCTS iterations); it adds Gaussian noise to the root moves' values (its standard
-deviation a share of the game's utility range, or of the spread of the values when the game declares no
-range) and now and then plays the second-best move. The noise and the choice are drawn from a generator
-seeded by ``seed`` and the position, so the same seed, position and search answer the same move; without
-a seed each search draws afresh.
+deviation a share of the spread of those values, so that it means the same in every game whatever the
+scale of its evaluation) and now and then plays the second-best move. The noise and the choice are drawn
+from a generator seeded by ``seed`` and the position, so the same seed, position and search answer the
+same move; without a seed each search draws afresh.
 """
 from dataclasses import dataclass, fields
 import json
@@ -36,8 +36,8 @@ SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a
 class Level:
     """A difficulty level: ``time_share`` of the time limit; ``depth`` (plies) and ``iterations`` caps,
     each applied when the chosen algorithm takes it (None: none); ``noise``, the standard deviation of
-    the noise added to root values as a share of the utility range; ``second_best``, the probability of
-    playing the second-best move."""
+    the noise added to root values as a share of their spread (best minus worst); ``second_best``, the
+    probability of playing the second-best move."""
 
     time_share: float
     depth: int | None
@@ -47,14 +47,14 @@ class Level:
 
 
 LEVELS = {
-    1: Level(0.05, 1, 20, 0.30, 0.40),
-    2: Level(0.10, 1, 50, 0.15, 0.30),
-    3: Level(0.15, 2, 100, 0.10, 0.25),
-    4: Level(0.20, 2, 200, 0.06, 0.20),
-    5: Level(0.25, 3, 400, 0.04, 0.15),
-    6: Level(0.35, 4, 800, 0.02, 0.10),
-    7: Level(0.50, 5, 1600, 0.01, 0.06),
-    8: Level(0.65, 7, 3200, 0.005, 0.03),
+    1: Level(0.05, 1, 20, 1.0, 0.40),
+    2: Level(0.10, 1, 50, 0.6, 0.30),
+    3: Level(0.15, 2, 100, 0.4, 0.25),
+    4: Level(0.20, 2, 200, 0.25, 0.20),
+    5: Level(0.25, 3, 400, 0.15, 0.15),
+    6: Level(0.35, 4, 800, 0.1, 0.10),
+    7: Level(0.50, 5, 1600, 0.05, 0.06),
+    8: Level(0.65, 7, 3200, 0.02, 0.03),
     9: Level(0.80, None, None, 0.0, 0.01),
     10: Level(1.0, None, None, 0.0, 0.0),
 }
@@ -154,12 +154,8 @@ def play_level(game, state, result, level: Level, rng: random.Random) -> None:
     if len(moves) < 2:
         return
     maximise = game.perspective(state) == game.to_move(state)
-    if game.utility_bounds is not None:
-        lo, hi = game.utility_bounds
-        span = hi - lo
-    else:
-        values = [mv.value for mv in moves]
-        span = max(values) - min(values)
+    values = [mv.value for mv in moves]
+    span = max(values) - min(values)
     sd = level.noise * span if math.isfinite(span) else 0.0
     noisy = [(mv.value + (rng.gauss(0.0, sd) if sd > 0 else 0.0)) * (1 if maximise else -1) for mv in moves]
     ranked = sorted(range(len(moves)), key=lambda i: -noisy[i])
