@@ -22,6 +22,7 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 # opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
 ATTACK_WEIGHT = 1.5
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
+FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -158,13 +159,18 @@ class TicTacToe(Game):
         """Open lines: every winning line that holds marks of one player only counts for that player,
         more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo: a player to
         move who can complete a line wins next ply, and one whose opponent can complete lines at two cells
-        or more (and who cannot complete one) loses within two: both are scored :data:`THREAT_VALUE`."""
+        or more (and who cannot complete one) loses within two: both are scored :data:`THREAT_VALUE`. A
+        mover who cannot be stopped that way but can make two completions with one mark (an open four,
+        or two fours) wins in three: :data:`FORCING_VALUE`."""
         if state[3] != ONGOING:
             return self.utility(state, player)
         x, o = state[0], state[1]
         score = 0
         x_wins = o_wins = 0                                   # the cells where each completes a line
-        almost = self.k - 1
+        almost, two_short = self.k - 1, self.k - 2
+        o_to_move = state[2] & 1
+        mover = o if o_to_move else x
+        makes = {}                 # the mover's cell -> the completions a mark there would make
         for line in self.lines_with_marks(x | o):
             xs, os = x & line, o & line
             if xs and not os:
@@ -177,11 +183,18 @@ class TicTacToe(Game):
                 score -= 4 ** marks
                 if marks == almost:
                     o_wins |= line & ~os
+            else:
+                continue
+            if marks == two_short and line & mover:
+                a, b = cells_of(line & ~mover)
+                makes[a] = makes.get(a, 0) | 1 << b
+                makes[b] = makes.get(b, 0) | 1 << a
         value = score / (abs(score) + 4 ** self.k)
-        o_to_move = state[2] & 1
         mover_wins, other_wins = (o_wins, x_wins) if o_to_move else (x_wins, o_wins)
         if mover_wins or other_wins & (other_wins - 1):
             value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
+        elif not other_wins and any(c & (c - 1) for c in makes.values()):
+            value = -FORCING_VALUE if o_to_move else FORCING_VALUE
         return value if player == 0 else -value
 
     def key(self, state):
