@@ -1,5 +1,6 @@
-"""Move ordering on larger m,n,k boards: threats first, then cells near the marks, then the rest; always a
-permutation of the legal moves (which the contract suite checks too)."""
+"""Threats on larger m,n,k boards. Move ordering: threats first, then cells near the marks, then the rest;
+always a permutation of the legal moves (which the contract suite checks too). Evaluation: the tempo (a
+completion for the mover wins, two for the opponent lose, an open four to make wins in three)."""
 from engine import api
 
 ROWS = 9
@@ -53,3 +54,19 @@ def test_cells_on_the_mark_s_lines_then_near_it_then_the_rest():
     assert set(order[:len(on_lines)]) == on_lines
     assert set(order[len(on_lines):len(on_lines) + len(near)]) == near
     assert sorted(order) == sorted(game.actions(state))
+
+
+def test_the_evaluation_scores_threats_by_whose_move_it_is():
+    from engine.games.tictactoe import FORCING_VALUE, THREAT_VALUE
+    row = {(4, 1 + i): "X" for i in range(4)}                # X's four in row 4, open at both ends
+    game, state = load(board({**row, (0, 0): "O", (0, 2): "O", (8, 8): "O"}))
+    assert game.to_move(state) == 1                          # O to move, facing two completions: lost
+    assert game.evaluate(state, 1) == -THREAT_VALUE and game.evaluate(state, 0) == THREAT_VALUE
+    game, state = load(board({**row, (0, 0): "O", (0, 2): "O", (8, 8): "O", (7, 7): "O", (6, 6): "X"}))
+    assert game.to_move(state) == 1 and game.evaluate(state, 1) == -THREAT_VALUE
+    three = {(4, 2 + i): "X" for i in range(3)}              # an open three, X to move: an open four next
+    game, state = load(board({**three, (0, 0): "O", (0, 2): "O", (8, 8): "O"}))
+    assert game.to_move(state) == 0 and game.evaluate(state, 0) == FORCING_VALUE
+    game, state = load(board({**three, (0, 0): "O", (0, 2): "O", (8, 8): "O", (8, 0): "X"}))
+    assert game.to_move(state) == 1                          # O to move now: the three is no win yet
+    assert abs(game.evaluate(state, 1)) < FORCING_VALUE
