@@ -25,10 +25,11 @@ from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
 from engine.game import EVALUATION
 from engine.limits import Limits
+from engine.search import algorithm_module
+from engine.search.mcts import MAX_SEED
 from engine.search.settings import AlgorithmSettings, is_integer
 
 NAME = "auto"
-MAX_SEED = 2**64 - 1
 SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a game this short
 
 
@@ -107,7 +108,6 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     The result is the chosen algorithm's, with ``auto`` saying what ran (``{"chosen": algorithm object
     with its time limit, "handicap": the level}``); when the level plays another move than the search's
     best, the principal variation and any proof belonged to that best move and are dropped."""
-    from engine.search import algorithm_module          # the registry imports this module
     if deadline.end is None:
         raise AlgorithmMismatch("auto plays within a time limit: give time_limit_ms", field="time_limit_ms")
     level = LEVELS[settings.level]
