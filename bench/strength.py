@@ -100,7 +100,7 @@ def line_for(r: dict) -> str:
 
 def markdown(report: dict) -> str:
     m = report["machine"]
-    out = [f"### {report['variant']}, {report['time_ms']} ms a move: {report['date']}", "",
+    out = [f"#### {report['variant']}, {report['time_ms']} ms a move: {report['date']}", "",
            f"- Machine: {m['cpu_model']}, {m['cores']} cores, Python {m['python']}; commit {m['git_commit']}; "
            f"load average {fmt_load(m['load_average'])} at the start, {fmt_load(report['load_average_end'])} "
            f"at the end; {report['workers']} games at a time; took {report['seconds']:.0f} s.",

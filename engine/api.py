@@ -115,7 +115,8 @@ def apply(game_id: str, state_json, move_json, limits: Limits = Limits()) -> dic
 
 
 def describe_state(game, state) -> dict:
-    """Who moves, the legal moves, and the result if the game is over."""
+    """Who moves, the legal moves, and the result if the game is over (with the reason, where the game
+    gives one)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
     info = {
@@ -126,6 +127,9 @@ def describe_state(game, state) -> dict:
     }
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
+        reason = game.end_reason(state)
+        if reason is not None:
+            info["reason"] = reason
     return info
 
 

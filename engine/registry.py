@@ -21,6 +21,7 @@ GAME_MODULES = {
     "tictactoe": "engine.games.tictactoe",
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
+    "checkers": "engine.games.checkers",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose
