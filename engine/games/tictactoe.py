@@ -23,6 +23,7 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 ATTACK_WEIGHT = 1.5
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
+POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -166,34 +167,35 @@ class TicTacToe(Game):
             return self.utility(state, player)
         x, o = state[0], state[1]
         score = 0
-        x_wins = o_wins = 0                                   # the cells where each completes a line
-        almost, two_short = self.k - 1, self.k - 2
-        o_to_move = state[2] & 1
-        mover = o if o_to_move else x
-        makes = {}                 # the mover's cell -> the completions a mark there would make
+        x_wins = o_wins = 0                       # the cells where each completes a line
+        x_threes, o_threes = [], []               # lines two marks short of complete, each player's
+        almost, two_short, power = self.k - 1, self.k - 2, POWERS_OF_4
         for line in self.lines_with_marks(x | o):
             xs, os = x & line, o & line
-            if xs and not os:
+            if xs:
+                if os:
+                    continue
                 marks = xs.bit_count()
-                score += 4 ** marks
-                if marks == almost:
-                    x_wins |= line & ~xs
-            elif os and not xs:
+                score += power[marks]
+                if marks >= two_short:
+                    if marks == almost:
+                        x_wins |= line & ~xs
+                    else:
+                        x_threes.append(line)
+            elif os:
                 marks = os.bit_count()
-                score -= 4 ** marks
-                if marks == almost:
-                    o_wins |= line & ~os
-            else:
-                continue
-            if marks == two_short and line & mover:
-                a, b = cells_of(line & ~mover)
-                makes[a] = makes.get(a, 0) | 1 << b
-                makes[b] = makes.get(b, 0) | 1 << a
-        value = score / (abs(score) + 4 ** self.k)
+                score -= power[marks]
+                if marks >= two_short:
+                    if marks == almost:
+                        o_wins |= line & ~os
+                    else:
+                        o_threes.append(line)
+        value = score / (abs(score) + power[self.k])
+        o_to_move = state[2] & 1
         mover_wins, other_wins = (o_wins, x_wins) if o_to_move else (x_wins, o_wins)
         if mover_wins or other_wins & (other_wins - 1):
             value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
-        elif not other_wins and any(c & (c - 1) for c in makes.values()):
+        elif not other_wins and makes_two_completions(o_threes if o_to_move else x_threes, x | o):
             value = -FORCING_VALUE if o_to_move else FORCING_VALUE
         return value if player == 0 else -value
 
@@ -208,6 +210,17 @@ class TicTacToe(Game):
         rows = ["".join("X" if x >> (r * self.cols + c) & 1 else "O" if o >> (r * self.cols + c) & 1 else "."
                         for c in range(self.cols)) for r in range(self.rows)]
         return {"board": rows, "k": self.k}
+
+
+def makes_two_completions(lines: list, occupied: int) -> bool:
+    """Whether one mark makes two cells that complete a line: ``lines`` hold one player's marks only, two
+    short of complete; a mark on either empty cell of one makes the other a completion."""
+    makes = {}
+    for line in lines:
+        a, b = cells_of(line & ~occupied)
+        makes[a] = makes.get(a, 0) | 1 << b
+        makes[b] = makes.get(b, 0) | 1 << a
+    return any(c & (c - 1) for c in makes.values())
 
 
 def winning_lines(rows: int, cols: int, k: int) -> list:
