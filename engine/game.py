@@ -12,6 +12,7 @@ lists those it implements in :attr:`Game.capabilities`, and searches use a capab
 listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
+from typing import NamedTuple
 
 CHANCE = -1
 
@@ -24,8 +25,9 @@ SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do no
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
 RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
+ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND})
+                          RANDOM_PLAYOUT, PLIES_BOUND, ENDGAME_SOLVER})
 
 
 class Game:
@@ -36,7 +38,9 @@ class Game:
     - ``id``: the game's id in the API (``"tictactoe"``).
     - ``players``: display names, indexed by player number.
     - ``has_chance``: some states are chance nodes.
-    - ``zero_sum``: two players whose utilities always sum to zero, so one number describes a state.
+    - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
+    - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a
+      side share one utility (Pacman's ghosts). None: two players, each a side of its own.
     - ``outcome_game``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
@@ -54,6 +58,7 @@ class Game:
     players: tuple = ("MAX", "MIN")
     has_chance = False
     zero_sum = True
+    sides: tuple | None = None
     outcome_game = False
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
@@ -159,6 +164,14 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> "Solution | None":
+        """Games whose result is a score (Othello's final disc difference) and that solve their last
+        moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,
+        or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
+        (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
+        :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
+        return None
+
     def end_reason(self, state) -> str | None:
         """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
         say it all; None otherwise."""
@@ -180,3 +193,14 @@ class Game:
 
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
+
+
+class Solution(NamedTuple):
+    """What a game's endgame solver proved (:meth:`Game.solve_endgame`), for the player to move: ``score``,
+    the final score with perfect play by both, in the game's own units (positive: a win); ``pv``, a perfect
+    line to the end of the game (its length is the plies to the end); ``moves``, ``(move, score, bound)``
+    for every root move, ``bound`` ``"exact"`` or ``"upper"`` (the move scores at most that)."""
+
+    score: int
+    pv: list
+    moves: list

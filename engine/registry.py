@@ -22,6 +22,8 @@ GAME_MODULES = {
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
     "checkers": "engine.games.checkers",
+    "othello": "engine.games.othello",
+    "pacman": "engine.games.pacman",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose

@@ -3,18 +3,21 @@
 Null-window scouts and re-searches, a bounded transposition table, move ordering (table move, killers,
 history, the game's own ordering) and, in win/draw/loss games, wins scored by their distance
 (:mod:`engine.search.scores`), so that the winner hurries, the loser delays and ``plies_to_end`` is exact.
-Without a depth limit, a win/draw/loss game whose declarations allow it is first given to the exact solver
-(:mod:`engine.search.solver`) for a share of the time.
+Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
+win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
+for a share of the time.
 """
 import math
 
 from engine.deadline import Deadline, Timeout
 from engine.game import EVALUATION, IMMEDIATE_WIN
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
-from engine.search.common import declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end
+from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end,
+                                  sides_of)
 from engine.search.scores import (MAX_ID_DEPTH, PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY,
                                   TT_EXACT, TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
+from engine.search.endgame import endgame_solve, has_endgame_solver
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
@@ -27,12 +30,16 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     """Iteratively deepened principal-variation search (negamax form).
 
     ``negamax(s, d, alpha, beta, ply, player)`` returns the score of ``s`` for ``player``, who is to move
-    in ``s`` (or, at a terminal ``s``, the player whose turn it would be), searched ``d`` plies deep.
+    in ``s`` (or, at a terminal ``s``, the player whose turn it would be) or plays on that player's side
+    (the game's ``sides``: Pacman's ghosts share one), searched ``d`` plies deep.
     Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, anything between is
     exact. In outcome games a win reached at ply ``p`` scores ``WIN - p``, a loss ``-(WIN - p)``.
     The transposition table stores scores relative to the node (a win in so many plies from it).
     """
     perspective = game.perspective(state)
+    sides = sides_of(game)
+    # For each player, the first player of the other side (a side's players share one utility).
+    opponent = [next((q for q, side in enumerate(sides) if side != sides[p]), p) for p in range(len(sides))]
     to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
     utility, evaluate, key_of = game.utility, game.evaluate, game.key
     moves_of = game.ordered_actions if ordering else game.actions
@@ -59,7 +66,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         entry = trace_visit(ply, alpha, beta, player) if tracer else None
         v = node_score(s, d, alpha, beta, ply, player)
         if entry:
-            entry["value"] = as_value(v if player == perspective else -v)
+            entry["value"] = as_value(v if sides[player] == sides[perspective] else -v)
         return v
 
     def node_score(s, d, alpha, beta, ply, player):
@@ -107,12 +114,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
         moves = order(moves_of(s), table_move, ply)
         alpha0, best, best_mv = alpha, -math.inf, None
-        other = 1 - player
+        other = opponent[player]
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
             child = result(s, a)
-            same = to_move(child) == player
+            # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
+            # for the other side, as a two-player game's terminal state is.)
+            mover = to_move(child)
+            same = mover == player or sides[mover] == sides[player] and mover >= 0
             if i == 0:
                 v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
@@ -139,8 +149,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         return best
 
     def child_score(child, same, d, alpha, beta, ply, player, other):
-        """The child's score for ``player``: searched as is when ``player`` moves again there, negated
-        (with the window mirrored) when the opponent does."""
+        """The child's score for ``player``: searched as is when a player of ``player``'s side moves
+        there, negated (with the window mirrored) for ``other``, a player of the other side, when not."""
         if same:
             return negamax(child, d - 1, alpha, beta, ply + 1, player)
         return -negamax(child, d - 1, -beta, -alpha, ply + 1, other)
@@ -165,7 +175,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         history[move] = history.get(move, 0) + d * d
 
     def trace_visit(ply, alpha, beta, player):
-        if player == perspective:
+        if sides[player] == sides[perspective]:
             return tracer.visit(ply, as_value(alpha), as_value(beta))
         return tracer.visit(ply, as_value(-beta), as_value(-alpha))
 
@@ -174,18 +184,19 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     # --- the root: one PVS pass per depth, each root move's score and bound kept for the answer ---
     root_player = to_move(state)
-    sign = 1 if root_player == perspective else -1  # root scores -> perspective values
+    sign = 1 if sides[root_player] == sides[perspective] else -1  # root scores -> perspective values
 
     def root_pass(d, ranking):
         """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the
         first exact, a later one exact if it beat the best so far, else an upper bound) and the PV."""
         alpha, scores, line = -math.inf, [], []
-        other = 1 - root_player
+        other = opponent[root_player]
         for i, a in enumerate(ranking):
             if tracer:
                 tracer.move(0, a)
             child = result(state, a)
-            same = to_move(child) == root_player
+            mover = to_move(child)
+            same = mover == root_player or sides[mover] == sides[root_player] and mover >= 0
             if i == 0:
                 v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
             else:
@@ -208,11 +219,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
     ranking, timed_out = moves_of(state), False
-    if depth is None and can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES:
+    solver = None
+    if depth is None:                                  # the game's own endgame solver first, if it has one
+        solver = (endgame_solve if has_endgame_solver(game)
+                  else exact_solve if can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES else None)
+    if solver is not None:
         # A share of the time goes to an exact solve first: it finishes from the middle game on, and its
         # answer is perfect. When it cannot finish, the rest of the time deepens with the heuristic.
-        solved = exact_solve(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer,
-                             ranking, stats)
+        solved = solver(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer, ranking, stats)
         if solved is not None:
             return solved
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
@@ -228,6 +242,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             best_score = max(v for _, v, _ in scores)
             if root_entry:
                 root_entry["value"] = as_value(sign * best_score)
+            deadline.report(depth=d, value=as_value(sign * best_score), move=line[0], pv=line, nodes=nodes,
+                            seldepth=max_ply)
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
             if outcome_game and abs(best_score) >= PROVEN:
                 stats.stop_reason = SOLVED
