@@ -25,9 +25,16 @@ SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do no
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
 RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
+# Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
+QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
+EXTENSIONS = "forcing"               # states searched one ply deeper (in check)
+NULL_MOVE = "null_move"              # passing the turn, where that is no likely zugzwang
+REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
+ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND, ENDGAME_SOLVER})
+                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
+                          ENDGAME_SOLVER})
 
 
 class Game:
@@ -46,6 +53,8 @@ class Game:
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
     - ``game_type``: the game's :class:`~engine.registry.GameType`, the declarations searches rely on.
+    - ``notation``: None, or the name of a notation people read (``"san"``) that :meth:`move_notation`
+      writes; responses then carry each move in it too.
     - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
       method of a capability the game does not list keeps the default below, which is always correct
       and never clever. The contract suite checks the list against the methods.
@@ -63,6 +72,7 @@ class Game:
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
+    notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
 
     @property
     def n_players(self) -> int:
@@ -155,6 +165,33 @@ class Game:
         has no such shortcut (searches then play out move by move, polling their deadline)."""
         return None
 
+    def noisy_actions(self, state) -> list:
+        """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
+        promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
+        evaluation. A search's horizon goes on through these (quiescence, with delta pruning by
+        ``gain``), and only the other, quiet moves are reduced late in a move list."""
+        return []
+
+    def forcing(self, state) -> bool:
+        """Whether ``state`` is forcing (chess: the side to move is in check): a search looks one ply
+        deeper there, never reduces its moves and never passes."""
+        return False
+
+    def null_move(self, state):
+        """The state with the turn passed to the opponent, for null-move pruning; None where passing is
+        not allowed or likely better than every move (zugzwang)."""
+        return None
+
+    def repeated(self, state) -> bool:
+        """Whether the position occurred earlier in the game: a search may score it as a draw (the side
+        that repeated could repeat again), and prefers progress elsewhere."""
+        return False
+
+    def aspiration_width(self, state) -> float:
+        """Half the width of the window around the last iteration's score that the next iteration of a
+        deepening search tries first."""
+        raise NotImplementedError
+
     def perspective(self, state) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)
@@ -190,6 +227,15 @@ class Game:
                 return move
         raise IllegalMove(f"{value!r} is not a legal move here; legal: "
                           f"{[self.move_to_json(m) for m in self.actions(state)]}")
+
+    def value_to_json(self, value: float) -> float:
+        """A value (a utility or an evaluation, in ``utility_bounds``) as the API reports it, in the game's
+        customary unit (chess: pawns, a won game 100). The same order, so searches compare as they like."""
+        return value
+
+    def move_notation(self, state, move) -> str | None:
+        """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
+        return None
 
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
