@@ -59,8 +59,9 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
 
 
 def test_a_solve_cut_short_counts_the_nodes_it_visited():
-    """Twelve stones in (30 plies left), this position is far too big to solve in the third of 100 ms the solve may take: the
-    answer comes from the heuristic deepening, but the nodes of the unfinished solve are counted too."""
+    """Twelve stones in (30 plies left), this position is far too big to solve in the third of 100 ms
+    the solve may take: the answer comes from the heuristic deepening, but the nodes of the unfinished
+    solve are counted too."""
     from engine.search import pvs
     r = search("connect4", {"moves": "444333555222"}, {"name": "alphabeta"}, time_limit_ms=100)
     assert r.stats.timed_out and r.outcome is None and r.stats.depth_completed >= 4
