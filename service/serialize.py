@@ -31,7 +31,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trac
     """The documented fields in the documented order; ``values`` only for n-player searches,
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (at most
     ``max_trace_bytes`` of it), the move and the principal variation in the game's own notation (chess:
-    ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with."""
+    ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with
+    (for ``auto``, also what it chose and the level's handicap)."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -50,7 +51,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trac
         body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = capped(result.trace or [], max_trace_bytes)
-    body["algorithm"] = algorithm
+    body["algorithm"] = algorithm if result.auto is None else {**algorithm, **result.auto}
     return body
 
 

@@ -23,6 +23,11 @@ they add up to plus the rest at the lowest and at the highest possible value, so
 narrowed to what could still move the node's value into (alpha, beta). The value is the same as without
 pruning; only bounds are returned for what falls outside the window. Outcomes of probability 0 are never
 searched.
+
+With ``probability_cutoff`` above 0, a state that the chance (and opponent-model) outcomes on its path
+reach with a probability below it is valued by the evaluation, as a depth cut-off would (after the
+published 2048 players, which cut at 0.0001): the search skips the improbable branches and goes deeper
+along the likely ones in the same time. Values are then estimates even without a depth limit.
 """
 from dataclasses import dataclass
 import math
@@ -34,7 +39,7 @@ from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth, check_finite, depth_in_plies
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -59,11 +64,13 @@ class Settings(AlgorithmSettings):
     epsilon: float | None = None
     pruning: bool = True
     utility: object = LINEAR
+    probability_cutoff: float = 0.0
 
     def __post_init__(self):
         check_depth(self.depth, self.depth_rounds)
         check_bool(self.pruning, "pruning")
         object.__setattr__(self, "utility", parse_utility(self.utility))
+        check_finite(self.probability_cutoff, "probability_cutoff", 0.0, 1.0)
 
 
 def requires(game_type) -> str | None:
@@ -81,12 +88,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
     trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
-    ``value(s, alpha, beta, ply)`` is fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
+    ``value(s, alpha, beta, ply, reach)`` (``reach``: the probability of the outcomes that lead to ``s``) is
+    fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
     bound beyond the window on the same side (at most ``alpha``, at least ``beta``).
     """
     require_fit(game)
     require_decision_root(game, state)
-    depth, pruning = depth_in_plies(settings, game), settings.pruning
+    depth, pruning, cutoff = depth_in_plies(settings, game), settings.pruning, settings.probability_cutoff
     model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
     sides = sides_of(game)
@@ -114,7 +122,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     nodes = leaves = cutoffs = max_ply = 0
     limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
 
-    def value(s, alpha, beta, ply):
+    def value(s, alpha, beta, ply, reach):
         nonlocal nodes, leaves, max_ply, cut
         nodes += 1
         if not nodes & mask:
@@ -125,31 +133,31 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         if is_terminal(s):
             leaves += 1
             v = utility(s, searcher)
-        elif ply >= limit:
+        elif ply >= limit or reach < cutoff:
             leaves += 1
             cut = True
             v = evaluate(s, searcher)
         else:
             mover = to_move(s)
             if mover == searcher or mover >= 0 and sides[mover] == ours:
-                v = max_value(s, alpha, beta, ply)
+                v = max_value(s, alpha, beta, ply, reach)
             elif mover == CHANCE:
-                v = expected_value(s, chance_outcomes(s), alpha, beta, ply)
+                v = expected_value(s, chance_outcomes(s), alpha, beta, ply, reach)
             elif model == MINIMAX:
-                v = min_value(s, alpha, beta, ply)
+                v = min_value(s, alpha, beta, ply, reach)
             else:
-                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply)
+                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply, reach)
         if entry:
             entry["value"] = sign * v
         return v
 
-    def max_value(s, alpha, beta, ply):
+    def max_value(s, alpha, beta, ply, reach):
         nonlocal cutoffs
         v = -inf
         for a in actions(s):
             if tracer:
                 tracer.move(ply, a)
-            child = value(result(s, a), alpha, beta, ply + 1)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child > v:
                 v = child
                 if v >= beta:
@@ -159,13 +167,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     alpha = v
         return v
 
-    def min_value(s, alpha, beta, ply):
+    def min_value(s, alpha, beta, ply, reach):
         nonlocal cutoffs
         v = inf
         for a in actions(s):
             if tracer:
                 tracer.move(ply, a)
-            child = value(result(s, a), alpha, beta, ply + 1)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child < v:
                 v = child
                 if v <= alpha:
@@ -175,7 +183,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     beta = v
         return v
 
-    def expected_value(s, outcomes, alpha, beta, ply):
+    def expected_value(s, outcomes, alpha, beta, ply, reach):
         """The probability-weighted mean of the children; with Star1, child ``i`` of probability ``p`` is
         searched in the window that keeps the node's value inside ``(alpha, beta)`` whatever the unseen
         rest (probability ``rest``) turns out to be between ``lo`` and ``hi``."""
@@ -187,12 +195,12 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             if tracer:
                 tracer.move(ply, o)
             if bounds is None:
-                total += p * value(result(s, o), -inf, inf, ply + 1)
+                total += p * value(result(s, o), -inf, inf, ply + 1, reach * p)
                 continue
             rest -= p
             low = (alpha - total - rest * hi) / p   # a child at most this leaves the node at most alpha
             high = (beta - total - rest * lo) / p   # a child at least this leaves the node at least beta
-            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1)
+            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1, reach * p)
             total += p * v
             # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
             # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
@@ -238,7 +246,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
-            v = value(result(state, a), alpha, inf, 1)
+            v = value(result(state, a), alpha, inf, 1, 1.0)
             exact = not pruning or not moves or v > alpha
             moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
             if pruning and v > alpha:
