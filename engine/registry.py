@@ -21,6 +21,7 @@ GAME_MODULES = {
     "tictactoe": "engine.games.tictactoe",
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
+    "backgammon": "engine.games.backgammon",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose

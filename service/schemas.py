@@ -8,6 +8,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
+from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
 
@@ -36,6 +37,7 @@ class AlgorithmSchema(StrictSchema):
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
+    forward_pruning = JSONInteger(validate=validate.Range(min=0, max=MAX_FORWARD_PRUNING))
     iterations = JSONInteger(validate=validate.Range(min=1))
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
