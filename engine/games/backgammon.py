@@ -462,8 +462,9 @@ def parse_play(value: str, me: tuple, op: tuple, dice: tuple):
 
 
 def positions_after(me: list, op: list, steps: list, pool: list):
-    """The positions reached by playing ``steps`` in order, each with a die left in ``pool`` that moves
-    it exactly (or, bearing off, a larger one), as the rules allow."""
+    """The positions reached by playing ``steps`` in order with the dice left in ``pool``: a step is one
+    die that moves the checker exactly (bearing off, possibly a larger one) or several that pass through
+    intermediate points (``24/13`` with a 6-5), as the rules allow each of them."""
     if not steps:
         yield tuple(me), tuple(op)
         return
@@ -471,14 +472,19 @@ def positions_after(me: list, op: list, steps: list, pool: list):
     if not me[src] or to >= src or (me[BAR] and src != BAR):
         return
     for die in sorted(set(pool)):
-        if die != src - to and not (to == OFF and die > src):
+        landing = src - die
+        if landing > max(to, 0):
+            then = [(landing, to)] + rest                     # part of a combined step
+        elif landing == to or (to == OFF and landing < 0):
+            then = rest
+        else:
             continue
         done = step(me, op, src, die)
         if done is None:
             continue
         remaining = list(pool)
         remaining.remove(die)
-        yield from positions_after(me, op, rest, remaining)
+        yield from positions_after(me, op, then, remaining)
         undo(me, op, src, *done)
 
 
