@@ -24,6 +24,7 @@ the winner's home board). The doubling cube is not modelled.
 from functools import lru_cache
 from itertools import permutations
 import math
+from operator import mul
 
 from engine.errors import IllegalMove, InvalidState
 from engine.registry import EXPLICIT_CHANCE, GameType
@@ -37,6 +38,7 @@ START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))            # (high, low)
 ROLL_OUTCOMES = tuple((r, (1 if r[0] == r[1] else 2) / 36) for r in ROLLS)
 PASS = "pass"
+POINT_INDEX = tuple(range(26))   # a checker on point i is i pips from home (the bar: 25)
 
 # --- the rules --------------------------------------------------------------------------------------
 
@@ -141,7 +143,7 @@ def notation(parts: tuple) -> str:
 
 
 def pips(side) -> int:
-    return sum(i * n for i, n in enumerate(side))
+    return sum(map(mul, side, POINT_INDEX))
 
 
 def winner_points(winner, loser) -> int:
@@ -158,15 +160,15 @@ def winner_points(winner, loser) -> int:
 # Direct and indirect shots: of the 36 rolls, how many hit a blot at distance d (1..24) in an open board.
 SHOTS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
 # Contact weights, in units of the logistic score (about 0.5 equity per unit near even).
-W_PIPS = 0.012          # a pip of race lead
+W_PIPS = 0.03           # a pip of race lead
 # A made point (two or more checkers), by the side's own point number: the home board and the bar point
 # (1..7), the outer boards (8..18), anchors in the opponent's home board (19..24).
 W_POINT = (0, 0.05, 0.12, 0.2, 0.3, 0.35, 0.3, 0.2) + (0.08,) * 11 + (0.1, 0.25, 0.3, 0.2, 0.12, 0.1, 0)
 W_PRIME = (0, 0, 0, 0.05, 0.15, 0.35, 0.7)   # by the length of the longest run of made points
-W_BLOT_RISK = 1.2       # times the chance of being hit and the share of the race lost
-W_BAR = 0.25            # per checker on the bar, plus the closed board below
-W_CLOSED_VS_BAR = 0.08  # per closed home point, per opponent checker on the bar
-W_BACK = 0.06           # per checker still in the opponent's home board
+W_BLOT_RISK = 2.5       # times the chance of being hit and the share of the race lost
+W_BAR = 0.5             # per checker on the bar, plus the closed board below
+W_CLOSED_VS_BAR = 0.15  # per closed home point, per opponent checker on the bar
+W_BACK = 0.12           # per checker still in the opponent's home board
 W_OFF = 0.04            # per checker borne off (in contact: the gammon is saved)
 W_STACK = 0.03          # per checker beyond three on a point
 ROLL_PIPS = 8.17        # the mean pips of a roll
@@ -212,49 +214,52 @@ def exposure(me, op) -> float:
     """The chance (0..1) that ``op`` hits one of ``me``'s blots with its next roll, times the share of
     the race the hit checker loses, summed over the blots and capped: blots ahead of none of the
     opponent's checkers are safe."""
+    blots = [p for p in range(1, 25) if me[p] == 1]
+    if not blots:
+        return 0.0
+    # op moves towards me's higher points: its checker on op's point j (25: the bar) is on me's 25 - j
+    # and hits a blot on me's point p from distance p - (25 - j).
+    behind = [25 - j for j in range(1, 26) if op[j]]
     risk = 0.0
-    opp_points = [25 - j for j in range(1, 26) if op[j]]      # op's checkers, as me's points
-    for p in range(1, 25):
-        if me[p] != 1:
-            continue
-        # op moves towards me's higher points: a checker on me's point q < p hits from distance p - q.
-        best = 0
-        for q in opp_points:
-            d = p - q
-            if 0 < d < 25 and SHOTS[d] > best:
-                best = SHOTS[d]
-        risk += best / 36.0 * (25 - p) / 24.0
-    return min(risk, 1.0)
+    for p in blots:
+        best = max((SHOTS[p - q] for q in behind if q < p), default=0)
+        risk += best * (25 - p)
+    return min(risk / (36.0 * 24.0), 1.0)
 
 
-def side_score(me, op) -> float:
-    """The positional terms of one side, in logistic units."""
-    made = [n > 1 for n in me]
+@lru_cache(maxsize=1 << 16)
+def own_terms(side) -> tuple:
+    """What one side's evaluation needs of its own checkers alone (so it is computed once for the many
+    positions in a search where that side has not moved): ``(pips, positional score, closed home
+    points, checkers back)``; the score counts made points, the longest prime, checkers back in the
+    opponent's home board, borne off and stacked (logistic units)."""
+    made = [n > 1 for n in side]
     score = sum(w for w, m in zip(W_POINT, made) if m)
     runs = "".join("1" if m else "0" for m in made[1:25]).split("0")
     score += W_PRIME[min(max(map(len, runs)), 6)]
-    if me[BAR]:
-        score -= me[BAR] * (W_BAR + W_CLOSED_VS_BAR * sum(1 for n in op[19:25] if n > 1))
-    if op[BAR]:
-        score += W_CLOSED_VS_BAR * sum(made[1:7]) * op[BAR]
-    score -= W_BACK * sum(me[19:25])
-    score += W_OFF * me[OFF]
-    score -= W_STACK * sum(n - 3 for n in me[1:25] if n > 3)
-    return score
+    back = sum(side[19:25])
+    score -= W_BACK * back
+    score += W_OFF * side[OFF]
+    score -= W_STACK * sum(n - 3 for n in side[1:25] if n > 3)
+    return sum(map(mul, side, POINT_INDEX)), score, sum(made[1:7]), back + side[BAR]
 
 
 def contact_equity(on_roll, other) -> float:
     """Equity (points) of the side on roll while the sides are in contact: a logistic of the pip lead,
-    the roll's tempo and each side's points, primes, anchors, bar and borne-off terms, less the risk
-    to the blots of the side that has just moved (the one on roll moves before it can be hit); gammons
-    scale the result up when one side is far ahead with the other still back."""
-    score = W_PIPS * (pips(other) - pips(on_roll) + 8.0)
-    score += side_score(on_roll, other) - side_score(other, on_roll)
+    the roll's tempo and each side's points, primes, anchors, bar and borne-off terms (a checker on the
+    bar costs more against a closed board), less the risk to the blots of the side that has just moved
+    (the one on roll moves before it can be hit); gammons scale the result up when one side is far
+    ahead with the other still back."""
+    pips_r, score_r, closed_r, back_r = own_terms(on_roll)
+    pips_o, score_o, closed_o, back_o = own_terms(other)
+    score = W_PIPS * (pips_o - pips_r + 8.0) + score_r - score_o
+    score -= (on_roll[BAR] * (W_BAR + W_CLOSED_VS_BAR * closed_o)
+              - other[BAR] * (W_BAR + W_CLOSED_VS_BAR * closed_r))
     score += W_BLOT_RISK * exposure(other, on_roll)
     p = 1.0 / (1.0 + math.exp(-score))
-    gammon_risk = (on_roll[BAR] + sum(on_roll[19:25])) / 8.0 if not on_roll[OFF] else 0.0
-    gammon_threat = (other[BAR] + sum(other[19:25])) / 8.0 if not other[OFF] else 0.0
-    return (2.0 * p - 1.0) + min(gammon_threat, 1.0) * p * p - min(gammon_risk, 1.0) * (1 - p) * (1 - p)
+    gammon_risk = min(back_r / 8.0, 1.0) if not on_roll[OFF] else 0.0
+    gammon_threat = min(back_o / 8.0, 1.0) if not other[OFF] else 0.0
+    return (2.0 * p - 1.0) + gammon_threat * p * p - gammon_risk * (1 - p) * (1 - p)
 
 
 # --- the game ----------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ the successors are not cut by the depth limit: the first move of each decision s
 one side (a MAX successor is worth at least its first child, a MIN successor at most), the bounds may
 settle the chance node before any successor is searched in full, and otherwise they narrow Star1's
 windows. It pays even where the successors' moves are left unordered (one ply left: ordering would cost
-a whole search there): at depth 3 from random backgammon positions it visits about half the nodes.
+a whole search there); bench/STRENGTH.md ("Backgammon") has the measurement.
 
 Move ordering and forward pruning: at a MAX or MIN node with two or more plies left below it, a game
 that orders its moves (``MOVE_ORDERING``) has them searched best first, and with ``forward_pruning`` k
