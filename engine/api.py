@@ -44,17 +44,19 @@ def load(game_id: str, state_json, limits: Limits = Limits(), **options):
 def settings_for(game_id: str, algorithm: dict) -> tuple:
     """``(module, settings, options)`` for an ``algorithm`` object (``{"name": ..., settings...}``): the
     search module, its settings dataclass, and the game options that came with them. A setting that is
-    neither the algorithm's nor a declared option of the game is an error naming its field, as is an
-    algorithm that does not fit the game."""
+    neither the algorithm's nor a declared option of the game is an error naming its field."""
     name = algorithm.get("name")
     module = algorithm_module(name)
-    declared = game_type(game_id)
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
-    options = {k: values.pop(k) for k in declared.option_names if k in values}
-    reason = module.requires(declared)
+    options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
+    return module, settings_from(module.Settings, name, values), options
+
+
+def require_fit(module, game_id: str) -> None:
+    """An algorithm that does not fit the game's declared type is an error on ``algorithm.name``."""
+    reason = module.requires(game_type(game_id))
     if reason is not None:
         raise AlgorithmMismatch(reason)
-    return module, settings_from(module.Settings, name, values), options
 
 
 def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
@@ -64,6 +66,7 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
     deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts too
     module, settings, options = settings_for(game_id, algorithm)
     game, state = load(game_id, state_json, limits, **options)
+    require_fit(module, game_id)
     if game.is_terminal(state):
         raise GameOver()
     with no_cyclic_gc():

@@ -56,6 +56,7 @@ class MoveValue:
     bound: str = EXACT
     visits: int | None = None
     values: list | None = None  # n-player searches: one utility per player
+    certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
 
 
 @dataclass
@@ -70,6 +71,7 @@ class SearchResult:
     stats: Stats = field(default_factory=Stats)
     values: list | None = None  # n-player searches: the root's utility vector
     trace: list | None = None
+    certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
 
     def __post_init__(self):
         self.value = finite(self.value)

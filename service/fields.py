@@ -61,6 +61,26 @@ class JSONString(fields.Field):
         return value
 
 
+class Utility(fields.Field):
+    """An expectimax risk attitude: ``"linear"`` or an object with one number, ``{"power": k}`` or
+    ``{"exponential": r}`` (the engine checks the numbers' ranges and names ``algorithm.utility``)."""
+
+    # (braces doubled: marshmallow formats its messages)
+    default_error_messages = {"invalid": 'Not a valid utility: "linear", {{"power": k}} or {{"exponential": r}}.'}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "linear":
+            return value
+        if isinstance(value, dict) and len(value) == 1:
+            (kind, number), = value.items()
+            if kind in ("power", "exponential"):
+                try:
+                    return {kind: JSONNumber().deserialize(number)}
+                except ValidationError:
+                    pass
+        raise self.make_error("invalid")
+
+
 class Move(fields.Field):
     """A move in JSON form: an integer (in the JSON Schema sense), a string, or a chance outcome object
     (``chance_outcome``, the schema of the object form, is given by :mod:`service.schemas`)."""

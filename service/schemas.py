@@ -10,7 +10,7 @@ from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
 from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 
 GAMES = tuple(GAME_MODULES)
 ALGORITHMS = tuple(ALGORITHM_MODULES)
@@ -38,6 +38,7 @@ class AlgorithmSchema(StrictSchema):
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
     forward_pruning = JSONInteger(validate=validate.Range(min=0, max=MAX_FORWARD_PRUNING))
+    utility = Utility()
     iterations = JSONInteger(validate=validate.Range(min=1))
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))

@@ -7,12 +7,15 @@ def move_value(mv: MoveValue) -> dict:
     out = {"move": mv.move, "value": finite(mv.value), "bound": mv.bound, "visits": mv.visits}
     if mv.values is not None:
         out["values"] = [finite(v) for v in mv.values]
+    if mv.certainty_equivalent is not None:
+        out["certainty_equivalent"] = finite(mv.certainty_equivalent)
     return out
 
 
 def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
-    """The documented fields in the documented order; ``values`` only for n-player searches, ``trace``
-    only when it was asked for, and ``algorithm``, the settings the search ran with."""
+    """The documented fields in the documented order; ``values`` only for n-player searches,
+    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for, and ``algorithm``,
+    the settings the search ran with."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -25,6 +28,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     }
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
+    if result.certainty_equivalent is not None:
+        body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = result.trace or []
     body["algorithm"] = algorithm

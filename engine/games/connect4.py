@@ -63,6 +63,8 @@ GAME_TYPE = GameType(
     outcomes=True,
     utility_bounds=(-1.0, 1.0),
     max_length=CELLS,
+    sample_states=({"moves": "4453"}, {"moves": "5562347631247347631431"},
+                   {"board": [".......", ".......", ".......", "...O...", "...X...", "..XXO.."]}),
     key_fixes_ply=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": WIDTH - 1},
 )

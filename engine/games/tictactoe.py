@@ -35,6 +35,9 @@ GAME_TYPE = GameType(
     outcomes=True,
     utility_bounds=(-1.0, 1.0),
     max_length=MAX_SIDE * MAX_SIDE,
+    sample_states=({"board": ["....", ".X..", "..O.", "...."], "k": 3},
+                   {"board": ["." * 15] * 7 + ["......XO......."] + ["." * 15] * 7, "k": 5},
+                   {"board": ["XOX", "OXO", "..."], "k": 3}),
     key_fixes_ply=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
 )

@@ -47,6 +47,17 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,
     move_schema={"type": ["string", "integer", "number", "boolean"]},
     min_players=1,
+    sample_states=(
+        {"root": {"type": "max", "children": [
+            {"move": "safe", "value": 500},
+            {"move": "gamble", "type": "chance", "children": [{"p": 0.5, "value": 0}, {"p": 0.5, "value": 1000}]}]}},
+        {"root": {"player": 0, "children": [
+            {"player": 1, "eval": [1, 2, 3], "children": [{"value": [1, 2, 3]}, {"value": [4, 0, 1]}]},
+            {"player": 2, "eval": [0, 1, 5], "children": [{"value": [6, 1, 2]}, {"value": [0, 0, 7]}]}]}},
+        {"root": {"type": "min", "eval": 1, "children": [
+            {"type": "max", "eval": 2, "children": [{"value": -1}, {"value": 4}]},
+            {"type": "chance", "eval": 0, "children": [{"p": 0.25, "value": 8}, {"p": 0.75, "value": -8}]}]}},
+    ),
     general_sum_instances=True,
 )
 

@@ -177,6 +177,8 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,
     move_schema=MOVE_SCHEMA,
     options=(TILE_PROBABILITIES,),
+    sample_states=({"board": [[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2, 4], [8, 16, 0, 2]]},
+                   {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]], "to_move": "chance"}),
 )
 
 

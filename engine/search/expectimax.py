@@ -48,6 +48,7 @@ from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root)
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth, is_integer
+from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
 NAME = "expectimax"
@@ -65,13 +66,16 @@ class Settings(AlgorithmSettings):
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 and Star2 where the game
     bounds its utilities; ``forward_pruning``: the number of moves searched at MAX/MIN nodes with two or
     more plies left, best first by the game's move ordering (0: all; None: the default described in the
-    module). Whether the model fits the game is checked when the game is known."""
+    module); ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and a
+    :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is checked
+    when the game is known."""
 
     depth: int | None = None
     opponent_model: str | None = None
     epsilon: float | None = None
     pruning: bool = True
     forward_pruning: int | None = None
+    utility: object = LINEAR
 
     def __post_init__(self):
         check_depth(self.depth)
@@ -80,6 +84,7 @@ class Settings(AlgorithmSettings):
                 is_integer(self.forward_pruning) and 0 <= self.forward_pruning <= MAX_FORWARD_PRUNING):
             raise AlgorithmMismatch(f"forward_pruning is an integer from 0 (off) to {MAX_FORWARD_PRUNING}",
                                     field="algorithm.forward_pruning")
+        object.__setattr__(self, "utility", parse_utility(self.utility))
 
 
 def requires(game_type) -> str | None:
@@ -108,7 +113,19 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     sign = 1 if game.perspective(state) == searcher else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
-    bounds = player_bounds(game) if pruning else None
+    transform, scale = settings.utility, prize_scale(game)
+    bounds = player_bounds(game)
+    if transform.kind != LINEAR:
+        # Every prize (a value over ``scale``) goes through the transform: the searcher maximises its
+        # expected utility, and the bounds of the utilities are the transformed bounds of the prizes.
+        if bounds is None:
+            raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
+                                    field="algorithm.utility")
+        bounds = transformed_bounds(transform, bounds[0] / scale, bounds[1] / scale)
+        utility = prized(utility, transform, scale)
+        evaluate = prized(evaluate, transform, scale)
+    if not pruning:
+        bounds = None
     lo, hi = bounds or (-math.inf, math.inf)
     ordering = MOVE_ORDERING in game.capabilities
     ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
@@ -330,8 +347,22 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     best = best_move(moves, maximize=sign == 1) if moves else first_move_fallback(game, state)
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+
+    def certain(value):
+        """The certainty equivalent of a perspective utility, in the game's units and perspective."""
+        return sign * transform.inverse(sign * value) * scale
+
+    for mv in moves:
+        mv.certainty_equivalent = certain(mv.value)
+    result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                    trace=tracer.entries if tracer else None, timed_out=timed_out)
+    result.certainty_equivalent = certain(best.value) if moves else None
+    return result
+
+
+def prized(values_of, transform, scale):
+    """``values_of(state, player)`` (a utility or an evaluation) as the utility of its prize."""
+    return lambda s, player: transform(values_of(s, player) / scale)
 
 
 def require_fit(game) -> None:

@@ -4,6 +4,7 @@ import time
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
+from engine.search import alphabeta, expectimax
 
 from service.body import json_body
 from service.metrics import record_search
@@ -17,14 +18,16 @@ MIN_BUDGET_MS = 1.0
 
 # Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
 # response can echo them.
-ALPHABETA_DEFAULTS = {"move_ordering": True, "transposition_table": True}
+ALPHABETA_DEFAULTS = {name: getattr(alphabeta.Settings(), name) for name in ("move_ordering", "transposition_table")}
+# expectimax's risk attitude is echoed too: the response's values are in its units.
+EXPECTIMAX_DEFAULTS = {"utility": expectimax.Settings().utility.to_json()}
+ECHOED_DEFAULTS = {"alphabeta": ALPHABETA_DEFAULTS, "expectimax": EXPECTIMAX_DEFAULTS}
 
 
 def effective_algorithm(algorithm: dict) -> dict:
-    """The settings the client sent (never a None), plus alphabeta's documented defaults."""
-    if algorithm["name"] == "alphabeta":
-        return {**algorithm, **{k: v for k, v in ALPHABETA_DEFAULTS.items() if k not in algorithm}}
-    return dict(algorithm)
+    """The settings the client sent (never a None), plus the documented defaults that are echoed."""
+    defaults = ECHOED_DEFAULTS.get(algorithm["name"], {})
+    return {**algorithm, **{k: v for k, v in defaults.items() if k not in algorithm}}
 
 
 def remaining_ms(time_limit_ms: float, started: float) -> float:

@@ -98,3 +98,25 @@ def test_minimax_proves_the_length_of_the_line_it_chooses():
         plies = 1 if after["terminal"] else 1 + reference.solve_board(after["state"]["board"], 3)[1]
         assert r.plies_to_end == plies == len(r.pv), position
         assert r.outcome == {1: "win", 0: "draw", -1: "loss"}[int(r.value)], position
+
+
+def tree_height(node) -> int:
+    return 1 + max(map(tree_height, node["children"])) if "children" in node else 0
+
+
+def test_figure_5_2_with_a_depth_and_no_evals():
+    """Homework trees carry no eval: a depth that reaches the leaves must not cut at an inner node."""
+    from engine.games.tree import FIGURE_5_2
+    for depth in (2, 3):
+        r = search("tree", FIGURE_5_2, {"name": "alphabeta", "depth": depth})
+        assert (r.move, r.value) == ("B", 3.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_trees(kinds=("max", "min")), st.integers(0, 2))
+def test_alphabeta_at_the_tree_s_depth_or_deeper_is_minimax_without_evals(tree, extra):
+    depth = tree_height(tree["root"]) + extra
+    expected = search("tree", tree, {"name": "minimax", "depth": depth})
+    for algorithm in MODES:
+        r = search("tree", tree, dict(algorithm, depth=depth))
+        assert (r.move, r.value) == (expected.move, expected.value), algorithm

@@ -176,3 +176,31 @@ def test_the_app_loads_every_game_and_algorithm_at_start_up_so_no_deadline_pays_
              f"missing = [m for m in {modules!r} if m not in sys.modules]; print(missing)")
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("utility, choice, values, lottery_ce", [
+    ("linear", "flat", (500.0, 500.0), 500.0),
+    ({"power": 0.5}, "flat", (22.360679774997898, 15.811388300841896), 250.0),
+    ({"power": 2}, "lottery", (250_000.0, 500_000.0), 707.1067811865476),
+])
+def test_expectimax_with_a_risk_attitude_reads_the_note_s_table(client, utility, choice, values, lottery_ce):
+    """CS188's lottery [0.5, $0; 0.5, $1000] against a flat $500, through the service."""
+    tree = {"root": {"type": "max", "children": [
+        {"move": "flat", "value": 500},
+        {"move": "lottery", "type": "chance", "children": [{"p": 0.5, "value": 0}, {"p": 0.5, "value": 1000}]}]}}
+    body = search(client, game="tree", state=tree,
+                  algorithm={"name": "expectimax", "utility": utility, "pruning": False})
+    moves = {m["move"]: m for m in body["moves"]}
+    assert body["move"] == choice and body["algorithm"]["utility"] == utility
+    assert (moves["flat"]["value"], moves["lottery"]["value"]) == pytest.approx(values)
+    assert moves["lottery"]["certainty_equivalent"] == pytest.approx(lottery_ce)
+    assert body["certainty_equivalent"] == pytest.approx(moves[choice]["certainty_equivalent"])
+
+
+@pytest.mark.parametrize("algorithm", [{"name": "expectimax", "utility": {"power": 0}},
+                                       {"name": "expectimax", "utility": {"exponential": 0}},
+                                       {"name": "expectimax", "utility": "quadratic"},
+                                       {"name": "alphabeta", "utility": {"power": 2}}])
+def test_a_bad_utility_is_a_422_naming_it(client, figure_5_2, algorithm):
+    response = client.post("/v1/search", json={"game": "tree", "state": figure_5_2, "algorithm": algorithm})
+    assert response.status_code == 422 and "algorithm.utility" in response.get_json()["errors"]

@@ -1,15 +1,15 @@
 """The marshmallow schemas and openapi.yaml agree: fields, required, types, enums, bounds, defaults;
 and every request example in the spec passes both."""
-import inspect
+import dataclasses
 
 import pytest
 from marshmallow import RAISE, fields, validate
 from openapi_schema_validator import OAS31Validator
 
-import engine.api
-
+from engine.registry import GAME_MODULES, all_option_names, game_types
+from engine.search import ALGORITHM_MODULES, algorithm_module
 from service.config import Settings
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 from service.routes.search import ALPHABETA_DEFAULTS
 from service.spec import load_spec
 from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, SearchRequestSchema,
@@ -67,6 +67,11 @@ def check_field(spec, name, field, prop):
         assert resolve(spec, prop)["anyOf"] == [{"type": "integer"}, {"type": "string"},
                                                 {"$ref": "#/components/schemas/ChanceOutcome"}], where
         assert type(field.chance_outcome) is type(MIRRORS["ChanceOutcome"]), where
+        return
+    if isinstance(field, Utility):
+        assert prop == {"$ref": "#/components/schemas/Utility"}, where
+        kinds = [option.get("enum") or option["required"] for option in resolve(spec, prop)["oneOf"]]
+        assert kinds == [["linear"], ["power"], ["exponential"]], where
         return
     target = resolve(spec, prop)
     if isinstance(field, fields.List):
@@ -134,22 +139,32 @@ def test_every_request_example_passes_the_spec_and_the_schemas(spec, where, ref,
 
 
 def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
+    """The spec's enums and settings are the registries': every game, every algorithm, every field of
+    every algorithm's Settings dataclass and every declared game option, and nothing else."""
     schemas = spec["components"]["schemas"]
-    assert schemas["GameId"]["enum"] == list(engine.api.GAME_MODULES)
-    assert schemas["AlgorithmName"]["enum"] == list(engine.api.ALGORITHM_MODULES)
-    taken = {"name", *engine.api.GAME_OPTIONS}
-    for name in engine.api.ALGORITHM_MODULES:
-        taken |= set(engine.api.algorithm_module(name).PARAMETERS)
+    assert schemas["GameId"]["enum"] == list(GAME_MODULES)
+    assert schemas["AlgorithmName"]["enum"] == list(ALGORITHM_MODULES)
+    taken = {"name", *all_option_names()}
+    for name in ALGORITHM_MODULES:
+        taken |= set(algorithm_module(name).Settings.names())
     assert taken == set(schemas["Algorithm"]["properties"])
+    assert taken == set(AlgorithmSchema().fields)
 
 
 def test_the_spec_s_defaults_are_the_engine_s(spec):
-    """Where an algorithm's search() has a default other than None, the spec documents that default."""
+    """Where an algorithm's Settings has a default other than None, the spec documents that default."""
     props = spec["components"]["schemas"]["Algorithm"]["properties"]
-    for name in engine.api.ALGORITHM_MODULES:
-        module = engine.api.algorithm_module(name)
-        parameters = inspect.signature(module.search).parameters
-        for key in module.PARAMETERS:
-            default = parameters[key].default
-            if default is not None and default is not inspect.Parameter.empty:
-                assert props[key].get("default") == default, (name, key)
+    for name in ALGORITHM_MODULES:
+        for field in dataclasses.fields(algorithm_module(name).Settings):
+            if field.default is not None:
+                documented = resolve(spec, props[field.name]).get("default")
+                assert documented == field.default, (name, field.name)
+
+
+def test_the_spec_s_game_options_are_the_registry_s(spec):
+    """A game option's schema in the spec is the one its game declares."""
+    props = spec["components"]["schemas"]["Algorithm"]["properties"]
+    for game in game_types():
+        for option in game.options:
+            declared = {k: v for k, v in props[option.name].items() if k != "description"}
+            assert declared == option.schema, (game.id, option.name)

@@ -1,0 +1,91 @@
+"""Risk attitudes for expectimax: a utility transform of the prizes before they are averaged (CS188's
+note on utilities). Minimax and alpha-beta only compare values, so a monotonic transform would change none
+of their choices; they do not take one.
+
+- ``"linear"``: U(x) = x, risk-neutral (the default);
+- ``{"power": k}``, k > 0: U(x) = sign(x) |x|^k; k < 1 risk-averse, k > 1 risk-seeking. The odd extension
+  makes it defined for negative prizes too;
+- ``{"exponential": r}``, r != 0: U(x) = (1 - e^(-r x)) / r; r > 0 risk-averse, r < 0 risk-seeking.
+
+Every transform is strictly increasing, so it maps the bounds of the prizes onto the bounds of the
+utilities, and Star1 stays exact with the transformed bounds.
+
+The prize is the searcher's value divided by ``scale``: 1 for explicit trees (their numbers are the
+prizes), else the largest magnitude of the game's declared utility bounds, so that prizes lie in [-1, 1]
+with the game's own zero (2048's values lie in [0, 1], backgammon's points in [-3, 3] become [-1, 1]).
+The certainty equivalent, U^-1 of a utility times ``scale``, is in the game's own units.
+"""
+from dataclasses import dataclass
+import math
+
+from engine.errors import AlgorithmMismatch
+
+FIELD = "algorithm.utility"
+LINEAR, POWER, EXPONENTIAL = "linear", "power", "exponential"
+
+
+@dataclass(frozen=True)
+class Utility:
+    """A strictly increasing transform of prizes: ``kind`` and its parameter (None for linear)."""
+
+    kind: str = LINEAR
+    parameter: float | None = None
+
+    def __call__(self, x: float) -> float:
+        if self.kind == POWER:
+            return math.copysign(abs(x) ** self.parameter, x)
+        if self.kind == EXPONENTIAL:
+            return -math.expm1(-self.parameter * x) / self.parameter
+        return x
+
+    def inverse(self, u: float) -> float:
+        if self.kind == POWER:
+            return math.copysign(abs(u) ** (1.0 / self.parameter), u)
+        if self.kind == EXPONENTIAL:
+            return -math.log1p(-self.parameter * u) / self.parameter
+        return u
+
+    def to_json(self):
+        return LINEAR if self.kind == LINEAR else {self.kind: self.parameter}
+
+
+def parse_utility(value) -> Utility:
+    """A :class:`Utility` from its JSON form; an error on ``algorithm.utility`` if it is not one."""
+    if isinstance(value, Utility):
+        return value
+    if value == LINEAR:
+        return Utility()
+    if isinstance(value, dict) and len(value) == 1:
+        (kind, parameter), = value.items()
+        if kind in (POWER, EXPONENTIAL) and isinstance(parameter, (int, float)) \
+                and not isinstance(parameter, bool) and math.isfinite(parameter):
+            if kind == POWER and parameter <= 0:
+                raise AlgorithmMismatch("a power utility needs k > 0 (k < 1 is risk-averse, k > 1 "
+                                        "risk-seeking)", field=FIELD)
+            if kind == EXPONENTIAL and parameter == 0:
+                raise AlgorithmMismatch("an exponential utility needs r != 0 (r = 0 is the linear one)",
+                                        field=FIELD)
+            return Utility(kind, float(parameter))
+    raise AlgorithmMismatch('utility is "linear", {"power": k} with k > 0 or {"exponential": r} with r != 0',
+                            field=FIELD)
+
+
+def prize_scale(game) -> float:
+    """What a game value is divided by to make a prize (see the module docstring)."""
+    declared = game.game_type.utility_bounds if game.game_type is not None else None
+    if declared is None:
+        return 1.0
+    return max(abs(b) for b in declared) or 1.0
+
+
+def transformed_bounds(utility: Utility, lo: float, hi: float) -> tuple:
+    """``(U(lo), U(hi))``, the bounds of the utilities of prizes in ``[lo, hi]``; an error on
+    ``algorithm.utility`` when one is not a finite number (the transform overflows on these prizes)."""
+    try:
+        bounds = (utility(lo), utility(hi))
+    except OverflowError:
+        bounds = (math.inf, math.inf)
+    if not all(math.isfinite(b) for b in bounds):
+        raise AlgorithmMismatch(f"this utility overflows on the game's prizes, which range over "
+                                f"[{lo:g}, {hi:g}]", field=FIELD)
+    return bounds

@@ -1,0 +1,61 @@
+"""Every algorithm on every registered game it fits, with small limits: each run returns a legal move
+within its deadline, with finite values and consistent statistics. A game is covered by being
+registered; an algorithm by being in the algorithm registry."""
+import math
+
+import pytest
+
+import engine.api
+from engine.errors import AlgorithmMismatch
+from engine.registry import GAME_MODULES, OPTIONAL_CHANCE, game_type
+from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
+
+TIME_LIMIT_MS = 60
+SLACK_MS = 25       # the service's promise: an answer within the limit plus this
+
+
+def cases():
+    for game_id in GAME_MODULES:
+        declared = game_type(game_id)
+        for name in ALGORITHM_MODULES:
+            for index, start in enumerate([declared.initial_state, *declared.sample_states]):
+                yield pytest.param(game_id, name, start, id=f"{game_id}-{name}-{index}")
+
+
+@pytest.mark.parametrize("game_id, name, start", list(cases()))
+def test_every_fitting_algorithm_answers_a_legal_move_in_time(game_id, name, start):
+    declared = game_type(game_id)
+    if name not in fitting_algorithms(declared):
+        with pytest.raises(AlgorithmMismatch):
+            engine.api.search(game_id, start, {"name": name}, time_limit_ms=TIME_LIMIT_MS)
+        return
+    game, state = engine.api.load(game_id, start)
+    if game.to_move(state) < 0:
+        return                              # at a chance node nobody chooses: every search refuses it
+    legal = [game.move_to_json(m) for m in game.actions(state)]
+    try:
+        result = engine.api.search(game_id, start, {"name": name}, time_limit_ms=TIME_LIMIT_MS)
+    except AlgorithmMismatch as mismatch:   # this instance is narrower than its type (a tree with chance)
+        assert list(mismatch.errors) == ["algorithm.name"]
+        assert declared.chance == OPTIONAL_CHANCE or declared.general_sum_instances
+        return
+    stats = result.stats
+    assert result.move in legal
+    assert stats.time_ms <= TIME_LIMIT_MS + SLACK_MS
+    assert math.isfinite(result.value) and all(math.isfinite(m.value) for m in result.moves)
+    assert all(m.move in legal for m in result.moves)
+    assert stats.nodes >= 1 and stats.leaves <= stats.nodes and stats.cutoffs <= stats.nodes
+    assert stats.timed_out == (stats.stop_reason == "time_limit")
+    assert result.pv and result.pv[0] == result.move
+    assert result.plies_to_end is None or result.outcome is not None
+
+
+@pytest.mark.parametrize("name", list(ALGORITHM_MODULES))
+def test_a_misspelt_setting_is_an_error_on_every_path(name):
+    """Through the front door and by direct construction of the settings alike."""
+    with pytest.raises(AlgorithmMismatch) as raised:
+        engine.api.search("tictactoe", {"board": ["...", "...", "..."]}, {"name": name, "dpeth": 3},
+                          time_limit_ms=50)
+    assert "algorithm.dpeth" in raised.value.errors
+    with pytest.raises(TypeError):
+        algorithm_module(name).Settings(dpeth=3)

