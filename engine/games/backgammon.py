@@ -262,8 +262,20 @@ def contact_equity(on_roll, other) -> float:
     return (2.0 * p - 1.0) + gammon_threat * p * p - gammon_risk * (1 - p) * (1 - p)
 
 
+@lru_cache(maxsize=1 << 16)
+def equity(x, o, turn) -> float:
+    """The expected points of the side on roll (``turn``) in a game in progress: the race formula once
+    no checker has to pass an opponent's, else the contact formula, kept inside (-3, 3). Cached: a
+    search meets the same board under each of the 21 rolls, and again as a move-ordering child."""
+    on_roll, other = (x, o) if turn == 0 else (o, x)
+    value = race_equity(on_roll, other) if not contact(x, o) else contact_equity(on_roll, other)
+    return max(-2.99, min(2.99, value))
+
+
 # --- the game ----------------------------------------------------------------------------------------
 
+START_JSON = {"points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
+              "bar": {"X": 0, "O": 0}, "off": {"X": 0, "O": 0}, "to_move": "X"}
 MOVE_SCHEMA = {"type": "string", "description": "a play in standard notation from the mover's side "
                "(\"24/18 13/11\", \"bar/22\", \"6/off\", \"pass\"), or at a chance node a roll \"6-5\""}
 
@@ -285,8 +297,7 @@ GAME_TYPE = GameType(
                  "way (O's home board is points 19-24). Each side has 15 checkers on the points, the "
                  "bar and off. dice null: a chance node, the player to move is about to roll. Defaults: "
                  "the standard start for points, 0 on the bar and off, X to move, dice null.",
-    initial_state={"points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2],
-                   "bar": {"X": 0, "O": 0}, "off": {"X": 0, "O": 0}, "to_move": "X", "dice": None},
+    initial_state={**START_JSON, "dice": None},
     move_format="With dice set, a whole play in standard notation, points numbered from the mover's own "
                 "side (its 24-point is where its back checkers start; for O, its point n is the board's "
                 "point 25 - n): \"24/18 13/11\", \"bar/22*\" (* marks a hit and may be left out), "
@@ -294,9 +305,7 @@ GAME_TYPE = GameType(
                 "move. Plays that reach the same position are one move; any of their spellings is "
                 "accepted. At a chance node (dice null) a roll, higher die first: \"6-5\", \"3-3\".",
     example_request={"game": GAME_ID,
-                     "state": {"points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0,
-                                          0, 2], "bar": {"X": 0, "O": 0}, "off": {"X": 0, "O": 0},
-                               "to_move": "X", "dice": [3, 1]},
+                     "state": {**START_JSON, "dice": [3, 1]},
                      "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
     players=PLAYERS,
     chance=EXPLICIT_CHANCE,
@@ -365,16 +374,13 @@ class Backgammon(Game):
     # --- knowledge ---
 
     def evaluate(self, state, player):
-        """The expected points of ``player``: the race formula once no checker has to pass an opponent's,
-        else the contact formula; exact at the end of the game. The side on roll is the player to move
-        (at a chance node, the one about to roll)."""
+        """The expected points of ``player`` (see :func:`equity`); exact at the end of the game. The
+        dice are not looked at: the side on roll is the player to move, before or after its roll."""
         x, o, turn, _ = state
         if x[OFF] == CHECKERS or o[OFF] == CHECKERS:
             return self.utility(state, player)
-        on_roll, other = (x, o) if turn == 0 else (o, x)
-        equity = race_equity(on_roll, other) if not contact(x, o) else contact_equity(on_roll, other)
-        equity = max(-2.99, min(2.99, equity))
-        return equity if player == turn else -equity
+        value = equity(x, o, turn)
+        return value if player == turn else -value
 
     def ordered_actions(self, state):
         """The plays, the best for the mover first by the evaluation of the position after them (rolls,
