@@ -241,7 +241,7 @@ def own_terms(side) -> tuple:
     score -= W_BACK * back
     score += W_OFF * side[OFF]
     score -= W_STACK * sum(n - 3 for n in side[1:25] if n > 3)
-    return sum(map(mul, side, POINT_INDEX)), score, sum(made[1:7]), back + side[BAR]
+    return pips(side), score, sum(made[1:7]), back + side[BAR]
 
 
 def contact_equity(on_roll, other) -> float:
