@@ -27,8 +27,8 @@ def zero_eval_depth_search(game_id, state_json, depth):
     zero_game = object.__new__(zero_cls)
     zero_game.__dict__.update(getattr(game, "__dict__", {}))
     module = api.algorithm_module("alphabeta")
-    result = module.search(zero_game, state, deadline=Deadline(None), depth=depth, move_ordering=False,
-                           transposition_table=False, trace=False, limits=api.Limits())
+    settings = module.Settings(depth=depth, move_ordering=False, transposition_table=False)
+    result = module.search(zero_game, state, settings, deadline=Deadline(None), limits=api.Limits())
     return api.to_json_moves(zero_game, result)
 
 

@@ -5,7 +5,7 @@ from flask import Flask
 
 import engine.api
 
-from service import errors, metrics
+from service import errors, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, search
@@ -25,6 +25,7 @@ def create_app(config: dict | None = None) -> Flask:
                       OPENAPI_YAML=to_yaml(served_spec(settings)))
     errors.register(app)
     metrics.register(app)
+    request_log.register(app)
     health.register(app)
     docs.register(app)
     app.register_blueprint(search.blueprint)

@@ -27,7 +27,7 @@ max_requests_jitter = max(1, max_requests // 10)
 timeout = int(3 * _max_time_limit_s + 30)
 graceful_timeout = int(_max_time_limit_s + 10)
 control_socket_disable = True  # gunicorn >= 25.1 opens a control socket by default; nothing here uses it
-accesslog = "-"
+accesslog = None  # the app logs every request as one JSON line (service/request_log.py)
 errorlog = "-"
 
 

@@ -5,7 +5,7 @@ import os
 import time
 
 from flask import Blueprint, Flask, Response, g, request
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -17,6 +17,8 @@ LATENCY = Histogram("tactician_http_request_duration_seconds", "Time to answer a
                     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 SEARCHES = Counter("tactician_searches_total", "Searches run.", ["game", "algorithm"])
 NODES = Counter("tactician_search_nodes_total", "Game states visited by searches.", ["game", "algorithm"])
+# Searches running now, summed over the live workers (an autoscaler's signal: one per worker is full load).
+IN_FLIGHT = Gauge("tactician_searches_in_flight", "Searches running now.", multiprocess_mode="livesum")
 TIMEOUTS = Counter("tactician_search_timeouts_total", "Searches stopped by their time limit.",
                    ["game", "algorithm"])
 

@@ -1,2 +1,3 @@
-"""Games, one module each. Every module exposes ``GAME_ID``, ``DESCRIPTION`` (for ``GET /v1/games``) and
-``load(state_json, limits=..., **options) -> (game, state)``."""
+"""Games, one module each, registered in :mod:`engine.registry`. Every module exposes ``GAME_TYPE`` (its
+declarations, :class:`engine.registry.GameType`) and ``load(state_json, limits=..., **options) -> (game,
+state)``."""

@@ -7,7 +7,8 @@ import engine.api
 from engine.search import alphabeta, expectimax
 
 from service.body import json_body
-from service.metrics import record_search
+from service.metrics import IN_FLIGHT, record_search
+from service.request_log import note_search
 from service.schemas import SearchRequestSchema
 from service.serialize import search_response
 
@@ -43,8 +44,10 @@ def search():
     algorithm = effective_algorithm(request["algorithm"])
     trace = request.get("trace", False)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    result = engine.api.search(request["game"], request["state"], algorithm,
-                               time_limit_ms=remaining_ms(time_limit_ms, started),
-                               trace=trace, limits=settings.limits())
+    with IN_FLIGHT.track_inprogress():
+        result = engine.api.search(request["game"], request["state"], algorithm,
+                                   time_limit_ms=remaining_ms(time_limit_ms, started),
+                                   trace=trace, limits=settings.limits())
     record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    note_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
     return jsonify(search_response(result, algorithm, trace))

@@ -73,3 +73,21 @@ def test_workers_follow_the_cpu_limit(rendered):
     workers = next(e for e in container["env"] if e["name"] == "WEB_CONCURRENCY")
     assert workers["valueFrom"]["resourceFieldRef"]["resource"] == "limits.cpu"
     assert any(m["mountPath"] == "/tmp" for m in container["volumeMounts"])
+
+
+def test_the_dashboard_charts_metrics_the_service_exports():
+    """Every metric the Grafana dashboard queries is one the service defines (a renamed metric would leave
+    a panel silently empty), and it charts the issue's signals."""
+    import json
+    import re
+    from prometheus_client import REGISTRY
+    import service.metrics  # noqa: F401  (registers the metrics)
+    dashboard = json.loads((DEPLOY.parent / "grafana" / "tactician-dashboard.json").read_text())
+    exported = {family.name + suffix for family in REGISTRY.collect()
+                for suffix in ("", "_total", "_bucket", "_sum", "_count")}
+    queried = {name for panel in dashboard["panels"] for target in panel["targets"]
+               for name in re.findall(r"tactician_[a-z_]+", target["expr"])}
+    assert queried and queried <= exported, queried - exported
+    titles = " ".join(p["title"] for p in dashboard["panels"]).lower()
+    for signal in ("requests per second", "latency", "in flight", "time limit", "429", "503"):
+        assert signal in titles

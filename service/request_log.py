@@ -1,0 +1,63 @@
+"""Structured request logs: one JSON line per request on the ``tactician.requests`` logger (standard
+error by default), with the fields an operator of many replicas filters on: the request id (the client's
+``X-Request-ID`` when it is a sane token, else a new one, and echoed back either way), method, route
+template, status, duration, client key, and for searches the game, algorithm, nodes and whether time ran
+out."""
+import json
+import logging
+import re
+import sys
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+
+LOGGER = logging.getLogger("tactician.requests")
+REQUEST_ID = "X-Request-ID"
+API_KEY = "X-API-Key"
+SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, not logged
+
+
+def client_key() -> str:
+    """Who is asking: the API key header when sent, else the address the request came from."""
+    key = request.headers.get(API_KEY)
+    return f"key:{key[:64]}" if key else f"addr:{request.remote_addr}"
+
+
+def begin() -> None:
+    sent = request.headers.get(REQUEST_ID, "")
+    g.request_id = sent if SANE_ID.match(sent) else uuid.uuid4().hex
+    g.log_started = time.perf_counter()
+
+
+def note_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> None:
+    """What a search adds to its request's line."""
+    g.search_log = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+
+
+def end(response: Response) -> Response:
+    request_id = g.get("request_id") or uuid.uuid4().hex
+    response.headers[REQUEST_ID] = request_id
+    started = g.get("log_started")
+    line = {
+        "request_id": request_id,
+        "method": request.method,
+        "route": request.url_rule.rule if request.url_rule is not None else None,
+        "status": response.status_code,
+        "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
+        "client": client_key(),
+        **g.get("search_log", {}),
+    }
+    LOGGER.info(json.dumps(line, separators=(",", ":")))
+    return response
+
+
+def register(app: Flask) -> None:
+    if not LOGGER.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        LOGGER.addHandler(handler)
+        LOGGER.setLevel(logging.INFO)
+        LOGGER.propagate = False
+    app.before_request(begin)
+    app.after_request(end)

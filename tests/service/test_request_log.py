@@ -1,0 +1,36 @@
+"""One JSON line per request, with the request id echoed back."""
+import json
+import logging
+
+import pytest
+
+from service.request_log import LOGGER
+
+
+@pytest.fixture
+def lines(caplog):
+    caplog.set_level(logging.INFO, logger=LOGGER.name)
+    LOGGER.propagate = True          # let caplog see the records; the app keeps its own handler too
+    yield lambda: [json.loads(r.getMessage()) for r in caplog.records if r.name == LOGGER.name]
+    LOGGER.propagate = False
+
+
+def test_a_search_logs_one_line_with_its_game_algorithm_and_nodes(client, figure_5_2, lines):
+    response = client.post("/v1/search", json={"game": "tree", "state": figure_5_2,
+                                               "algorithm": {"name": "alphabeta", "move_ordering": False,
+                                                             "transposition_table": False}},
+                           headers={"X-Request-ID": "abc-123", "X-API-Key": "k1"})
+    assert response.headers["X-Request-ID"] == "abc-123"
+    (line,) = lines()
+    assert line["request_id"] == "abc-123" and line["route"] == "/v1/search" and line["status"] == 200
+    assert (line["game"], line["algorithm"], line["nodes"], line["timed_out"]) == ("tree", "alphabeta", 11, False)
+    assert line["client"] == "key:k1" and line["duration_ms"] >= 0
+
+
+def test_an_error_and_a_missing_id_are_logged_too(client, lines):
+    response = client.post("/v1/search", json={"game": "chess?"}, headers={"X-Request-ID": "bad id"})
+    generated = response.headers["X-Request-ID"]
+    assert response.status_code == 422 and generated != "bad id" and len(generated) == 32
+    (line,) = lines()
+    assert line["request_id"] == generated and line["status"] == 422 and "game" not in line
+    assert line["client"].startswith("addr:")
