@@ -349,7 +349,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                   depth_completed=max_ply if depth_completed is None else depth_completed)
 
     def certain(value):
-        """The certainty equivalent of a perspective utility, in the game's units and perspective."""
+        """The certainty equivalent of a perspective utility, in the game's units and perspective (a
+        linear search's values are in the game's units already: nothing was divided by ``scale``)."""
+        if transform.kind == LINEAR:
+            return value
         return sign * transform.inverse(sign * value) * scale
 
     for mv in moves:

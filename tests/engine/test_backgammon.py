@@ -334,3 +334,9 @@ def test_forward_pruning_is_a_validated_setting():
 def test_one_ply_picks_the_best_evaluated_play_and_makes_the_five_point():
     r = api.search("backgammon", state(START, dice=[3, 1]), {"name": "expectimax", "depth": 1})
     assert r.move == "8/5 6/5" and -3 < r.value < 3 and r.perspective == "X"
+
+
+def test_a_linear_search_s_certainty_equivalent_is_its_value():
+    """Backgammon's bounds are (-3, 3): a linear search's values are points, not points / 3."""
+    r = api.search("backgammon", state(START, dice=[3, 1]), {"name": "expectimax", "depth": 1})
+    assert r.certainty_equivalent == r.value and all(m.certainty_equivalent == m.value for m in r.moves)
