@@ -173,6 +173,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         are left below the node (where one is, ordering would cost as much as the search)."""
         if not ordering or limit - ply < 2:
             return actions(s)
+        deadline.check()          # ordering may evaluate hundreds of children (backgammon doubles)
         moves = ordered_actions(s)
         return moves[:keep] if keep else moves
 
