@@ -20,7 +20,7 @@ from engine.search.settings import settings_from
 # Python frames, so leave ample head room above the default limit of 1000.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
-__all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search",
+__all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for"]
 
 
@@ -60,18 +60,40 @@ def require_fit(module, game_id: str) -> None:
 
 
 def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
-           trace: bool = False, limits: Limits = Limits()):
+           trace: bool = False, limits: Limits = Limits(), on_progress=None):
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state; returns a
-    :class:`~engine.result.SearchResult` whose moves are already in JSON form."""
-    deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts too
-    module, settings, options = settings_for(game_id, algorithm)
-    game, state = load(game_id, state_json, limits, **options)
-    require_fit(module, game_id)
-    if game.is_terminal(state):
-        raise GameOver()
-    with no_cyclic_gc():
-        result = module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
-    return to_json_moves(game, result)
+    :class:`~engine.result.SearchResult` whose moves are already in JSON form. ``on_progress``, if given,
+    receives the search's :class:`~engine.result.Progress` reports, their moves in JSON form too."""
+    return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits).run(on_progress)
+
+
+class Search:
+    """A search ready to run: the request checked, the state loaded (the constructor raises the errors
+    that name a field) and the deadline already running. :meth:`run` may be called on another thread, and
+    :meth:`cancel` from any thread stops the search at its next deadline poll (it then answers as on a
+    timeout)."""
+
+    def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
+                 trace: bool = False, limits: Limits = Limits()):
+        self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
+        self.module, self.settings, options = settings_for(game_id, algorithm)
+        self.game, self.state = load(game_id, state_json, limits, **options)
+        require_fit(self.module, game_id)
+        if self.game.is_terminal(self.state):
+            raise GameOver()
+        self.trace, self.limits = trace, limits
+
+    def run(self, on_progress=None):
+        game = self.game
+        if on_progress is not None:
+            self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
+        with no_cyclic_gc():
+            result = self.module.search(game, self.state, self.settings, deadline=self.deadline,
+                                        trace=self.trace, limits=self.limits)
+        return to_json_moves(game, result)
+
+    def cancel(self) -> None:
+        self.deadline.cancel()
 
 
 @contextmanager
@@ -101,6 +123,11 @@ def to_json_moves(game, result):
     return result
 
 
+def to_json_progress(game, progress):
+    return dataclasses.replace(progress, move=game.move_to_json(progress.move),
+                               pv=[game.move_to_json(m) for m in progress.pv])
+
+
 def legal_moves(game_id: str, state_json, limits: Limits = Limits()) -> dict:
     game, state = load(game_id, state_json, limits)
     return describe_state(game, state)
@@ -115,7 +142,8 @@ def apply(game_id: str, state_json, move_json, limits: Limits = Limits()) -> dic
 
 
 def describe_state(game, state) -> dict:
-    """Who moves, the legal moves, and the result if the game is over."""
+    """Who moves, the legal moves, and the result if the game is over (with the reason, where the game
+    gives one)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
     info = {
@@ -126,6 +154,9 @@ def describe_state(game, state) -> dict:
     }
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
+        reason = game.end_reason(state)
+        if reason is not None:
+            info["reason"] = reason
     return info
 
 

@@ -1,5 +1,8 @@
-"""A cooperative deadline: searches poll it every few hundred nodes and unwind with :class:`Timeout`."""
+"""A cooperative deadline: searches poll it every few nodes and unwind with :class:`Timeout`. Its owner may
+also cancel it (a client went away) and listen to the search's progress through it."""
 import time
+
+from engine.result import Progress
 
 
 class Timeout(Exception):
@@ -12,16 +15,37 @@ class Deadline:
     Polling the clock costs about a tenth of a cheap node, so searches poll only every ``CHECK_EVERY``
     nodes (a power of two, tested with ``nodes & CHECK_MASK == 0``): under 1% of the time, and even at
     the 70 microseconds of a 19 x 19 evaluation the overshoot stays near a millisecond.
+
+    ``cancel()`` (safe from another thread) expires it at once, and the parts it has shared out with it: the
+    search stops at its next poll. ``on_progress``, if given, receives a :class:`~engine.result.Progress`
+    whenever a search reports one (:meth:`report`: after each iteration of iterative deepening, every so
+    many MCTS iterations).
     """
 
     CHECK_EVERY = 16
     CHECK_MASK = CHECK_EVERY - 1
 
-    __slots__ = ("start", "end")
+    __slots__ = ("start", "end", "on_progress", "cancelled", "parts")
 
-    def __init__(self, seconds: float | None = None):
+    def __init__(self, seconds: float | None = None, on_progress=None):
         self.start = time.perf_counter()
         self.end = None if seconds is None else self.start + seconds
+        self.on_progress = on_progress
+        self.cancelled = False
+        self.parts = []
+
+    def cancel(self) -> None:
+        """Expire now, with every part shared out of this deadline."""
+        self.cancelled = True
+        self.end = self.start
+        for part in list(self.parts):
+            part.cancel()
+
+    def report(self, **fields) -> None:
+        """Hand the search's progress (the fields of :class:`~engine.result.Progress` but the time) to
+        ``on_progress``, if anyone listens."""
+        if self.on_progress is not None:
+            self.on_progress(Progress(time_ms=round(self.elapsed() * 1000.0, 3), **fields))
 
     def expired(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end
@@ -41,11 +65,14 @@ class Deadline:
     def share(self, fraction: float) -> "Deadline":
         """A deadline with the same start that ends once ``fraction`` of the time left now has passed
         (never, if this one never does): a budget for one phase of a search."""
-        part = Deadline()
+        part = Deadline(on_progress=self.on_progress)
         part.start = self.start
         if self.end is not None:
             now = time.perf_counter()
             part.end = now + fraction * max(0.0, self.end - now)
+        self.parts.append(part)
+        if self.cancelled:  # cancelled while the part was being made
+            part.cancel()
         return part
 
     def elapsed(self) -> float:

@@ -159,6 +159,11 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def end_reason(self, state) -> str | None:
+        """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
+        say it all; None otherwise."""
+        return None
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move):

@@ -21,6 +21,7 @@ GAME_MODULES = {
     "tictactoe": "engine.games.tictactoe",
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
+    "checkers": "engine.games.checkers",
     "backgammon": "engine.games.backgammon",
 }
 

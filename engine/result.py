@@ -60,6 +60,26 @@ class MoveValue:
 
 
 @dataclass
+class Progress:
+    """What a search knows after one more iteration (of iterative deepening, or of MCTS every so many):
+    the fields of a UCI ``info`` line. ``depth`` is the iteration's depth in plies (MCTS: the tree's depth),
+    ``seldepth`` the deepest ply visited; ``value`` and ``pv`` are as in :class:`SearchResult`, ``move``
+    the best root move so far; ``nodes`` and ``time_ms`` count from the start of the search."""
+
+    depth: int
+    value: float
+    move: object
+    pv: list
+    nodes: int
+    time_ms: float
+    seldepth: int | None = None
+    iterations: int | None = None
+
+    def __post_init__(self):
+        self.value = finite(self.value)
+
+
+@dataclass
 class SearchResult:
     move: object
     value: float

@@ -2,13 +2,14 @@
 import os
 
 from flask import Flask
+from flask_cors import CORS
 
 import engine.api
 
 from service import errors, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
-from service.routes import docs, games, health, search
+from service.routes import docs, games, health, play, search, stream
 from service.spec import served_spec, to_yaml
 
 
@@ -24,10 +25,25 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(SETTINGS=settings, MAX_CONTENT_LENGTH=settings.max_content_length,
                       OPENAPI_YAML=to_yaml(served_spec(settings)))
     errors.register(app)
+    allow_cors(app, settings)
     metrics.register(app)
     request_log.register(app)
     health.register(app)
     docs.register(app)
     app.register_blueprint(search.blueprint)
+    app.register_blueprint(stream.blueprint)
+    app.register_blueprint(play.blueprint)
     app.register_blueprint(games.blueprint)
     return app
+
+
+# How long a browser may cache a preflight's answer.
+PREFLIGHT_MAX_AGE_S = 600
+
+
+def allow_cors(app: Flask, settings: Settings) -> None:
+    """Let browser pages from ``CORS_ORIGINS`` call the API (flask-cors answers preflights and stamps every
+    response, problems included). No credentials: the API is stateless and public, so ``*`` is safe."""
+    origins = settings.allowed_origins()
+    CORS(app, origins=origins, send_wildcard=origins == ["*"], supports_credentials=False,
+         max_age=PREFLIGHT_MAX_AGE_S)

@@ -4,10 +4,15 @@ import os
 
 from engine.api import Limits
 
+ANY_ORIGIN = "*"
+
 
 @dataclass(frozen=True)
 class Settings:
-    """What an operator may tune. Field names are the environment variables, lower-cased."""
+    """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
+    a positive integer except ``cors_origins``: ``*`` (any origin, without credentials) or a
+    comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
+    call the API."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -16,13 +21,17 @@ class Settings:
     max_tree_depth: int = 1_000
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
+    cors_origins: str = ANY_ORIGIN
 
     def __post_init__(self):
         for f in fields(self):
-            if getattr(self, f.name) < 1:
+            if f.type is int and getattr(self, f.name) < 1:
                 raise ValueError(f"{f.name.upper()} must be a positive integer")
         if self.default_time_limit_ms > self.max_time_limit_ms:
             raise ValueError("DEFAULT_TIME_LIMIT_MS must not exceed MAX_TIME_LIMIT_MS")
+        origins = self.allowed_origins()
+        if not origins or (ANY_ORIGIN in origins and len(origins) > 1):
+            raise ValueError("CORS_ORIGINS must be * or a comma-separated list of origins")
 
     @classmethod
     def from_env(cls, environ=os.environ) -> "Settings":
@@ -30,12 +39,20 @@ class Settings:
         values = {}
         for f in fields(cls):
             raw = environ.get(f.name.upper())
-            if raw is not None and raw.strip():
-                try:
-                    values[f.name] = int(raw)
-                except ValueError:
-                    raise ValueError(f"{f.name.upper()} must be an integer, not {raw!r}") from None
+            if raw is None or not raw.strip():
+                continue
+            if f.type is str:
+                values[f.name] = raw.strip()
+                continue
+            try:
+                values[f.name] = int(raw)
+            except ValueError:
+                raise ValueError(f"{f.name.upper()} must be an integer, not {raw!r}") from None
         return cls(**values)
+
+    def allowed_origins(self) -> list:
+        """``CORS_ORIGINS`` as a list: ``["*"]`` or the origins named."""
+        return [origin.strip().rstrip("/") for origin in self.cors_origins.split(",") if origin.strip()]
 
     def limits(self) -> Limits:
         """The engine's caps."""

@@ -10,6 +10,7 @@ from engine.errors import EngineError
 PROBLEM_JSON = "application/problem+json"
 UNPROCESSABLE = 422
 BODY = "body"  # the field path of the request body as a whole
+INTERNAL_DETAIL = "The server failed to answer; the error has been logged."
 
 log = logging.getLogger(__name__)
 
@@ -22,13 +23,19 @@ class Unprocessable(Exception):
         self.errors = errors
 
 
-def problem(status: int, title: str, detail: str, errors: dict | None = None,
-            headers: dict | None = None) -> Response:
-    """A problem+json response. ``type`` is ``about:blank``: the status and title say what went wrong."""
+def problem_body(status: int, title: str, detail: str, errors: dict | None = None) -> dict:
+    """A problem's fields. ``type`` is ``about:blank``: the status and title say what went wrong."""
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
     if errors is not None:
         body["errors"] = errors
-    return Response(json.dumps(body, separators=(",", ":")), status=status, headers=headers, mimetype=PROBLEM_JSON)
+    return body
+
+
+def problem(status: int, title: str, detail: str, errors: dict | None = None,
+            headers: dict | None = None) -> Response:
+    """A problem+json response."""
+    return Response(json.dumps(problem_body(status, title, detail, errors), separators=(",", ":")), status=status,
+                    headers=headers, mimetype=PROBLEM_JSON)
 
 
 def flatten(messages, prefix: str = "") -> dict:
@@ -45,10 +52,14 @@ def flatten(messages, prefix: str = "") -> dict:
     return flat
 
 
-def unprocessable(errors: dict) -> Response:
+def unprocessable_body(errors: dict) -> dict:
     fields = ", ".join(sorted(errors))
-    return problem(UNPROCESSABLE, "Unprocessable Content", f"The request is not acceptable; see: {fields}.",
-                   errors=errors)
+    return problem_body(UNPROCESSABLE, "Unprocessable Content", f"The request is not acceptable; see: {fields}.",
+                        errors=errors)
+
+
+def unprocessable(errors: dict) -> Response:
+    return problem(**{k: v for k, v in unprocessable_body(errors).items() if k != "type"})
 
 
 def handle_http(exc: HTTPException) -> Response:
@@ -60,7 +71,7 @@ def handle_http(exc: HTTPException) -> Response:
 def handle_unexpected(exc: Exception) -> Response:
     """Anything else is our fault: log it, tell the client nothing about the internals."""
     log.exception("unhandled error", exc_info=exc)
-    return handle_http(InternalServerError("The server failed to answer; the error has been logged."))
+    return handle_http(InternalServerError(INTERNAL_DETAIL))
 
 
 def register(app: Flask) -> None:

@@ -6,6 +6,7 @@ whether an algorithm fits a game, which settings an algorithm takes).
 """
 from marshmallow import RAISE, Schema, fields, validate
 
+from engine.games.checkers import MAX_NO_PROGRESS_PLIES
 from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
 from engine.search.expectimax import MAX_FORWARD_PRUNING
@@ -47,6 +48,7 @@ class AlgorithmSchema(StrictSchema):
         keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
         values=JSONNumber(validate=validate.Range(min=0, max=1)),
         validate=validate.Length(min=1, max=MAX_TILES))
+    no_progress_plies = JSONInteger(validate=validate.Range(min=1, max=MAX_NO_PROGRESS_PLIES))
 
 
 class SearchRequestSchema(StrictSchema):

@@ -1,5 +1,5 @@
 """An :class:`engine.result.SearchResult` as the JSON body of ``POST /v1/search``."""
-from engine.result import MoveValue, SearchResult, finite
+from engine.result import MoveValue, Progress, SearchResult, finite
 
 
 def move_value(mv: MoveValue) -> dict:
@@ -34,3 +34,19 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
         body["trace"] = result.trace or []
     body["algorithm"] = algorithm
     return body
+
+
+def progress_info(progress: Progress) -> dict:
+    """A progress report as the data of a streamed ``info`` event: the fields of a UCI ``info`` line."""
+    seconds = progress.time_ms / 1000.0
+    return {
+        "depth": progress.depth,
+        "seldepth": progress.seldepth,
+        "value": finite(progress.value),
+        "move": progress.move,
+        "pv": list(progress.pv),
+        "nodes": progress.nodes,
+        "nodes_per_second": int(progress.nodes / seconds) if seconds > 0 else 0,
+        "time_ms": progress.time_ms,
+        "iterations": progress.iterations,
+    }

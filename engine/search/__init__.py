@@ -4,7 +4,8 @@ Every module exposes ``NAME``; ``Settings``, its settings as a frozen dataclass
 (:mod:`engine.search.settings`); ``requires(game_type)``, None when the algorithm fits the declared game
 type, else the reason it does not (a search also checks the loaded game, whose instance may be narrower:
 a tree with chance nodes); and ``search(game, state, settings, *, deadline, trace, limits) ->
-SearchResult``.
+SearchResult``. A search polls its deadline for time (and cancellation) and, if it iterates, reports
+its progress through it after every iteration (``deadline.report``, :class:`engine.result.Progress`).
 """
 import importlib
 

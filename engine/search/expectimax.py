@@ -340,8 +340,11 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
             if pruning and v > alpha:
                 alpha = v
+        best = best_move(moves, maximize=sign == 1)
         if entry:
-            entry["value"] = best_move(moves, maximize=sign == 1).value
+            entry["value"] = best.value
+        deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
+                        seldepth=max_ply)
         return not cut
 
     moves, depth_completed, timed_out = deepen(game, depth, root_pass)

@@ -90,8 +90,11 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 tracer.move(0, a)
             v = vector(result(state, a), 1)
             moves.append(MoveValue(a, v[perspective], values=list(v)))
+        best = best_for(root_player, moves)
         if entry:
-            entry["value"] = best_for(root_player, moves).values[perspective]
+            entry["value"] = best.value
+        deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
+                        seldepth=max_ply)
         return not cut
 
     moves, depth_completed, timed_out = deepen(game, depth, root_pass)

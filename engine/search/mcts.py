@@ -33,7 +33,8 @@ and roll out from the node where they would have added a child.
 Statistics: ``nodes`` counts every state an iteration passes through (tree nodes from the root, rollout
 states, and the states a heuristic rollout evaluates), ``leaves`` the iterations' end states,
 ``max_depth`` the depth of the tree (rollouts not included), ``iterations`` the iterations completed.
-MCTS keeps no trace.
+MCTS keeps no trace. Every ``PROGRESS_EVERY`` iterations it reports its progress to the deadline's listener,
+if any (the tree's depth as ``depth``, the answer so far as ``move`` and ``pv``).
 """
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -55,6 +56,8 @@ MAX_EXPLORATION = 100.0
 MAX_SEED = 2**64 - 1
 ROLLOUT_EPSILON = 0.1
 TERMINAL = -2          # the mover of a terminal node
+PROGRESS_EVERY = 1024  # iterations between two progress reports (a power of two)
+PROGRESS_MASK = PROGRESS_EVERY - 1
 
 
 @dataclass(frozen=True)
@@ -285,7 +288,34 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             visits[j] += 1
             wins[j] += reward[owner[j]]
 
+    sign = 1 if game.perspective(state) == mover[0] else -1
+
+    def mean(c):
+        """The root mover's utility of root child ``c``: proven, or the mean of its rollouts."""
+        return proof[c] if proof[c] is not None else lo + span * wins[c] / visits[c]
+
+    def decision():
+        """The root moves tried so far, each with its value and visits, and the index of the answer
+        among them (None when none was tried)."""
+        tried = [(k, c) for k, c in enumerate(kids[0] or []) if visits[c] or proof[c] is not None]
+        listed = [MoveValue(moves[0][k], sign * mean(c), bound=EXACT if proof[c] is not None else ESTIMATE,
+                            visits=visits[c]) for k, c in tried]
+        if not tried:
+            return listed, None
+        won = [i for i, (_, c) in enumerate(tried) if proof[c] == 1]
+        alive = [i for i, (_, c) in enumerate(tried) if proof[c] != -1]
+        candidates = won or alive or range(len(tried))
+        return listed, max(candidates, key=lambda i: (visits[tried[i][1]], mean(tried[i][1])))  # first on ties
+
+    def report():
+        listed, chosen = decision()
+        if chosen is not None:
+            best = listed[chosen]
+            deadline.report(depth=max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
+                            seldepth=max_ply, iterations=done)
+
     stop, timed_out = None, False
+    listening = deadline.on_progress is not None
     try:
         while True:
             if proof[0] is not None:
@@ -296,29 +326,19 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 break
             iterate()
             done += 1
+            if listening and not done & PROGRESS_MASK:
+                report()
     except Timeout:
         timed_out = True
 
-    sign = 1 if game.perspective(state) == mover[0] else -1
-
-    def mean(c):
-        """The root mover's utility of root child ``c``: proven, or the mean of its rollouts."""
-        return proof[c] if proof[c] is not None else lo + span * wins[c] / visits[c]
-
-    tried = [(k, c) for k, c in enumerate(kids[0] or []) if visits[c] or proof[c] is not None]
-    listed = [MoveValue(moves[0][k], sign * mean(c), bound=EXACT if proof[c] is not None else ESTIMATE,
-                        visits=visits[c]) for k, c in tried]
+    listed, chosen = decision()
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply, iterations=done)
     if stop:
         stats.stop_reason = stop
-    if not tried:
+    if chosen is None:
         fallback = first_move_fallback(game, state)
         return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
                       timed_out=timed_out)
-    won = [i for i, (_, c) in enumerate(tried) if proof[c] == 1]
-    alive = [i for i, (_, c) in enumerate(tried) if proof[c] != -1]
-    candidates = won or alive or range(len(tried))
-    chosen = max(candidates, key=lambda i: (visits[tried[i][1]], mean(tried[i][1])))  # first on ties
     best = listed[chosen]
     outcome = None if proof[0] is None else outcome_of(sign * proof[0])
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,

@@ -228,6 +228,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             best_score = max(v for _, v, _ in scores)
             if root_entry:
                 root_entry["value"] = as_value(sign * best_score)
+            deadline.report(depth=d, value=as_value(sign * best_score), move=line[0], pv=line, nodes=nodes,
+                            seldepth=max_ply)
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
             if outcome_game and abs(best_score) >= PROVEN:
                 stats.stop_reason = SOLVED

@@ -36,18 +36,25 @@ def remaining_ms(time_limit_ms: float, started: float) -> float:
     return max(MIN_BUDGET_MS, time_limit_ms - (time.perf_counter() - started) * 1000.0)
 
 
-@blueprint.post("/v1/search")
-def search():
+def search_request() -> dict:
+    """The body of ``POST /v1/search`` (and of its stream), validated: the engine's arguments, the
+    ``time_limit_ms`` counted from the request's arrival, and the algorithm with its documented defaults."""
     started = time.perf_counter()
     settings = current_app.config["SETTINGS"]
     request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
-    algorithm = effective_algorithm(request["algorithm"])
-    trace = request.get("trace", False)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
+    return {"game_id": request["game"], "state_json": request["state"],
+            "algorithm": effective_algorithm(request["algorithm"]),
+            "time_limit_ms": remaining_ms(time_limit_ms, started),
+            "trace": request.get("trace", False), "limits": settings.limits()}
+
+
+@blueprint.post("/v1/search")
+def search():
+    request = search_request()
     with IN_FLIGHT.track_inprogress():
-        result = engine.api.search(request["game"], request["state"], algorithm,
-                                   time_limit_ms=remaining_ms(time_limit_ms, started),
-                                   trace=trace, limits=settings.limits())
-    record_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    note_search(request["game"], algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    return jsonify(search_response(result, algorithm, trace))
+        result = engine.api.search(**request)
+    game, algorithm = request["game_id"], request["algorithm"]
+    record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    return jsonify(search_response(result, algorithm, request["trace"]))

@@ -6,7 +6,6 @@ from pathlib import Path
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -15,6 +14,8 @@ import time
 import pytest
 import requests
 
+from tests.service.server import free_port, stop
+
 ROOT = Path(__file__).resolve().parents[2]
 CONF = ROOT / "deploy" / "nginx" / "tactician.conf"
 BOOT_SECONDS = 30
@@ -22,12 +23,6 @@ INSTANCES = 3
 SEARCH = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta"},
           "time_limit_ms": 200}
 RULES = {"state": {"moves": "4453"}}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def require(program: str) -> str:
@@ -145,13 +140,8 @@ http {{
 
     def close(self) -> None:
         for process in [self.nginx, *(i.process for i in self.instances), self.redis]:
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=5)
+            if process is not None:
+                stop(process)
 
 
 @pytest.fixture(scope="module")

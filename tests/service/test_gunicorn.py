@@ -1,11 +1,6 @@
 """The real server: gunicorn with service/gunicorn.conf.py and two workers on a loopback port, driven over
 HTTP. Every wait is bounded."""
-import os
-from pathlib import Path
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 
@@ -14,64 +9,28 @@ import requests
 
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
 
+from tests.service.server import gunicorn, wait_until_ready
 from tests.service.support import FIGURE_5_2, validators
 
-ROOT = Path(__file__).resolve().parents[2]
-BOOT_SECONDS = 30
 BIG_BOARD = {"board": ["." * 7] * 7, "k": 4}  # minimax cannot finish this: it runs until its deadline
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def server(tmp_path):
-    """A running gunicorn; yields (base URL, process). Stopped (and reaped) at the end, whatever happened."""
-    port = free_port()
-    metrics_dir = tmp_path / "metrics"
-    metrics_dir.mkdir()
-    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "WEB_CONCURRENCY": "2",
-           "MAX_TIME_LIMIT_MS": "5000", "DEFAULT_TIME_LIMIT_MS": "1000"}
-    log = open(tmp_path / "gunicorn.log", "wb")
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "service/gunicorn.conf.py",
-                                "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log,
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(base, process)
-        yield base, process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-        log.close()
+    """A running gunicorn with two workers, both warm; yields (base URL, process)."""
+    with gunicorn(tmp_path, ready=wait_until_warm, MAX_TIME_LIMIT_MS=5000) as running:
+        yield running
 
 
-def wait_until_ready(base: str, process) -> None:
-    """Both workers answer /readyz (two sync workers: two requests in flight at once both succeed)."""
-    deadline = time.monotonic() + BOOT_SECONDS
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "gunicorn exited during start-up"
-        try:
-            if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
-                # Warm both workers' imports of the engine, so that timings below are of searches alone.
-                warm = [threading.Thread(target=search, args=(base, 300)) for _ in range(2)]
-                for t in warm:
-                    t.start()
-                for t in warm:
-                    t.join(timeout=10)
-                return
-        except requests.ConnectionError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("gunicorn did not become ready in time")
+def wait_until_warm(base: str, process) -> None:
+    """Both workers answer (two sync workers: two requests in flight at once both succeed), with their
+    imports of the engine warm, so that timings below are of searches alone."""
+    wait_until_ready(base, process)
+    warm = [threading.Thread(target=search, args=(base, 300)) for _ in range(2)]
+    for t in warm:
+        t.start()
+    for t in warm:
+        t.join(timeout=10)
 
 
 def search(base: str, time_limit_ms: int, state=BIG_BOARD, game="tictactoe", algorithm=None):

@@ -1,0 +1,153 @@
+"""``python -m bench.checkers [--perft DEPTH] [--games N] [--seconds S] [--seed N]``: English checkers.
+
+- Perft from the start against the published counts (different capture paths to the same result count
+  separately), with the time each depth took.
+- A match against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, one random rollout per leaf, its solver
+  on) at ``S`` seconds a move, colours alternating. The bot counts simulations, not time: it gets the
+  number it runs in ``S`` seconds from the start position, measured once before the match. OpenSpiel is
+  the referee (its rules: a draw after 40 plies without a capture, or 1000 plies); our side searches
+  with ``alphabeta`` (the defaults) through ``engine.api.search`` under its own rules (threefold
+  repetition, ``no_progress_plies`` 80), and a game that our rules end first is scored a draw.
+
+The published figures go in ``bench/STRENGTH.md`` ("Checkers").
+"""
+import argparse
+import random
+import sys
+import time
+
+from engine.api import search
+from engine.games.checkers import SQUARES, row_col
+from engine.games.checkers import load as load_checkers
+
+PUBLISHED_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
+
+
+def perft(game, state, depth: int) -> int:
+    """Leaf nodes ``depth`` plies below ``state`` (the moves of the last ply counted, not played)."""
+    moves = game.actions(state)
+    if depth == 1:
+        return len(moves)
+    result = game.result
+    return sum(perft(game, result(state, m), depth - 1) for m in moves)
+
+
+def run_perft(depth: int) -> list:
+    """``[(depth, count, published, seconds)]`` from the start."""
+    game, state = load_checkers({})
+    rows = []
+    for d in range(1, depth + 1):
+        start = time.perf_counter()
+        count = perft(game, state, d)
+        rows.append((d, count, PUBLISHED_PERFT[d - 1], time.perf_counter() - start))
+        print(f"perft {d}: {count} (published {PUBLISHED_PERFT[d - 1]}) {rows[-1][3]:.1f} s", file=sys.stderr)
+    return rows
+
+
+# --- OpenSpiel's checkers, the peer ---------------------------------------------------------------
+
+def openspiel_square(text: str) -> int:
+    """OpenSpiel's ``a3`` as a PDN square: its first player (our Black) starts on ranks 1-3, so its board
+    is ours turned half round."""
+    file, rank = ord(text[0]) - ord("a"), int(text[1:])
+    return next(n for n in SQUARES if row_col(n) == (rank - 1, 7 - file))
+
+
+def openspiel_pdn(strings: list) -> str:
+    """The PDN of one move made of OpenSpiel's actions (a multi-jump is one action per jump)."""
+    squares = [openspiel_square(strings[0][:2])] + [openspiel_square(s[2:]) for s in strings]
+    jump = abs(row_col(squares[0])[0] - row_col(squares[1])[0]) == 2
+    return "x".join(map(str, squares)) if jump else f"{squares[0]}-{squares[1]}"
+
+
+def openspiel_moves(state) -> dict:
+    """OpenSpiel's legal moves in PDN, each with the actions that make it."""
+    found = {}
+    player = state.current_player()
+    for action in state.legal_actions():
+        child = state.child(action)
+        text = state.action_to_string(action)
+        if not child.is_terminal() and child.current_player() == player:   # the jump goes on
+            for rest, actions in openspiel_moves(child).items():
+                found[f"{openspiel_square(text[:2])}x{rest}"] = [action] + actions
+        else:
+            found[openspiel_pdn([text])] = [action]
+    return found
+
+
+def calibrate(pyspiel, seconds: float, seed: int) -> int:
+    """The simulations OpenSpiel's MCTS bot runs in ``seconds`` from the start position."""
+    game = pyspiel.load_game("checkers")
+    trial = 2000
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2 ** 0.5, trial, 1000, True, seed, False)
+    start = time.perf_counter()
+    bot.step(game.new_initial_state())
+    return max(1, int(trial * seconds / (time.perf_counter() - start)))
+
+
+def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed: int) -> tuple:
+    """One game; ``(result for us: 1, 0, -1, plies, how it ended)``."""
+    os_game = pyspiel.load_game("checkers")
+    referee = os_game.new_initial_state()
+    bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, seed), 2 ** 0.5, simulations, 1000, True,
+                          seed, False)
+    game, state = load_checkers({})
+    us = 0 if ours_black else 1
+    plies = 0
+    while not referee.is_terminal():
+        if game.is_terminal(state):
+            return 0, plies, "draw by our rules (repetition or no progress)"
+        if referee.current_player() == us:
+            move = search("checkers", game.state_to_json(state), {"name": "alphabeta"},
+                          time_limit_ms=int(seconds * 1000)).move
+            for action in openspiel_moves(referee)[move]:
+                referee.apply_action(action)
+        else:
+            texts = []
+            while not referee.is_terminal() and referee.current_player() == 1 - us:
+                action = bot.step(referee)
+                texts.append(referee.action_to_string(action))
+                referee.apply_action(action)
+            move = openspiel_pdn(texts)
+        state = game.result(state, game.move_from_json(move, state))
+        plies += 1
+    returns = referee.returns()[us]
+    return int(returns), plies, "OpenSpiel's end" if returns == 0 else ("won" if returns > 0 else "lost")
+
+
+def run_match(games: int, seconds: float, seed: int) -> dict:
+    import pyspiel
+    simulations = calibrate(pyspiel, seconds, seed)
+    print(f"OpenSpiel MCTS: {simulations} simulations a move ({seconds} s)", file=sys.stderr)
+    rng = random.Random(seed)
+    results = []
+    for i in range(games):
+        result = play_game(pyspiel, i % 2 == 0, seconds, simulations, rng.randrange(2 ** 31))
+        results.append(result)
+        print(f"game {i + 1} ({'Black' if i % 2 == 0 else 'White'}): {result}", file=sys.stderr)
+    wins = sum(r == 1 for r, _, _ in results)
+    draws = sum(r == 0 for r, _, _ in results)
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
+            "score": (wins + draws / 2) / games if games else None, "simulations": simulations}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m bench.checkers", description=__doc__.split("\n\n")[0])
+    p.add_argument("--perft", type=int, default=9, metavar="DEPTH", help="perft to this depth (<= 10; 0: none)")
+    p.add_argument("--games", type=int, default=0, help="games against OpenSpiel's MCTS bot")
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds a move in the match")
+    p.add_argument("--seed", type=int, default=13)
+    args = p.parse_args(argv)
+    ok = True
+    if args.perft:
+        rows = run_perft(min(args.perft, len(PUBLISHED_PERFT)))
+        for d, count, published, seconds in rows:
+            print(f"| {d} | {count:,} | {published:,} | {'yes' if count == published else 'NO'} | {seconds:.2f} |")
+        ok = all(count == published for _, count, published, _ in rows)
+    if args.games:
+        print(run_match(args.games, args.seconds, args.seed))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

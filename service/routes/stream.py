@@ -1,0 +1,87 @@
+"""``POST /v1/search/stream``: the search of ``/v1/search`` as server-sent events.
+
+The request is checked before the stream starts, so its errors are ordinary problem+json responses. The
+search then runs on a thread of its own while this worker writes its events: an ``info`` event for every
+progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
+``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
+itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
+problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` keeps proxies patient and
+finds out soon when the client has gone: the server then closes this generator, which cancels the search
+(it stops at its next deadline poll) and waits for its thread, so the worker is free at once.
+"""
+import json
+import logging
+from queue import Empty, SimpleQueue
+import threading
+
+from flask import Blueprint, Response
+
+import engine.api
+from engine.errors import EngineError
+
+from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
+from service.metrics import IN_FLIGHT, record_search
+from service.routes.search import search_request
+from service.serialize import progress_info, search_response
+
+blueprint = Blueprint("stream", __name__)
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 0.2
+KEEP_ALIVE = b": keep-alive\n\n"
+INFO, RESULT, ERROR = "info", "result", "error"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+@blueprint.post("/v1/search/stream")
+def search_stream():
+    request = search_request()
+    algorithm, trace = request["algorithm"], request["trace"]
+    prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
+    return Response(events(prepared, request["game_id"], algorithm, trace), mimetype="text/event-stream",
+                    headers=HEADERS)
+
+
+def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool):
+    """The stream's bytes. Closing the generator (the client went away) cancels the search."""
+    queue = SimpleQueue()
+    worker = threading.Thread(target=run, args=(prepared, queue), name="search", daemon=True)
+    worker.start()
+    try:
+        while True:
+            try:
+                kind, data = queue.get(timeout=HEARTBEAT_SECONDS)
+            except Empty:
+                yield KEEP_ALIVE
+                continue
+            if kind == INFO:
+                yield event(INFO, progress_info(data))
+            elif kind == RESULT:
+                record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
+                yield event(RESULT, search_response(data, algorithm, trace))
+                return
+            else:
+                yield event(ERROR, data)
+                return
+    finally:
+        prepared.cancel()
+        worker.join()
+
+
+def run(prepared: engine.api.Search, queue: SimpleQueue) -> None:
+    """The search thread: progress reports, then the result or the problem, into ``queue``."""
+    try:
+        with IN_FLIGHT.track_inprogress():
+            result = prepared.run(on_progress=lambda progress: queue.put((INFO, progress)))
+    except EngineError as exc:
+        queue.put((ERROR, unprocessable_body(exc.errors)))
+    except Exception as exc:  # our fault: logged, and described to the client without internals
+        log.exception("unhandled error in a streamed search", exc_info=exc)
+        queue.put((ERROR, problem_body(500, "Internal Server Error", INTERNAL_DETAIL)))
+    else:
+        queue.put((RESULT, result))
+
+
+def event(name: str, data: dict) -> bytes:
+    """One server-sent event; its data is one line of strict JSON."""
+    return f"event: {name}\ndata: {json.dumps(data, allow_nan=False, separators=(',', ':'))}\n\n".encode()

@@ -1,0 +1,60 @@
+// The textbook trees the "Watch the search" panel can load (AIMA 4th edition, chapter 5).
+
+export const PRESETS = {
+  "figure-5-2": {
+    title: "AIMA figure 5.2: a two-ply game tree",
+    algorithm: "alphabeta-textbook",
+    state: { root: { id: "A", type: "max", children: [
+      { id: "B", type: "min", children: [{ value: 3 }, { value: 12 }, { value: 8 }] },
+      { id: "C", type: "min", children: [{ value: 2 }, { value: 4 }, { value: 6 }] },
+      { id: "D", type: "min", children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
+    ] } },
+  },
+  chance: {
+    title: "A tree with chance nodes (expectiminimax, after AIMA figure 5.11)",
+    algorithm: "expectimax",
+    state: { root: { id: "A", type: "max", children: [
+      { id: "a1", type: "chance", children: [
+        { p: 0.9, type: "min", children: [{ value: 2 }, { value: 3 }] },
+        { p: 0.1, type: "min", children: [{ value: 1 }, { value: 4 }] },
+      ] },
+      { id: "a2", type: "chance", children: [
+        { p: 0.9, type: "min", children: [{ value: 1 }, { value: 2 }] },
+        { p: 0.1, type: "min", children: [{ value: 40 }, { value: 30 }] },
+      ] },
+    ] } },
+  },
+  "three-players": {
+    title: "AIMA figure 5.4: three players, max^n",
+    algorithm: "maxn",
+    state: { root: { id: "A", player: 0, children: [
+      { id: "B1", player: 1, children: [
+        { id: "C1", player: 2, children: [{ value: [1, 2, 6] }, { value: [4, 2, 3] }] },
+        { id: "C2", player: 2, children: [{ value: [6, 1, 2] }, { value: [7, 4, 1] }] },
+      ] },
+      { id: "B2", player: 1, children: [
+        { id: "C3", player: 2, children: [{ value: [5, 1, 1] }, { value: [1, 5, 2] }] },
+        { id: "C4", player: 2, children: [{ value: [7, 7, 1] }, { value: [5, 4, 5] }] },
+      ] },
+    ] } },
+  },
+};
+
+// The searches of the panel: the request's algorithm object, and the one to compare node counts with
+// (the same search with pruning off, or on).
+export const WATCH_ALGORITHMS = {
+  minimax: { label: "minimax", algorithm: { name: "minimax" },
+             compare: { label: "alpha-beta (textbook)", algorithm: { name: "alphabeta", move_ordering: false,
+                                                                      transposition_table: false } } },
+  "alphabeta-textbook": { label: "alpha-beta, textbook (AIMA fig. 5.7)",
+                          algorithm: { name: "alphabeta", move_ordering: false, transposition_table: false },
+                          compare: { label: "minimax (no pruning)", algorithm: { name: "minimax" } } },
+  "alphabeta-enhanced": { label: "alpha-beta, enhanced (PVS, ordering, table)",
+                          algorithm: { name: "alphabeta" },
+                          compare: { label: "minimax (no pruning)", algorithm: { name: "minimax" } } },
+  expectimax: { label: "expectimax (Star1 pruning)", algorithm: { name: "expectimax" },
+                compare: { label: "expectimax without pruning", algorithm: { name: "expectimax", pruning: false } } },
+  "expectimax-full": { label: "expectimax without pruning", algorithm: { name: "expectimax", pruning: false },
+                       compare: { label: "expectimax (Star1 pruning)", algorithm: { name: "expectimax" } } },
+  maxn: { label: "max^n", algorithm: { name: "maxn" }, compare: null },
+};

@@ -1,0 +1,145 @@
+// Explicit game trees (the `tree` game's state): layout, drawing, and the reading of a search trace.
+// A child's move label is its "move", else its "id", else its index, as the API defines it; a trace
+// entry's path is the list of labels from the root.
+import { clickable, formatNumber, moveText, svg } from "./svg.js";
+
+const DX = 76, DY = 84, MARGIN = 30, R = 15;
+
+export function labelOf(child, index) {
+  if (child.move !== undefined) return child.move;
+  if (child.id !== undefined) return child.id;
+  return index;
+}
+
+export const keyOf = (path) => JSON.stringify(path);
+
+/** Every node with its path, depth and position: leaves side by side, parents above their children. */
+export function layout(root) {
+  const nodes = [];
+  let nextX = 0;
+  (function place(node, path, depth, parent) {
+    const entry = { node, path, key: keyOf(path), depth, parent, children: [] };
+    nodes.push(entry);
+    const kids = Array.isArray(node.children) ? node.children : [];
+    if (kids.length === 0) {
+      entry.x = nextX++;
+    } else {
+      kids.forEach((child, i) => entry.children.push(place(child, [...path, labelOf(child, i)], depth + 1, entry)));
+      entry.x = (entry.children[0].x + entry.children[entry.children.length - 1].x) / 2;
+    }
+    return entry;
+  })(root, [], 0, null);
+  return nodes;
+}
+
+function kindOf(node) {
+  if (!Array.isArray(node.children) || node.children.length === 0) return "leaf";
+  if (node.player !== undefined) return "player";
+  return node.type || "max";
+}
+
+function shape(kind, node) {
+  if (kind === "max") return svg("polygon", { points: `0,${-R} ${R},${R * 0.8} ${-R},${R * 0.8}` });
+  if (kind === "min") return svg("polygon", { points: `0,${R} ${R},${-R * 0.8} ${-R},${-R * 0.8}` });
+  if (kind === "chance") return svg("circle", { r: R });
+  if (kind === "player") return svg("rect", { x: -R, y: -R, width: 2 * R, height: 2 * R, rx: 4 });
+  return svg("rect", { x: -R * 0.8, y: -R * 0.8, width: 1.6 * R, height: 1.6 * R });
+}
+
+function valueText(value) {
+  if (Array.isArray(value)) return `(${value.map(formatNumber).join(",")})`;
+  return formatNumber(value);
+}
+
+const bound = (x, infinity) => (x === null || x === undefined ? infinity : formatNumber(x));
+
+/**
+ * Read a trace: for each visited node (by path key) its entry and the step at which the search left its
+ * subtree (from then on its value is known). `entries` is the trace of the response.
+ */
+export function readTrace(entries) {
+  const visits = new Map();
+  const open = [];
+  entries.forEach((entry, step) => {
+    const key = keyOf(entry.path);
+    while (open.length && !isPrefix(open[open.length - 1].entry.path, entry.path)) {
+      open.pop().finished = step;
+    }
+    const visit = { entry, step, finished: entries.length };
+    visits.set(key, visit);
+    open.push(visit);
+  });
+  return visits;
+}
+
+function isPrefix(prefix, path) {
+  return prefix.length < path.length && prefix.every((label, i) => keyOf([label]) === keyOf([path[i]]));
+}
+
+/**
+ * Draw the tree. `view`: {visits (from readTrace), step (entries shown so far; Infinity: all),
+ * chosen (the principal variation's moves), windows (show each visited node's alpha and beta),
+ * onChild(label) to make the root's children clickable}.
+ */
+export function drawTree(container, root, view = {}) {
+  const nodes = layout(root);
+  const leaves = nodes.filter((n) => n.children.length === 0).length;
+  const depth = Math.max(...nodes.map((n) => n.depth));
+  const width = Math.max(1, leaves) * DX + 2 * MARGIN, height = depth * DY + 2 * MARGIN + 30;
+  const visits = view.visits || null;
+  const step = view.step === undefined ? Infinity : view.step;
+  const chosen = new Set();
+  (view.chosen || []).forEach((_, i) => chosen.add(keyOf(view.chosen.slice(0, i + 1))));
+  const at = (n) => ({ x: MARGIN + n.x * DX + DX / 2, y: MARGIN + n.depth * DY + R });
+  const current = visits ? [...visits.values()].find((v) => v.step === step - 1) : null;
+  const canvas = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "tree", "data-testid": "tree",
+                              width, role: "img", "aria-label": "game tree" });
+  const edges = svg("g"), marks = svg("g");
+  canvas.append(edges, marks);
+  for (const n of nodes) {
+    const visit = visits ? visits.get(n.key) : null;
+    const seen = visit && visit.step < step;
+    const classes = ["node", kindOf(n.node)];
+    if (visits && !visit) classes.push("pruned");
+    else if (visits && !seen) classes.push("unseen");
+    if (seen) classes.push("visited");
+    if (chosen.has(n.key) || (n.depth === 0 && chosen.size)) classes.push("chosen");
+    if (current && current.entry === (visit && visit.entry)) classes.push("current");
+    const p = at(n);
+    if (n.parent) {
+      const q = at(n.parent);
+      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "unseen", "chosen"].includes(c))];
+      edges.append(svg("line", { x1: q.x, y1: q.y, x2: p.x, y2: p.y, class: edgeClasses.join(" ") }));
+      const label = n.path[n.path.length - 1];
+      const probability = n.node.p !== undefined ? ` p=${formatNumber(n.node.p)}` : "";
+      if (n.node.move !== undefined || probability) {
+        edges.append(svg("text", { x: (p.x + q.x) / 2 + 4, y: (p.y + q.y) / 2, class: "edge-label" },
+                         `${n.node.move !== undefined ? moveText(label) : ""}${probability}`));
+      }
+    }
+    const g = svg("g", { transform: `translate(${p.x},${p.y})`, class: classes.join(" "),
+                         "data-path": n.key, "data-testid": "tree-node" });
+    g.append(shape(kindOf(n.node), n.node));
+    const leaf = n.children.length === 0;
+    const shown = visit && (visit.finished <= step || (leaf && seen)) ? visit.entry.value : null;
+    const text = leaf ? valueText(n.node.value) : shown !== null ? valueText(shown) : "";
+    g.append(svg("text", { y: 4, class: "node-value" }, text));
+    if (!leaf && shown !== null) g.setAttribute("data-value", JSON.stringify(shown));
+    if (n.node.id !== undefined) {
+      g.append(svg("text", { x: -R - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
+    }
+    if (n.node.player !== undefined && !leaf) {
+      g.append(svg("text", { y: -R - 4, class: "node-id" }, `P${n.node.player}`));
+    }
+    if (seen && view.windows) {
+      g.append(svg("text", { y: R + 13, class: "alpha-beta" },
+                   `α ${bound(visit.entry.alpha, "−∞")} β ${bound(visit.entry.beta, "+∞")}`));
+    }
+    if (view.onChild && n.depth === 1) {
+      clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
+    }
+    marks.append(g);
+  }
+  container.replaceChildren(canvas);
+  return canvas;
+}

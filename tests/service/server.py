@@ -1,0 +1,68 @@
+"""A real gunicorn (service/gunicorn.conf.py) on a loopback port, for tests that need HTTP itself:
+streaming, disconnects, signals, a browser. Every wait is bounded; the server is stopped and reaped
+whatever happened."""
+from contextlib import contextmanager
+import os
+from pathlib import Path
+import socket
+import subprocess
+import sys
+import time
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOT_SECONDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_ready(base: str, process) -> None:
+    """A worker answers /readyz (on a loaded machine a worker may take seconds to boot)."""
+    deadline = time.monotonic() + BOOT_SECONDS
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "gunicorn exited during start-up"
+        try:
+            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("gunicorn did not become ready in time")
+
+
+@contextmanager
+def gunicorn(log_dir: Path, ready=wait_until_ready, **settings):
+    """Yields ``(base URL, process)`` of a server started with ``settings`` (environment variables) over
+    two workers and test-sized time limits, once ``ready(base, process)`` has returned."""
+    port = free_port()
+    metrics_dir = log_dir / "metrics"
+    metrics_dir.mkdir(exist_ok=True)
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "WEB_CONCURRENCY": "2",
+           "MAX_TIME_LIMIT_MS": "10000", "DEFAULT_TIME_LIMIT_MS": "1000",
+           **{k: str(v) for k, v in settings.items()}}
+    with open(log_dir / "gunicorn.log", "wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "service/gunicorn.conf.py",
+                                    "--bind", f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            ready(base, process)
+            yield base, process
+        finally:
+            stop(process)
+
+
+def stop(process) -> None:
+    """Terminate a server process and reap it; kill it if it takes longer than 20 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)

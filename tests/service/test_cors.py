@@ -1,0 +1,51 @@
+"""CORS: browser pages on other origins may call the API (``CORS_ORIGINS``, default ``*`` without
+credentials); preflights are answered, and an origin the setting excludes gets no permission."""
+import pytest
+
+from service.config import Settings
+from tests.service.support import FIGURE_5_2, make_app
+
+FRONT = "https://front.example"
+SEARCH = {"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "minimax"}}
+
+
+def preflight(client, origin, path="/v1/search"):
+    return client.options(path, headers={"Origin": origin, "Access-Control-Request-Method": "POST",
+                                         "Access-Control-Request-Headers": "content-type"})
+
+
+def test_by_default_any_origin_may_call_without_credentials():
+    client = make_app().test_client()
+    answer = preflight(client, FRONT)
+    assert answer.status_code == 200
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert "POST" in answer.headers["Access-Control-Allow-Methods"]
+    assert answer.headers["Access-Control-Allow-Headers"].lower() == "content-type"
+    assert "Access-Control-Allow-Credentials" not in answer.headers
+    response = client.post("/v1/search", json=SEARCH, headers={"Origin": FRONT})
+    assert response.status_code == 200 and response.headers["Access-Control-Allow-Origin"] == "*"
+    problem = client.post("/v1/search", json={}, headers={"Origin": FRONT})  # errors are readable too
+    assert problem.status_code == 422 and problem.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_only_the_listed_origins_may_call():
+    client = make_app(CORS_ORIGINS=f"{FRONT}, http://localhost:3000").test_client()
+    allowed = preflight(client, FRONT)
+    assert allowed.headers["Access-Control-Allow-Origin"] == FRONT and "Origin" in allowed.headers["Vary"]
+    assert client.post("/v1/search", json=SEARCH, headers={"Origin": FRONT}).headers[
+        "Access-Control-Allow-Origin"] == FRONT
+    for origin in ("https://elsewhere.example", "https://front.example.evil"):
+        assert "Access-Control-Allow-Origin" not in preflight(client, origin).headers
+        refused = client.post("/v1/search", json=SEARCH, headers={"Origin": origin})
+        assert "Access-Control-Allow-Origin" not in refused.headers  # the browser withholds the answer
+
+
+def test_the_stream_may_be_called_across_origins():
+    client = make_app().test_client()
+    assert preflight(client, FRONT, "/v1/search/stream").headers["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.parametrize("value", [",", "*, https://front.example"])
+def test_a_bad_setting_stops_start_up(value):
+    with pytest.raises(ValueError, match="CORS_ORIGINS"):
+        Settings.from_env({"CORS_ORIGINS": value})

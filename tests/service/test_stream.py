@@ -1,0 +1,148 @@
+"""``POST /v1/search/stream``: progress events then the ``/v1/search`` body, in-process and on a real
+server; a client that goes away stops the search at once."""
+import json
+import time
+
+from openapi_schema_validator import OAS31Validator
+import pytest
+import requests
+
+from service.spec import load_spec
+from tests.service.server import gunicorn
+from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
+
+TIMINGS = ("time_ms", "nodes_per_second")  # the only fields two runs of the same search may differ in
+SEEDED_MCTS = {"game": "connect4", "state": {"moves": "4453"},
+               "algorithm": {"name": "mcts", "iterations": 2500, "seed": 7}, "time_limit_ms": 10000}
+DEEPENING = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta", "depth": 7},
+             "time_limit_ms": 10000}
+ENDLESS = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
+           "time_limit_ms": 10000}  # no progress events, and far from done after ten seconds
+
+
+def parse(text: str) -> list:
+    """``[(event, data)]`` of a server-sent event stream; comments (keep-alives) skipped."""
+    events = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        if lines:
+            fields = dict(line.split(": ", 1) for line in lines)
+            events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def without_timings(body: dict) -> dict:
+    return {**body, "stats": {k: v for k, v in body["stats"].items() if k not in TIMINGS}}
+
+
+def spec_validator(name: str) -> OAS31Validator:
+    components = load_spec()["components"]
+    return OAS31Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+
+
+INFO, RESPONSE, PROBLEM = (spec_validator(name) for name in ("SearchInfo", "SearchResponse", "Problem"))
+
+
+@pytest.fixture(scope="module")
+def client():
+    return ValidatingClient(make_app())
+
+
+def check_against_the_spec(events: list) -> None:
+    """Every event's data is what openapi.yaml says it is."""
+    for name, data in events:
+        {"info": INFO, "result": RESPONSE, "error": PROBLEM}[name].validate(data)
+
+
+def test_deepening_reports_each_depth_then_the_search_body(client):
+    response = client.post("/v1/search/stream", json=DEEPENING)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    events = parse(response.get_data(as_text=True))
+    check_against_the_spec(events)
+    infos = [data for name, data in events if name == "info"]
+    assert [e for e, _ in events] == ["info"] * len(infos) + ["result"]
+    assert [info["depth"] for info in infos] == list(range(1, 8))
+    assert [info["nodes"] for info in infos] == sorted(info["nodes"] for info in infos)
+    final = events[-1][1]
+    assert infos[-1]["move"] == final["move"] and infos[-1]["pv"] == final["pv"]
+    assert infos[-1]["value"] == final["value"] and infos[-1]["nodes"] == final["stats"]["nodes"]
+    body = client.post("/v1/search", json=DEEPENING).get_json()
+    assert without_timings(final) == without_timings(body)
+
+
+@pytest.mark.parametrize("algorithm, game, state", [
+    ({"name": "expectimax"}, "tictactoe", {"board": ["X..", ".O.", "..."]}),
+    ({"name": "maxn", "depth": 3}, "tictactoe", {"board": ["X..", ".O.", "..."]}),
+    ({"name": "expectimax", "depth": 2}, "2048", {"board": [[2, 2, 0, 0], [0, 4, 0, 0], [0] * 4, [0, 0, 0, 2]]}),
+])
+def test_expectimax_and_maxn_report_their_iterations(client, algorithm, game, state):
+    events = parse(client.post("/v1/search/stream", json={"game": game, "state": state, "algorithm": algorithm,
+                                                            "time_limit_ms": 300}).get_data(as_text=True))
+    check_against_the_spec(events)
+    depths = [data["depth"] for name, data in events if name == "info"]
+    assert depths and depths == sorted(set(depths))
+    assert events[-1][0] == "result"
+
+
+def test_mcts_reports_every_so_many_iterations(client):
+    events = parse(client.post("/v1/search/stream", json=SEEDED_MCTS).get_data(as_text=True))
+    check_against_the_spec(events)
+    assert [data["iterations"] for name, data in events if name == "info"] == [1024, 2048]
+    assert events[-1][0] == "result" and events[-1][1]["stats"]["iterations"] == 2500
+
+
+def test_a_bad_request_is_a_problem_before_any_stream(client):
+    response = client.post("/v1/search/stream", json={**DEEPENING, "algorithm": {"name": "alphabeta", "depth": 0}})
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert "algorithm.depth" in response.get_json()["errors"]
+    over = client.post("/v1/search/stream", json={"game": "tictactoe", "state": {"board": ["XXX", "OO.", "..."]},
+                                                  "algorithm": {"name": "minimax"}})
+    assert over.status_code == 422 and "state" in over.get_json()["errors"]
+
+
+def test_an_error_the_search_raises_is_an_error_event(client):
+    chance_tree = {"root": {"type": "max", "children": [
+        {"type": "chance", "children": [{"p": 0.5, "value": 1}, {"p": 0.5, "value": 3}]}, {"value": 2}]}}
+    response = client.post("/v1/search/stream", json={"game": "tree", "state": chance_tree,
+                                                      "algorithm": {"name": "alphabeta"}})
+    assert response.status_code == 200
+    [(name, problem)] = parse(response.get_data(as_text=True))
+    check_against_the_spec([(name, problem)])
+    assert name == "error" and problem["status"] == 422 and "expectimax" in problem["errors"]["algorithm.name"][0]
+
+
+def test_a_traced_tree_search_streams_the_trace(client):
+    request = {"game": "tree", "state": FIGURE_5_2, "trace": True,
+               "algorithm": {"name": "alphabeta", "move_ordering": False, "transposition_table": False}}
+    events = parse(client.post("/v1/search/stream", json=request).get_data(as_text=True))
+    assert events[-1][0] == "result" and events[-1][1]["stats"]["nodes"] == 11
+    assert len(events[-1][1]["trace"]) == 11
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with gunicorn(tmp_path_factory.mktemp("stream"), WEB_CONCURRENCY=1) as (base, _):
+        yield base
+
+
+def test_on_a_real_server_depths_increase_and_the_result_is_the_search_body(server):
+    for request in (DEEPENING, SEEDED_MCTS):
+        with requests.post(f"{server}/v1/search/stream", json=request, stream=True, timeout=30) as response:
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            events = parse(response.text)
+        infos = [data for name, data in events if name == "info"]
+        key = "depth" if request is DEEPENING else "iterations"
+        assert len(infos) >= 2 and all(a[key] < b[key] for a, b in zip(infos, infos[1:]))
+        body = requests.post(f"{server}/v1/search", json=request, timeout=30).json()
+        assert events[-1][0] == "result" and without_timings(events[-1][1]) == without_timings(body)
+
+
+def test_closing_the_stream_frees_the_only_worker_at_once(server):
+    with requests.post(f"{server}/v1/search/stream", json=ENDLESS, stream=True, timeout=30) as response:
+        assert response.status_code == 200
+        assert next(response.iter_content(chunk_size=None)).startswith(b": keep-alive")  # searching
+    closed = time.monotonic()
+    answer = requests.post(f"{server}/v1/search", timeout=30, json={
+        "game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "minimax"}})
+    assert answer.status_code == 200 and answer.json()["value"] == 3
+    assert time.monotonic() - closed < 2.0  # not the 10 s the abandoned search was given
