@@ -258,7 +258,7 @@ def search(game, s, **settings_):
     return expectimax.search(game, s, expectimax.Settings(**settings_), deadline=Deadline())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(chance_trees(with_eval=True), st.sampled_from([None, 1, 2, 3]))
 def test_star2_equals_plain_expectiminimax_on_trees(tree, depth):
     """The tree game, told that it orders its moves (natural order), so that Star2 probes."""
