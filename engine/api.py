@@ -90,7 +90,7 @@ class Search:
         with no_cyclic_gc():
             result = self.module.search(game, self.state, self.settings, deadline=self.deadline,
                                         trace=self.trace, limits=self.limits)
-        return to_json_moves(game, result)
+        return to_json_moves(game, result, self.state)
 
     def cancel(self) -> None:
         self.deadline.cancel()
@@ -113,18 +113,40 @@ def no_cyclic_gc():
             gc.enable()
 
 
-def to_json_moves(game, result):
-    """Replace the engine's internal moves by their JSON form."""
-    to_json = game.move_to_json
+def to_json_moves(game, result, state=None):
+    """Replace the engine's internal moves and values by their JSON form; in a game with a notation of
+    its own (chess: SAN), given the searched ``state``, the moves in that notation too."""
+    to_json, value = game.move_to_json, game.value_to_json
+    if game.notation is not None and state is not None:
+        result.notation = game.notation
+        result.move_notation = game.move_notation(state, result.move)
+        result.pv_notation = line_notation(game, state, result.pv)
+        for mv in result.moves:
+            mv.notation = game.move_notation(state, mv.move)
     result.move = to_json(result.move)
+    result.value = value(result.value)
+    if result.certainty_equivalent is not None:
+        result.certainty_equivalent = value(result.certainty_equivalent)
     result.pv = [to_json(m) for m in result.pv]
     for mv in result.moves:
-        mv.move = to_json(mv.move)
+        mv.move, mv.value = to_json(mv.move), value(mv.value)
+        if mv.certainty_equivalent is not None:
+            mv.certainty_equivalent = value(mv.certainty_equivalent)
     return result
+
+
+def line_notation(game, state, line) -> list:
+    """The moves of ``line``, played one after another from ``state``, in the game's notation."""
+    out = []
+    for move in line:
+        out.append(game.move_notation(state, move))
+        state = game.result(state, move)
+    return out
 
 
 def to_json_progress(game, progress):
     return dataclasses.replace(progress, move=game.move_to_json(progress.move),
+                               value=game.value_to_json(progress.value),
                                pv=[game.move_to_json(m) for m in progress.pv])
 
 
@@ -146,12 +168,15 @@ def describe_state(game, state) -> dict:
     gives one)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
+    moves = [] if terminal else game.actions(state)
     info = {
         "to_move": None if terminal else ("chance" if mover < 0 else game.players[mover]),
-        "moves": [] if terminal else [game.move_to_json(m) for m in game.actions(state)],
+        "moves": [game.move_to_json(m) for m in moves],
         "terminal": terminal,
         "utilities": None,
     }
+    if game.notation is not None:
+        info[game.notation] = [game.move_notation(state, m) for m in moves]
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
         reason = game.end_reason(state)

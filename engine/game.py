@@ -12,6 +12,7 @@ lists those it implements in :attr:`Game.capabilities`, and searches use a capab
 listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
+from typing import NamedTuple
 
 CHANCE = -1
 
@@ -24,8 +25,16 @@ SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do no
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
 RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
+# Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
+QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
+EXTENSIONS = "forcing"               # states searched one ply deeper (in check)
+NULL_MOVE = "null_move"              # passing the turn, where that is no likely zugzwang
+REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
+ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
+ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND})
+                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
+                          ENDGAME_SOLVER})
 
 
 class Game:
@@ -36,12 +45,16 @@ class Game:
     - ``id``: the game's id in the API (``"tictactoe"``).
     - ``players``: display names, indexed by player number.
     - ``has_chance``: some states are chance nodes.
-    - ``zero_sum``: two players whose utilities always sum to zero, so one number describes a state.
+    - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
+    - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a
+      side share one utility (Pacman's ghosts). None: two players, each a side of its own.
     - ``outcome_game``: terminal utilities are +1 (win), 0 (draw), -1 (loss) for the player asked about,
       so a search may prove win/draw/loss and score wins by their distance.
     - ``utility_bounds``: ``(lo, hi)`` bounding both ``utility`` and ``evaluate``, or None when unknown.
       Star1 pruning needs them.
     - ``game_type``: the game's :class:`~engine.registry.GameType`, the declarations searches rely on.
+    - ``notation``: None, or the name of a notation people read (``"san"``) that :meth:`move_notation`
+      writes; responses then carry each move in it too.
     - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
       method of a capability the game does not list keeps the default below, which is always correct
       and never clever. The contract suite checks the list against the methods.
@@ -54,10 +67,12 @@ class Game:
     players: tuple = ("MAX", "MIN")
     has_chance = False
     zero_sum = True
+    sides: tuple | None = None
     outcome_game = False
     utility_bounds: tuple | None = None
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
+    notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
 
     @property
     def n_players(self) -> int:
@@ -150,6 +165,33 @@ class Game:
         has no such shortcut (searches then play out move by move, polling their deadline)."""
         return None
 
+    def noisy_actions(self, state) -> list:
+        """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
+        promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
+        evaluation. A search's horizon goes on through these (quiescence, with delta pruning by
+        ``gain``), and only the other, quiet moves are reduced late in a move list."""
+        return []
+
+    def forcing(self, state) -> bool:
+        """Whether ``state`` is forcing (chess: the side to move is in check): a search looks one ply
+        deeper there, never reduces its moves and never passes."""
+        return False
+
+    def null_move(self, state):
+        """The state with the turn passed to the opponent, for null-move pruning; None where passing is
+        not allowed or likely better than every move (zugzwang)."""
+        return None
+
+    def repeated(self, state) -> bool:
+        """Whether the position occurred earlier in the game: a search may score it as a draw (the side
+        that repeated could repeat again), and prefers progress elsewhere."""
+        return False
+
+    def aspiration_width(self, state) -> float:
+        """Half the width of the window around the last iteration's score that the next iteration of a
+        deepening search tries first."""
+        raise NotImplementedError
+
     def perspective(self, state) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)
@@ -157,6 +199,14 @@ class Game:
     def plies_bound(self, state) -> int | None:
         """An upper bound on the number of plies from ``state`` to the end of the game, if known.
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
+        return None
+
+    def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> "Solution | None":
+        """Games whose result is a score (Othello's final disc difference) and that solve their last
+        moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,
+        or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
+        (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
+        :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
         return None
 
     def end_reason(self, state) -> str | None:
@@ -178,5 +228,25 @@ class Game:
         raise IllegalMove(f"{value!r} is not a legal move here; legal: "
                           f"{[self.move_to_json(m) for m in self.actions(state)]}")
 
+    def value_to_json(self, value: float) -> float:
+        """A value (a utility or an evaluation, in ``utility_bounds``) as the API reports it, in the game's
+        customary unit (chess: pawns, a won game 100). The same order, so searches compare as they like."""
+        return value
+
+    def move_notation(self, state, move) -> str | None:
+        """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
+        return None
+
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
+
+
+class Solution(NamedTuple):
+    """What a game's endgame solver proved (:meth:`Game.solve_endgame`), for the player to move: ``score``,
+    the final score with perfect play by both, in the game's own units (positive: a win); ``pv``, a perfect
+    line to the end of the game (its length is the plies to the end); ``moves``, ``(move, score, bound)``
+    for every root move, ``bound`` ``"exact"`` or ``"upper"`` (the move scores at most that)."""
+
+    score: int
+    pv: list
+    moves: list

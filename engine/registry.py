@@ -21,7 +21,10 @@ GAME_MODULES = {
     "tictactoe": "engine.games.tictactoe",
     "connect4": "engine.games.connect4",
     "2048": "engine.games.twenty48",
+    "chess": "engine.games.chess",
     "checkers": "engine.games.checkers",
+    "othello": "engine.games.othello",
+    "pacman": "engine.games.pacman",
     "backgammon": "engine.games.backgammon",
 }
 

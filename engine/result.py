@@ -56,6 +56,7 @@ class MoveValue:
     bound: str = EXACT
     visits: int | None = None
     values: list | None = None  # n-player searches: one utility per player
+    notation: str | None = None  # the move in the game's notation (chess: SAN), if it has one
     certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
 
 
@@ -91,6 +92,9 @@ class SearchResult:
     stats: Stats = field(default_factory=Stats)
     values: list | None = None  # n-player searches: the root's utility vector
     trace: list | None = None
+    notation: str | None = None       # the name of the game's own notation (chess: "san"), if it has one
+    move_notation: str | None = None  # the move and the principal variation in it
+    pv_notation: list | None = None
     certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
 
     def __post_init__(self):

@@ -17,6 +17,7 @@ GAMES = tuple(GAME_MODULES)
 ALGORITHMS = tuple(ALGORITHM_MODULES)
 OPPONENT_MODELS = ("uniform", "epsilon_greedy")
 ROLLOUTS = ("random", "heuristic")
+EVALUATIONS = ("score", "better")
 TILE_PATTERN = r"^[1-9][0-9]{0,5}$"
 MAX_TILES = 16
 
@@ -33,8 +34,10 @@ class AlgorithmSchema(StrictSchema):
 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
     depth = JSONInteger(validate=validate.Range(min=1))
+    depth_rounds = JSONInteger(validate=validate.Range(min=1))
     move_ordering = JSONBoolean()
     transposition_table = JSONBoolean()
+    strict_cutoffs = JSONBoolean()
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
@@ -44,6 +47,7 @@ class AlgorithmSchema(StrictSchema):
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
+    evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
     tile_probabilities = fields.Dict(
         keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
         values=JSONNumber(validate=validate.Range(min=0, max=1)),

@@ -2,9 +2,12 @@
 from engine.result import MoveValue, Progress, SearchResult, finite
 
 
-def move_value(mv: MoveValue) -> dict:
-    """One root move; ``values`` only in n-player searches."""
+def move_value(mv: MoveValue, notation: str | None = None) -> dict:
+    """One root move; ``values`` only in n-player searches, the move in the game's ``notation`` (chess:
+    ``san``) only in games that have one."""
     out = {"move": mv.move, "value": finite(mv.value), "bound": mv.bound, "visits": mv.visits}
+    if mv.notation is not None:
+        out[notation] = mv.notation
     if mv.values is not None:
         out["values"] = [finite(v) for v in mv.values]
     if mv.certainty_equivalent is not None:
@@ -14,8 +17,9 @@ def move_value(mv: MoveValue) -> dict:
 
 def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches,
-    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for, and ``algorithm``,
-    the settings the search ran with."""
+    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for, the move and the
+    principal variation in the game's own notation (chess: ``san`` and ``pv_san``) only in games that have
+    one, and ``algorithm``, the settings the search ran with."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -23,9 +27,11 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
         "outcome": result.outcome,
         "plies_to_end": result.plies_to_end,
         "pv": list(result.pv),
-        "moves": [move_value(mv) for mv in result.moves],
+        "moves": [move_value(mv, result.notation) for mv in result.moves],
         "stats": result.stats.to_dict(),
     }
+    if result.notation is not None:
+        body[result.notation], body["pv_" + result.notation] = result.move_notation, result.pv_notation
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
     if result.certainty_equivalent is not None:

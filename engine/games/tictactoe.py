@@ -8,7 +8,9 @@ them) it looks the mover's marks up in a table of every set of cells that holds 
 """
 from functools import lru_cache
 
+from engine.bits import cells_of
 from engine.errors import InvalidState
+from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 
@@ -155,16 +157,6 @@ def winning_lines(rows: int, cols: int, k: int) -> list:
     return lines
 
 
-def cells_of(bits: int) -> list:
-    """The indices of the set bits, lowest first."""
-    cells = []
-    while bits:
-        low = bits & -bits
-        cells.append(low.bit_length() - 1)
-        bits ^= low
-    return cells
-
-
 def line_table(cells: int, lines: list) -> bytes:
     """For every set of cells (a bitmask), 1 if it holds a whole winning line, else 0."""
     table = bytearray(1 << cells)
@@ -195,15 +187,7 @@ def load(state_json, limits=None, **_):
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a tictactoe state has board and k")
     board, k = state_json.get("board"), state_json.get("k", 3)
-    if not isinstance(board, list) or not 1 <= len(board) <= MAX_SIDE:
-        raise InvalidState(f"board must be a list of 1 to {MAX_SIDE} strings", field="state.board")
-    cols = len(board[0]) if isinstance(board[0], str) else 0
-    for r, row in enumerate(board):
-        if not isinstance(row, str) or not 1 <= len(row) <= MAX_SIDE or len(row) != cols:
-            raise InvalidState(f"every row is a string of the same length, 1 to {MAX_SIDE}",
-                               field=f"state.board[{r}]")
-        if set(row) - set("XO."):
-            raise InvalidState("cells are 'X', 'O' or '.'", field=f"state.board[{r}]")
+    cols = check_rows(board, "state.board", MAX_SIDE, "XO.")
     rows = len(board)
     if isinstance(k, float) and k.is_integer():
         k = int(k)

@@ -2,7 +2,9 @@
 
 - Textbook (``move_ordering`` and ``transposition_table`` both false): exactly AIMA fig. 5.7, children in
   the game's natural order, cut when ``v >= beta`` at a MAX node and ``v <= alpha`` at a MIN node. Node
-  counts are the textbook's (tic-tac-toe from the empty board: 18,297).
+  counts are the textbook's (tic-tac-toe from the empty board: 18,297). ``strict_cutoffs`` cuts only on
+  ``v > beta`` and ``v < alpha`` (a child equal to the bound is still searched), the rule whose generated
+  states the CS188 Pacman autograder checks.
 - Enhanced (the default): iteratively deepened principal-variation search (:mod:`engine.search.pvs`),
   and in win/draw/loss games an exact solve where it can finish (:mod:`engine.search.solver`).
 
@@ -11,13 +13,15 @@ Both return values from the point of view of ``game.perspective(state)``; they e
 from dataclasses import dataclass
 import math
 
-from engine.deadline import Deadline, Timeout
+from engine.deadline import Deadline
 from engine.limits import Limits
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
-from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish,
-                                  first_move_fallback, reaches_end, require_deterministic_two_player, unlinked)
+from engine.errors import AlgorithmMismatch
+from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
+                                  reaches_end, require_deterministic_two_player, root_passes, sides_of,
+                                  unlinked)
 from engine.search.pvs import enhanced
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
 from engine.search.trace import Tracer
 
 NAME = "alphabeta"
@@ -25,18 +29,26 @@ NAME = "alphabeta"
 
 @dataclass(frozen=True)
 class Settings(AlgorithmSettings):
-    """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can);
+    """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can), or
+    ``depth_rounds`` (:func:`~engine.search.settings.depth_in_plies`);
     ``move_ordering`` and ``transposition_table``: the enhancements, both on by default; both off is the
-    textbook search."""
+    textbook search; ``strict_cutoffs`` (textbook only): cut on ``v > beta`` / ``v < alpha`` instead of
+    AIMA's ``v >= beta`` / ``v <= alpha``."""
 
     depth: int | None = None
+    depth_rounds: int | None = None
     move_ordering: bool = True
     transposition_table: bool = True
+    strict_cutoffs: bool = False
 
     def __post_init__(self):
-        check_depth(self.depth)
+        check_depth(self.depth, self.depth_rounds)
         check_bool(self.move_ordering, "move_ordering")
         check_bool(self.transposition_table, "transposition_table")
+        check_bool(self.strict_cutoffs, "strict_cutoffs")
+        if self.strict_cutoffs and (self.move_ordering or self.transposition_table):
+            raise AlgorithmMismatch("strict_cutoffs is a rule of the textbook search: set move_ordering and "
+                                    "transposition_table to false", field="algorithm.strict_cutoffs")
 
 
 def requires(game_type) -> str | None:
@@ -47,20 +59,29 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
            limits: Limits = Limits()):
     require_deterministic_two_player(game, NAME)
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
-        return textbook(game, state, deadline, settings.depth, tracer)
-    return enhanced(game, state, deadline, settings.depth, settings.move_ordering,
+        return textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
+    return enhanced(game, state, deadline, depth, settings.move_ordering,
                     limits.tt_max_entries if settings.transposition_table else 0, tracer)
 
 
-def textbook(game, state, deadline, depth, tracer):
+def textbook(game, state, deadline, depth, tracer, strict=False):
     """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game).
+
+    Without a depth in a game that may never end, iterative deepening (see
+    :func:`~engine.search.common.root_passes`).
 
     ``value(s, alpha, beta)`` is the minimax value of ``s`` for the perspective player when it lies in
     ``(alpha, beta)``; otherwise a bound on the same side: ``<= alpha`` or ``>= beta``. Alpha is the best
-    value MAX is already assured of on the path to ``s``, beta the best MIN is.
+    value MAX is already assured of on the path to ``s``, beta the best MIN is. MAX nodes are those of the
+    perspective player's side, MIN nodes the others' (each of Pacman's ghosts on its own ply). With
+    ``strict``, a node cuts only when ``v > beta`` (MAX) or ``v < alpha`` (MIN), so that a child whose
+    value equals the bound does not stop the search (the CS188 autograder's rule); the value is the same.
     """
     player = game.perspective(state)
+    sides = sides_of(game)
+    side = sides[player]
     to_move, actions, result = game.to_move, game.actions, game.result
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     mask = Deadline.CHECK_MASK
@@ -82,7 +103,7 @@ def textbook(game, state, deadline, depth, tracer):
         if ply >= limit:
             leaves += 1
             return evaluate(s, player)
-        if to_move(s) == player:  # MAX-VALUE
+        if sides[to_move(s)] == side:  # MAX-VALUE
             v = -math.inf
             for a in actions(s):
                 if tracer:
@@ -91,7 +112,7 @@ def textbook(game, state, deadline, depth, tracer):
                 if child > v:
                     v = child
                     pv[ply] = (a, pv[ply + 1])
-                if v >= beta:
+                if v > beta or v == beta and not strict:
                     cutoffs += 1
                     break
                 if v > alpha:
@@ -105,7 +126,7 @@ def textbook(game, state, deadline, depth, tracer):
                 if child < v:
                     v = child
                     pv[ply] = (a, pv[ply + 1])
-                if v <= alpha:
+                if v < alpha or v == alpha and not strict:
                     cutoffs += 1
                     break
                 if v < beta:
@@ -123,11 +144,14 @@ def textbook(game, state, deadline, depth, tracer):
 
     # The root is MAX-VALUE (or MIN-VALUE) that also remembers each move's value: the first is exact,
     # a later one is exact when it improves on the best so far and a bound when it does not.
-    maximizing = to_move(state) == player
-    alpha, beta = -math.inf, math.inf
-    nodes, moves, lines, timed_out = 1, [], [], False
-    root_entry = tracer.visit(0, alpha, beta) if tracer else None
-    try:
+    maximizing = sides[to_move(state)] == side
+
+    def root_pass(d, moves, lines):
+        nonlocal nodes, limit
+        nodes += 1
+        limit = math.inf if d is None else d
+        alpha, beta = -math.inf, math.inf
+        root_entry = tracer.visit(0, alpha, beta) if tracer else None
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
@@ -139,13 +163,13 @@ def textbook(game, state, deadline, depth, tracer):
                 moves.append(MoveValue(a, v, EXACT if v < beta or not moves else LOWER))
                 beta = min(beta, v)
             lines.append([a, *unlinked(pv[1])])
-    except Timeout:
-        timed_out = True
+        if root_entry:
+            root_entry["value"] = best_move(moves, maximize=maximizing).value
+
+    moves, lines, depth, timed_out = root_passes(game, state, depth, root_pass)
     best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
-    if root_entry and moves:
-        root_entry["value"] = best.value
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
-                  depth_completed=0 if timed_out else depth or max_ply)
+                  depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
                   pv=lines[moves.index(best)] if moves else None,

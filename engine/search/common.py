@@ -5,16 +5,46 @@ from engine.game import EVALUATION
 from engine.deadline import Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE
+from engine.search.scores import MAX_ID_DEPTH
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
 
 def require_deterministic_two_player(game, name: str) -> None:
-    """Minimax and alpha-beta need a two-player zero-sum game without chance nodes."""
+    """Minimax and alpha-beta need a zero-sum game of two sides without chance nodes."""
     if game.has_chance:
         raise AlgorithmMismatch(f"{name} cannot search a game with chance nodes; use expectimax or mcts")
-    if game.n_players != 2 or not game.zero_sum:
-        raise AlgorithmMismatch(f"{name} needs a two-player zero-sum game; use maxn for "
+    if game.n_players < 2 or not game.zero_sum:
+        raise AlgorithmMismatch(f"{name} needs a zero-sum game of two sides; use maxn for "
                                 f"{game.n_players} players")
+
+
+def sides_of(game) -> tuple:
+    """The side (0 or 1) of every player of a zero-sum game, in player order (:attr:`Game.sides`): a
+    search maximises at the nodes of the perspective player's side and minimises at the others'."""
+    return game.sides if game.sides is not None else tuple(range(game.n_players))
+
+
+def root_passes(game, state, depth: int | None, root_pass) -> tuple:
+    """The driver of minimax and textbook alpha-beta: one pass to ``depth`` plies (None: to the end of the
+    game), except without a depth in a game that may never end (no ``plies_bound``, as in Pacman) and can
+    evaluate where a depth cuts: there, passes of 1, 2, ... plies until the deadline passes (iterative
+    deepening), answering with the last complete pass.
+
+    ``root_pass(d, moves, lines)`` searches every root move ``d`` plies deep (None: unlimited), appending
+    each one's :class:`MoveValue` to ``moves`` and its principal variation to ``lines`` as it is finished.
+    Returns ``(moves, lines, d, timed_out)``: those of the last complete pass and its depth, or, if the
+    first pass timed out, the root moves it finished (possibly none) and ``d`` 0.
+    """
+    endless = depth is None and game.plies_bound(state) is None and EVALUATION in game.capabilities
+    done = None
+    for d in range(1, MAX_ID_DEPTH + 1) if endless else (depth,):
+        moves, lines = [], []
+        try:
+            root_pass(d, moves, lines)
+        except Timeout:
+            return (moves, lines, 0, True) if done is None else (*done, True)
+        done = (moves, lines, d)
+    return (*done, False)
 
 
 def declares(game, assumption: str) -> bool:
@@ -108,7 +138,7 @@ def player_bounds(game) -> tuple | None:
     if game.utility_bounds is None:
         return None
     lo, hi = game.utility_bounds
-    if game.zero_sum and game.n_players == 2:
+    if game.zero_sum and game.n_players >= 2:
         return min(lo, -hi), max(hi, -lo)
     return lo, hi
 

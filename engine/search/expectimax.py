@@ -1,7 +1,9 @@
 """Expectimax (AIMA 5.5, EXPECTIMINIMAX) with Ballard's Star1 pruning at chance nodes.
 
-The searcher is the player to move at the root; its nodes are MAX nodes. A chance node is worth the
-probability-weighted mean of its children. The other player's nodes depend on ``opponent_model``:
+The searcher is the player to move at the root; its nodes, and those of its side's other players (the
+game's ``sides``: Pacman's ghosts are one side), are MAX nodes. A chance node is worth the
+probability-weighted mean of its children. The nodes of every player of the other side (each of Pacman's
+ghosts on its own ply, as CS188's expectimax has it) depend on ``opponent_model``:
 
 - ``uniform``: the opponent is a chance node that picks each legal move with equal probability;
 - ``epsilon_greedy``: with probability ``epsilon`` (default 0.1) a uniformly random move, otherwise the
@@ -13,7 +15,7 @@ probability-weighted mean of its children. The other player's nodes depend on ``
 The default is ``minimax`` in games that have chance nodes of their own (a typed tree with max, min and
 chance nodes reads as the textbook's expectiminimax tree) and ``uniform`` in deterministic games, where
 expectimax exists to model a fallible opponent (API.md). One-player games (2048) have no opponent.
-Games of more than two players, or two players that are not zero-sum, need ``maxn``.
+Games of more than two players that are not two zero-sum sides need ``maxn``.
 
 With ``pruning`` (the default) MAX and MIN nodes cut as alpha-beta does, and chance nodes as Star1 does
 (Ballard 1983) when the game bounds its values: after some children, the node's value lies between what
@@ -46,8 +48,8 @@ from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
-                                  player_bounds, require_decision_root)
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth, is_integer
+                                  player_bounds, require_decision_root, sides_of)
+from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies, is_integer
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -62,7 +64,8 @@ PROBE_PLIES = 1               # Star2 probes successors with at least this many 
 
 @dataclass(frozen=True)
 class Settings(AlgorithmSettings):
-    """``depth`` in plies (None: iterative deepening); ``opponent_model`` (None: ``minimax`` in a game
+    """``depth`` in plies (None: iterative deepening) or ``depth_rounds``
+    (:func:`~engine.search.settings.depth_in_plies`); ``opponent_model`` (None: ``minimax`` in a game
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 and Star2 where the game
     bounds its utilities; ``forward_pruning``: the number of moves searched at MAX/MIN nodes with two or
     more plies left, best first by the game's move ordering (0: all; None: the default described in the
@@ -71,6 +74,7 @@ class Settings(AlgorithmSettings):
     when the game is known."""
 
     depth: int | None = None
+    depth_rounds: int | None = None
     opponent_model: str | None = None
     epsilon: float | None = None
     pruning: bool = True
@@ -78,7 +82,7 @@ class Settings(AlgorithmSettings):
     utility: object = LINEAR
 
     def __post_init__(self):
-        check_depth(self.depth)
+        check_depth(self.depth, self.depth_rounds)
         check_bool(self.pruning, "pruning")
         if self.forward_pruning is not None and not (
                 is_integer(self.forward_pruning) and 0 <= self.forward_pruning <= MAX_FORWARD_PRUNING):
@@ -107,10 +111,12 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """
     require_fit(game)
     require_decision_root(game, state)
-    depth, pruning = settings.depth, settings.pruning
+    depth, pruning = depth_in_plies(settings, game), settings.pruning
     model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
-    sign = 1 if game.perspective(state) == searcher else -1
+    sides = sides_of(game)
+    ours = sides[searcher]
+    sign = 1 if sides[game.perspective(state)] == ours else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     transform, scale = settings.utility, prize_scale(game)
@@ -153,7 +159,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             v = evaluate(s, searcher)
         else:
             mover = to_move(s)
-            if mover == searcher:
+            if mover == searcher or mover >= 0 and sides[mover] == ours:
                 v = max_value(s, alpha, beta, ply, moves or decision_moves(s, ply))
             elif mover == CHANCE:
                 if ordering and bounds is not None and limit - ply - 1 >= PROBE_PLIES:
@@ -255,13 +261,14 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         for kid in kids:
             o, p, c, lower, upper, _ = kid
             mover = CHANCE if is_terminal(c) else to_move(c)
-            if mover != searcher and (mover == CHANCE or model != MINIMAX):
+            maximizing = mover >= 0 and sides[mover] == ours
+            if not maximizing and (mover == CHANCE or model != MINIMAX):
                 continue
             kid[5] = moves = decision_moves(c, ply + 1)
             if tracer:
                 tracer.move(ply, o)
                 tracer.move(ply + 1, moves[0])
-            if mover == searcher:
+            if maximizing:
                 high = (beta - (low_total - p * lower)) / p
                 v = max(value(result(c, moves[0]), lo, min(high, hi), ply + 2), lo)
                 low_total += p * (v - lower)
@@ -373,9 +380,9 @@ def prized(values_of, transform, scale):
 
 
 def require_fit(game) -> None:
-    if game.n_players > 2 or (game.n_players == 2 and not game.zero_sum):
+    if game.n_players > 1 and not game.zero_sum:
         raise AlgorithmMismatch(f"expectimax values states with one number, which needs one player or two "
-                                f"with zero-sum utilities; use maxn for this {game.n_players}-player game")
+                                f"zero-sum sides; use maxn for this {game.n_players}-player game")
 
 
 def forward_pruning_for(game, setting) -> int:

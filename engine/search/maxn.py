@@ -11,7 +11,7 @@ from engine.game import CHANCE
 from engine.result import MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import deepen, finish, first_move_fallback, require_decision_root
-from engine.search.settings import DepthSettings
+from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
 
 NAME = "maxn"
@@ -33,7 +33,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     carry the perspective player's component as their value (they have no alpha or beta).
     """
     require_decision_root(game, state)
-    depth = settings.depth
+    depth = depth_in_plies(settings, game)
     root_player, perspective = game.to_move(state), game.perspective(state)
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluations = game.is_terminal, game.utilities, game.evaluations

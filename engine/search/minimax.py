@@ -1,12 +1,13 @@
 """Minimax (AIMA fig. 5.3), and H-minimax when a depth limit cuts the search with the evaluation."""
 import math
 
-from engine.deadline import Deadline, Timeout
+from engine.deadline import Deadline
 from engine.result import Stats, MoveValue
 from engine.limits import Limits
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_deterministic_two_player, unlinked)
-from engine.search.settings import DepthSettings
+                                  reaches_end, require_deterministic_two_player, root_passes, sides_of,
+                                  unlinked)
+from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
 
 NAME = "minimax"
@@ -22,18 +23,22 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     """Minimax value of every root move, searched to the end of the game or to ``depth`` plies.
 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
-    perspective player ``game.perspective(state)``: MAX nodes are those where that player moves, MIN
-    nodes the others. Without a depth limit the search runs once to the terminal states; when the
-    deadline passes first, the answer is the best root move among those fully searched. A tie between
-    root moves goes to the first in natural order.
+    perspective player ``game.perspective(state)``: MAX nodes are those where a player of its side moves
+    (:func:`~engine.search.common.sides_of`), MIN nodes the others (each of Pacman's ghosts on its own
+    ply). Without a depth limit the search runs once to the terminal states (in a game that may never end,
+    iterative deepening instead: :func:`~engine.search.common.root_passes`); when the deadline passes
+    first, the answer is the best root move among those fully searched. A tie between root moves goes to
+    the first in natural order.
 
     In win/draw/loss games a search that reaches every terminal state also proves how long the game
     lasts: below the root, among children of equal value the mover prefers the shorter line when it wins
     and the longer when it loses, and ``plies_to_end`` counts the chosen move's line, played so.
     """
     require_deterministic_two_player(game, NAME)
-    depth = settings.depth
+    depth = depth_in_plies(settings, game)
     player = game.perspective(state)
+    sides = sides_of(game)
+    side = sides[player]
     to_move, actions, result = game.to_move, game.actions, game.result
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     mask = Deadline.CHECK_MASK
@@ -60,7 +65,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             length = 0
             return utility(s, player) if terminal else evaluate(s, player)
         child_ply = ply + 1
-        if to_move(s) == player:  # MAX-VALUE
+        if sides[to_move(s)] == side:  # MAX-VALUE
             v = -math.inf
             for a in actions(s):
                 if tracer:
@@ -89,22 +94,25 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         return v
 
     node = traced_value if tracer else value
-    maximizing = game.to_move(state) == player
-    nodes, moves, lines, timed_out = 1, [], [], False
-    root_entry = tracer.visit(0) if tracer else None
-    try:
+    maximizing = sides[game.to_move(state)] == side
+
+    def root_pass(d, moves, lines):
+        nonlocal nodes, limit
+        nodes += 1
+        limit = math.inf if d is None else d
+        root_entry = tracer.visit(0) if tracer else None
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
             moves.append(MoveValue(a, node(result(state, a), 1)))
             lines.append([a, *unlinked(pv[1])])
-    except Timeout:
-        timed_out = True
+        if root_entry:
+            root_entry["value"] = best_move(moves, maximize=maximizing).value
+
+    moves, lines, depth, timed_out = root_passes(game, state, depth, root_pass)
     best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
-    if root_entry and moves:
-        root_entry["value"] = best.value
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
-                  depth_completed=0 if timed_out else depth or max_ply)
+                  depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)
     line = lines[moves.index(best)] if moves else None
     outcome = exact_outcome(game, best.value) if solved else None

@@ -3,36 +3,78 @@
 Null-window scouts and re-searches, a bounded transposition table, move ordering (table move, killers,
 history, the game's own ordering) and, in win/draw/loss games, wins scored by their distance
 (:mod:`engine.search.scores`), so that the winner hurries, the loser delays and ``plies_to_end`` is exact.
-Without a depth limit, a win/draw/loss game whose declarations allow it is first given to the exact solver
-(:mod:`engine.search.solver`) for a share of the time.
+
+In a game whose players alternate, the knowledge a game lists among its capabilities switches on the
+enhancements of strong chess programs (:class:`Enhancements`): quiescence search through its noisy moves
+with stand-pat and delta pruning, one more ply at forcing states (check), null-move pruning where the game
+allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
+
+Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
+win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
+for a share of the time.
 """
+from dataclasses import dataclass
 import math
 
 from engine.deadline import Deadline, Timeout
-from engine.game import EVALUATION, IMMEDIATE_WIN
+from engine.game import ASPIRATION, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
-from engine.search.common import declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end
+from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end,
+                                  sides_of)
 from engine.search.scores import (MAX_ID_DEPTH, PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY,
                                   TT_EXACT, TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
+from engine.search.endgame import endgame_solve, has_endgame_solver
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
 # the most plies left at which it is tried (a longer solve seldom finishes within a request's time).
 SOLVE_SHARE = 1 / 3
 SOLVE_MAX_PLIES = 36
+# Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
+NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
+# Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
+# after the first dozen), and searched again in full if they beat alpha after all.
+LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+
+
+@dataclass(frozen=True)
+class Enhancements:
+    """Which of the game-knowledge enhancements a search uses: those the game lists among its
+    capabilities, in a game whose players alternate (each relies on a ply passing the turn)."""
+
+    quiescence: bool = False
+    extensions: bool = False
+    null_move: bool = False
+    repetition: bool = False
+    aspiration: bool = False
+    reductions: bool = False
+
+    @classmethod
+    def of(cls, game, ordering: bool, tracing: bool) -> "Enhancements":
+        if not declares(game, "alternating"):
+            return cls()
+        listed = game.capabilities
+        return cls(quiescence=QUIESCENCE in listed, extensions=EXTENSIONS in listed,
+                   null_move=NULL_MOVE in listed and ordering and not tracing,
+                   repetition=REPETITION in listed, aspiration=ASPIRATION in listed,
+                   reductions=QUIESCENCE in listed and ordering and not tracing)
 
 
 def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer):
     """Iteratively deepened principal-variation search (negamax form).
 
     ``negamax(s, d, alpha, beta, ply, player)`` returns the score of ``s`` for ``player``, who is to move
-    in ``s`` (or, at a terminal ``s``, the player whose turn it would be), searched ``d`` plies deep.
+    in ``s`` (or, at a terminal ``s``, the player whose turn it would be) or plays on that player's side
+    (the game's ``sides``: Pacman's ghosts share one), searched ``d`` plies deep.
     Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, anything between is
     exact. In outcome games a win reached at ply ``p`` scores ``WIN - p``, a loss ``-(WIN - p)``.
     The transposition table stores scores relative to the node (a win in so many plies from it).
     """
     perspective = game.perspective(state)
+    sides = sides_of(game)
+    # For each player, the first player of the other side (a side's players share one utility).
+    opponent = [next((q for q, side in enumerate(sides) if side != sides[p]), p) for p in range(len(sides))]
     to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
     utility, evaluate, key_of = game.utility, game.evaluate, game.key
     moves_of = game.ordered_actions if ordering else game.actions
@@ -41,6 +83,10 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # A player who cannot win at once wins at the soonest two plies later, if the players alternate.
     next_win = 3 if has_win_test and declares(game, "alternating") else 1
     immediate_win = game.immediate_win
+    extra = Enhancements.of(game, ordering, tracer is not None)
+    noisy_actions, forcing, null_move, repeated = game.noisy_actions, game.forcing, game.null_move, game.repeated
+    horizon = 0                                        # the depth of the current iteration (extensions' cap)
+    guesses = 0     # nodes of the current pass valued by anything but the rules (horizon, table, repetition)
     mask = Deadline.CHECK_MASK
     tt = {}
     killers, history = {}, {}
@@ -59,11 +105,11 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         entry = trace_visit(ply, alpha, beta, player) if tracer else None
         v = node_score(s, d, alpha, beta, ply, player)
         if entry:
-            entry["value"] = as_value(v if player == perspective else -v)
+            entry["value"] = as_value(v if sides[player] == sides[perspective] else -v)
         return v
 
     def node_score(s, d, alpha, beta, ply, player):
-        nonlocal leaves, cutoffs, tt_hits
+        nonlocal leaves, cutoffs, tt_hits, guesses
         if is_terminal(s):
             leaves += 1
             u = utility(s, player)
@@ -80,9 +126,16 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 beta = ceiling
             if alpha >= beta:
                 return alpha
-        if d <= 0:
+        if extra.repetition and ply and repeated(s):
             leaves += 1
-            return evaluate(s, player)
+            guesses += 1
+            return 0.0                                 # a repetition: either side could repeat again
+        if extra.extensions and d >= 0 and ply < 2 * horizon and forcing(s):
+            d += 1
+        if d <= 0:                                     # the horizon (d 0), or inside quiescence (d -1)
+            leaves += 1
+            guesses += 1
+            return quiesce(s, alpha, beta, ply, player, d == 0) if extra.quiescence else evaluate(s, player)
 
         table_move = None
         if tt_capacity:
@@ -93,30 +146,44 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 hit_depth, flag, score, table_move = hit
                 if hit_depth >= d:
                     score = from_table(score, ply)
-                    if flag == TT_EXACT:
+                    if (flag == TT_EXACT or (flag == TT_LOWER and score >= beta)
+                            or (flag == TT_UPPER and score <= alpha)):
+                        guesses += 1
                         return score
                     if flag == TT_LOWER:
-                        if score >= beta:
-                            return score
                         if score > alpha:
                             alpha = score
-                    elif score <= alpha:
-                        return score
                     elif score < beta:
                         beta = score
 
-        moves = order(moves_of(s), table_move, ply)
+        other = opponent[player]
+        # Null-move pruning at scout nodes (a null window: off the principal variation).
+        if extra.null_move and d >= NULL_MIN_DEPTH and beta == math.nextafter(alpha, math.inf) \
+                and abs(beta) < PROVEN:
+            v = null_move_score(s, d, beta, ply, player, other)
+            if v is not None:
+                guesses += 1
+                return v
+        loud = [a for _, a in noisy_actions(s)] if extra.quiescence and ordering else ()
+        moves = order(moves_of(s), table_move, ply, loud)
+        quiet = reducible(s, d, moves, ply, loud) if extra.reductions else ()
         alpha0, best, best_mv = alpha, -math.inf, None
-        other = 1 - player
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
             child = result(s, a)
-            same = to_move(child) == player
+            # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
+            # for the other side, as a two-player game's terminal state is.)
+            mover = to_move(child)
+            same = mover == player or sides[mover] == sides[player] and mover >= 0
             if i == 0:
                 v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
-                v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
+                reduction = late_move_reduction(i, a, child, quiet) if quiet else 0
+                v = child_score(child, same, d - reduction, alpha, math.nextafter(alpha, math.inf), ply, player,
+                                other)
+                if reduction and v > alpha:
+                    v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), ply, player, other)
                 if alpha < v < beta:
                     v = child_score(child, same, d, alpha, beta, ply, player, other)
             if v > best:
@@ -139,20 +206,86 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         return best
 
     def child_score(child, same, d, alpha, beta, ply, player, other):
-        """The child's score for ``player``: searched as is when ``player`` moves again there, negated
-        (with the window mirrored) when the opponent does."""
+        """The child's score for ``player``: searched as is when a player of ``player``'s side moves
+        there, negated (with the window mirrored) for ``other``, a player of the other side, when not."""
         if same:
             return negamax(child, d - 1, alpha, beta, ply + 1, player)
         return -negamax(child, d - 1, -beta, -alpha, ply + 1, other)
 
-    def order(moves, table_move, ply):
+    # --- the enhancements that need the game's knowledge (see Enhancements) ---
+
+    def quiesce(s, alpha, beta, ply, player, first):
+        """The score of non-terminal ``s`` for ``player`` (to move) at the horizon, fail-soft in
+        ``(alpha, beta)`` like ``negamax``: the player may stand pat on the evaluation or play on
+        through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
+        (delta pruning); their children are searched as ``negamax`` nodes of depth -1, quiescence again.
+        In a forcing state (check) at the horizon itself (``first``) there is no standing pat, every move
+        is searched; deeper, only the noisy moves are (a checkmate is terminal, and found as such), which
+        keeps capture-check sequences from exploding."""
+        other = opponent[player]
+        if first and extra.extensions and forcing(s):
+            best, candidates = -math.inf, [(None, a) for a in moves_of(s)]
+        else:
+            best = stand = evaluate(s, player)
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            candidates = [(gain, a) for gain, a in noisy_actions(s) if stand + gain > alpha]
+        for _, a in candidates:
+            if tracer:
+                tracer.move(ply, a)
+            v = -negamax(result(s, a), -1, -beta, -alpha, ply + 1, other)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    pv[ply] = [a] + pv[ply + 1]
+                    if v >= beta:
+                        break
+        return best
+
+    def null_move_score(s, d, beta, ply, player, other):
+        """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a
+        shallower search, a real move would too (no zugzwang: the game refuses passes where one is
+        likely). The score to cut with (never a proven one: a pass proves nothing), or None."""
+        if evaluate(s, player) < beta:
+            return None
+        passed = null_move(s)
+        if passed is None:
+            return None
+        v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1, other)
+        if v < beta:
+            return None
+        return beta if v >= PROVEN else v
+
+    def reducible(s, d, moves, ply, loud):
+        """The moves that late-move reductions may reduce at this node: quiet ones (not among the
+        ``loud`` noisy moves, not a killer), none at shallow depths or in a forcing state."""
+        if d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (extra.extensions and forcing(s)):
+            return ()
+        spared = set(loud).union(killers.get(ply, ()))
+        return {a for a in moves[LMR_FIRST:] if a not in spared}
+
+    def late_move_reduction(i, a, child, quiet):
+        if i < LMR_FIRST or a not in quiet or (extra.extensions and forcing(child)):
+            return 0
+        return 2 if i >= LMR_DEEPER_AFTER else 1
+
+    def order(moves, table_move, ply, loud=()):
+        """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA),
+        the killers, and the other moves by their history, ties in the game's order."""
         if not ordering:
             if table_move is not None and moves[0] != table_move:
                 moves = [table_move] + [m for m in moves if m != table_move]
             return moves
+        if loud:
+            noisy = set(loud)
+            moves = [m for m in moves if m not in noisy]
         if history:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        first = [m for m in (table_move, *killers.get(ply, ())) if m is not None and m in moves]
+        first = [m for m in (table_move, *loud, *killers.get(ply, ()))
+                 if m is not None and (m in moves or m in loud)]
         if first:
             moves = list(dict.fromkeys(first + list(moves)))
         return moves
@@ -165,7 +298,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         history[move] = history.get(move, 0) + d * d
 
     def trace_visit(ply, alpha, beta, player):
-        if player == perspective:
+        if sides[player] == sides[perspective]:
             return tracer.visit(ply, as_value(alpha), as_value(beta))
         return tracer.visit(ply, as_value(-beta), as_value(-alpha))
 
@@ -174,31 +307,55 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     # --- the root: one PVS pass per depth, each root move's score and bound kept for the answer ---
     root_player = to_move(state)
-    sign = 1 if root_player == perspective else -1  # root scores -> perspective values
+    sign = 1 if sides[root_player] == sides[perspective] else -1  # root scores -> perspective values
 
-    def root_pass(d, ranking):
+    def root_pass(d, ranking, lo=-math.inf, hi=math.inf):
         """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the
-        first exact, a later one exact if it beat the best so far, else an upper bound) and the PV."""
-        alpha, scores, line = -math.inf, [], []
-        other = 1 - root_player
+        first exact, a later one exact if it beat the best so far, else an upper bound) and the PV.
+        With an aspiration window ``(lo, hi)``: None as soon as a move reaches ``hi``, and the caller
+        searches again with the full window, as it does when no move beats ``lo``."""
+        nonlocal guesses
+        alpha, scores, line = lo, [], []
+        guesses = 0
+        other = opponent[root_player]
         for i, a in enumerate(ranking):
             if tracer:
                 tracer.move(0, a)
             child = result(state, a)
-            same = to_move(child) == root_player
+            mover = to_move(child)
+            same = mover == root_player or sides[mover] == sides[root_player] and mover >= 0
             if i == 0:
-                v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
+                v = child_score(child, same, d, alpha, hi, 0, root_player, other)
             else:
                 v = child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), 0, root_player, other)
                 if v > alpha:
-                    v = child_score(child, same, d, alpha, math.inf, 0, root_player, other)
-            improved = i == 0 or v > alpha
+                    v = child_score(child, same, d, alpha, hi, 0, root_player, other)
+            if v >= hi:
+                return None
+            improved = v > alpha if scores else v > lo
             scores.append((a, v, EXACT if improved else UPPER))
             if improved:
                 alpha, line = v, [a] + pv[1]
+        if not line:
+            return None
         if tt_capacity:
             tt[key_of(state)] = (d, TT_EXACT, to_table(alpha, 0), line[0])
         return scores, line
+
+    def table_line(line, d, score):
+        """The principal variation, completed from the table where a table cut-off or the horizon left
+        it short: to the end of a proven result, else to the iteration's depth."""
+        length = int(WIN - abs(score)) if outcome_game and abs(score) >= PROVEN else d
+        line, s = list(line), state
+        for a in line:
+            s = result(s, a)
+        while len(line) < length and not is_terminal(s):
+            hit = tt.get(key_of(s))
+            if hit is None or hit[3] is None:
+                break
+            line.append(hit[3])
+            s = result(s, hit[3])
+        return line
 
     bound = game.plies_bound(state)
     last = MAX_ID_DEPTH if depth is None else depth
@@ -208,24 +365,34 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
     ranking, timed_out = moves_of(state), False
-    if depth is None and can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES:
+    solver = None
+    if depth is None:                                  # the game's own endgame solver first, if it has one
+        solver = (endgame_solve if has_endgame_solver(game)
+                  else exact_solve if can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES else None)
+    if solver is not None:
         # A share of the time goes to an exact solve first: it finishes from the middle game on, and its
         # answer is perfect. When it cannot finish, the rest of the time deepens with the heuristic.
-        solved = exact_solve(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer,
-                             ranking, stats)
+        solved = solver(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer, ranking, stats)
         if solved is not None:
             return solved
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                      stats.max_depth)
         stats.stop_reason = COMPLETED
-    completed = None
+    completed, completed_score, exhausted = None, 0.0, False
     try:
         for d in range(first_depth, last + 1):
             nodes += 1
             root_entry = trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
-            scores, line = root_pass(d, ranking)
+            horizon = d
+            searched = None
+            if extra.aspiration and completed is not None and abs(completed_score) < PROVEN:
+                width = game.aspiration_width(state)
+                searched = root_pass(d, ranking, completed_score - width, completed_score + width)
+            scores, line = searched or root_pass(d, ranking)
+            best_score = completed_score = max(v for _, v, _ in scores)
+            if tt_capacity:
+                line = table_line(line, d, best_score)
             completed = (d, scores, line)
-            best_score = max(v for _, v, _ in scores)
             if root_entry:
                 root_entry["value"] = as_value(sign * best_score)
             deadline.report(depth=d, value=as_value(sign * best_score), move=line[0], pv=line, nodes=nodes,
@@ -233,6 +400,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
             if outcome_game and abs(best_score) >= PROVEN:
                 stats.stop_reason = SOLVED
+                break
+            if not guesses:                            # every line ended by the rules: deeper is the same
+                exhausted = True
                 break
     except Timeout:
         timed_out = True
@@ -259,7 +429,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     outcome = plies = None
     if outcome_game and abs(root_score) >= PROVEN:
         outcome, plies = outcome_of(root_score), int(WIN - abs(root_score))
-    elif reaches_end(game, state, d):
+    elif exhausted or reaches_end(game, state, d):
         outcome = exact_outcome(game, best.value)
         if outcome is not None:
             plies = draw_length(game, state, line)

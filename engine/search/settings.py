@@ -34,9 +34,29 @@ def is_integer(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def check_depth(depth) -> None:
+def check_depth(depth, depth_rounds=None) -> None:
+    """``depth`` (plies) and ``depth_rounds`` (rounds of every player's move): integers >= 1, at most
+    one of the two."""
     if depth is not None and not (is_integer(depth) and depth >= 1):
         raise AlgorithmMismatch("depth must be an integer >= 1", field="algorithm.depth")
+    if depth_rounds is not None:
+        if not (is_integer(depth_rounds) and depth_rounds >= 1):
+            raise AlgorithmMismatch("depth_rounds must be an integer >= 1", field="algorithm.depth_rounds")
+        if depth is not None:
+            raise AlgorithmMismatch("give depth (plies) or depth_rounds (rounds of every player's move), "
+                                    "not both", field="algorithm.depth_rounds")
+
+
+def depth_in_plies(settings, game) -> int | None:
+    """The search depth in plies: ``settings.depth``, or ``settings.depth_rounds`` rounds of one move by
+    every player (CS188's depth unit: depth 2 with two ghosts is 2 x 3 = 6 plies). Chance moves would make
+    a round ambiguous, so a game with chance nodes takes ``depth`` only."""
+    if settings.depth_rounds is None:
+        return settings.depth
+    if game.has_chance:
+        raise AlgorithmMismatch("depth_rounds counts rounds of the players' moves, which chance moves make "
+                                "ambiguous; give depth in plies", field="algorithm.depth_rounds")
+    return settings.depth_rounds * game.n_players
 
 
 def check_bool(value, name: str) -> None:
@@ -53,9 +73,11 @@ def check_finite(value, name: str, lo: float, hi: float = math.inf) -> None:
 
 @dataclass(frozen=True)
 class DepthSettings(AlgorithmSettings):
-    """Settings of a search whose only setting is its depth: plies, or None for no depth limit."""
+    """Settings of a search whose only setting is its depth: plies, or None for no depth limit (or
+    ``depth_rounds``, see :func:`depth_in_plies`)."""
 
     depth: int | None = None
+    depth_rounds: int | None = None
 
     def __post_init__(self):
-        check_depth(self.depth)
+        check_depth(self.depth, self.depth_rounds)

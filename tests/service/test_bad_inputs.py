@@ -67,8 +67,8 @@ def test_an_unknown_route_is_404(client):
 
 
 def test_an_unknown_game_in_a_path_is_404(client):
-    problem(client.get("/v1/games/chess"), 404)
-    problem(client.post("/v1/games/chess/legal-moves", json={"state": {}}), 404)
+    problem(client.get("/v1/games/no-such-game"), 404)
+    problem(client.post("/v1/games/no-such-game/legal-moves", json={"state": {}}), 404)
 
 
 @pytest.mark.parametrize("method, path, allowed", [("GET", "/v1/search", {"POST"}),
@@ -139,7 +139,7 @@ def test_enums_and_booleans_are_strict(client, field, value):
 
 
 def test_an_unknown_game_in_the_body_is_named(client):
-    unprocessable(client.post("/v1/search", json=search_body(game="chess")), "game")
+    unprocessable(client.post("/v1/search", json=search_body(game="no-such-game")), "game")
 
 
 def test_a_setting_of_another_algorithm_is_named(client):

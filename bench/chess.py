@@ -1,0 +1,189 @@
+"""``python -m bench.chess [--seconds 1] [--data DIR]``: our chess engine against sunfish, side by side.
+
+Both engines run in this process, one position at a time, with the same time per position:
+
+- Bratko-Kopec (``bratko_kopec.epd``): solved when the move is one of the position's ``bm`` moves;
+- the mates in 3 (``mate3.fen``): solved when the move mates in 3 against any defence. A move is checked,
+  whoever played it, by our exact search of the position after it (a proven loss for the defender within
+  4 plies), with ``--verify-seconds`` for that proof;
+- from the start position: nodes per second and the depth reached in the same time.
+
+Our side goes through ``engine.api.search`` (alpha-beta, its defaults). Sunfish (``pip install -r
+requirements-bench.txt``) is driven as its own UCI loop drives it: iterative MTD-bi with an in-search
+deadline, the move of the last completed depth. The positions come from /work/shared/data/chess (not
+copied into the repository). Prints a Markdown section for bench/RESULTS.md.
+"""
+import argparse
+import platform
+import re
+import time
+from pathlib import Path
+
+import chess
+
+DEFAULT_DATA = Path("/work/shared/data/chess")
+START = chess.STARTING_FEN
+
+
+def read_epd(path: Path) -> list:
+    """``[(fen, {bm SAN}, id)]`` of an EPD file with ``bm`` and ``id`` operations."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        board, ops = chess.Board.from_epd(line)
+        out.append((board.fen(), set(board.san(m) for m in ops["bm"]), ops.get("id", "")))
+    return out
+
+
+def read_fens(path: Path) -> list:
+    return [" ".join(line.split()[:4]) + " 0 1" for line in path.read_text().splitlines() if line.strip()]
+
+
+# --- our engine ----------------------------------------------------------------------------------
+
+USED = {"ours": [], "sunfish": []}             # the seconds each engine really took, position by position
+
+
+def ours(fen: str, seconds: float) -> tuple:
+    """``(uci, result)`` of our default alpha-beta in ``seconds``."""
+    from engine import api
+    start = time.perf_counter()
+    result = api.search("chess", {"fen": fen}, {"name": "alphabeta"}, time_limit_ms=int(seconds * 1000))
+    USED["ours"].append(time.perf_counter() - start)
+    return result.move, result
+
+
+# --- sunfish -------------------------------------------------------------------------------------
+
+def sunfish_position(fen: str):
+    """A sunfish position (its 120-character board, from the side to move) for a FEN."""
+    import sunfish
+    placement, color, castling, ep = fen.split()[:4]
+    rows = re.sub(r"\d", lambda m: "." * int(m.group(0)), placement).split("/")
+    board = " " * 9 + "\n" + " " * 9 + "\n" + "".join(" " + row + "\n" for row in rows) + (" " * 9 + "\n") * 2
+    score = sum(sunfish.pst[c][i] for i, c in enumerate(board) if c.isupper())
+    score -= sum(sunfish.pst[c.upper()][119 - i] for i, c in enumerate(board) if c.islower())
+    pos = sunfish.Position(board, score, ("Q" in castling, "K" in castling), ("k" in castling, "q" in castling),
+                           sunfish.parse(ep) if ep != "-" else 0, 0)
+    return pos if color == "w" else pos.rotate()
+
+
+def sunfish_move(fen: str, seconds: float) -> tuple:
+    """``(uci, nodes, depth, seconds used)``: sunfish's move after ``seconds``, as its UCI loop picks it
+    (the move of the last completed depth; a fail-high of the depth under way only when none completed).
+    Sunfish looks at the clock every 2048 nodes, so it may take longer than ``seconds``."""
+    import sunfish
+    searcher = sunfish.Searcher()
+    start = time.time()
+    searcher.deadline = searcher.soft = start + seconds
+    best = candidate = None
+    reached = 1
+    try:
+        for depth, gamma, score, move in searcher.search([sunfish_position(fen)]):
+            if depth > reached:
+                best, reached = candidate or best, depth
+            if score >= gamma and move is not None:
+                candidate = move
+            if time.time() >= start + seconds:
+                break
+    except sunfish.Stop:
+        candidate = None
+    move = best or candidate
+    used = time.time() - start
+    USED["sunfish"].append(used)
+    if move is None:
+        return None, searcher.nodes, reached - 1, used
+    i, j = move.i, move.j
+    if fen.split()[1] == "b":
+        i, j = 119 - i, 119 - j
+    return sunfish.render(i) + sunfish.render(j) + move.prom.lower(), searcher.nodes, reached - 1, used
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+def san(fen: str, uci: str | None) -> str | None:
+    if uci is None:
+        return None
+    board = chess.Board(fen)
+    move = chess.Move.from_uci(uci)
+    return board.san(move) if move in board.legal_moves else None
+
+
+def mates_in_three(fen: str, uci: str | None, verify_seconds: float) -> bool:
+    """Whether ``uci`` mates in 3: checkmate at once, or the defender proven lost within 4 plies."""
+    from engine import api
+    if san(fen, uci) is None:
+        return False
+    board = chess.Board(fen)
+    board.push_uci(uci)
+    if board.is_checkmate():
+        return True
+    if board.is_game_over():
+        return False
+    result = api.search("chess", {"fen": board.fen()}, {"name": "alphabeta"},
+                        time_limit_ms=int(verify_seconds * 1000))
+    return result.outcome == "loss" and result.plies_to_end <= 4
+
+
+def run(data: Path, seconds: float, verify_seconds: float) -> str:
+    from engine import api
+    api.preload()
+    ours(START, 0.05)                                    # warm up (first-call costs are not measured)
+    lines = [f"## Chess\n\n`python -m bench.chess --seconds {seconds:g}` on {platform.python_implementation()} "
+             f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; both "
+             f"engines in one process, one position at a time, {seconds:g} s each.\n"]
+
+    move, result = ours(START, seconds)
+    s_move, s_nodes, s_depth, s_used = sunfish_move(START, seconds)
+    lines.append("| From the start position | nodes | nodes/s | depth completed | seconds used | move |\n"
+                 "|---|---|---|---|---|---|")
+    lines.append(f"| ours (alphabeta) | {result.stats.nodes} | {result.stats.nodes_per_second} | "
+                 f"{result.stats.depth_completed} | {result.stats.time_ms / 1000:.2f} | {san(START, move)} |")
+    lines.append(f"| sunfish | {s_nodes} | {int(s_nodes / s_used)} | {s_depth} | {s_used:.2f} | "
+                 f"{san(START, s_move)} |\n")
+
+    bk = read_epd(data / "bratko_kopec.epd")
+    rows, ours_solved, sunfish_solved = [], 0, 0
+    for fen, best, name in bk:
+        move, result = ours(fen, seconds)
+        s_move = sunfish_move(fen, seconds)[0]
+        a, b = san(fen, move) in best, san(fen, s_move) in best
+        ours_solved, sunfish_solved = ours_solved + a, sunfish_solved + b
+        rows.append(f"| {name} | {'/'.join(sorted(best))} | {san(fen, move)}{' ✓' if a else ''} | "
+                    f"{san(fen, s_move)}{' ✓' if b else ''} | {result.stats.depth_completed} |")
+    lines.append(f"Bratko-Kopec: **ours {ours_solved} / {len(bk)}, sunfish {sunfish_solved} / {len(bk)}**.\n")
+    lines.append("| id | best | ours | sunfish | our depth |\n|---|---|---|---|---|")
+    lines += rows
+
+    mates = read_fens(data / "mate3.fen")
+    rows, ours_solved, sunfish_solved, proven = [], 0, 0, 0
+    for n, fen in enumerate(mates, 1):
+        move, result = ours(fen, seconds)
+        s_move = sunfish_move(fen, seconds)[0]
+        a, b = mates_in_three(fen, move, verify_seconds), mates_in_three(fen, s_move, verify_seconds)
+        ours_solved, sunfish_solved = ours_solved + a, sunfish_solved + b
+        proven += result.outcome == "win" and result.plies_to_end == 5
+        rows.append(f"| {n} | {san(fen, move)}{' ✓' if a else ''} | {result.outcome} {result.plies_to_end} | "
+                    f"{san(fen, s_move)}{' ✓' if b else ''} |")
+    lines.append(f"\nMates in 3: **ours {ours_solved} / {len(mates)} (proven `win` in 5 plies within the "
+                 f"second: {proven}), sunfish {sunfish_solved} / {len(mates)}**.\n")
+    lines.append("| # | ours | our proof | sunfish |\n|---|---|---|---|")
+    lines += rows
+    lines.append("\nSeconds really used a position (mean / max): " + ", ".join(
+        f"{side} {sum(t) / len(t):.2f} / {max(t):.2f}" for side, t in USED.items()) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m bench.chess", description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=1.0, help="time per position for each engine (default 1)")
+    p.add_argument("--verify-seconds", type=float, default=10.0,
+                   help="time for the proof that a move mates in 3 (default 10)")
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the directory of the test positions")
+    args = p.parse_args(argv)
+    print(run(args.data, args.seconds, args.verify_seconds))
+
+
+if __name__ == "__main__":
+    main()

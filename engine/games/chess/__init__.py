@@ -1,0 +1,190 @@
+"""Chess: the rules of python-chess (FEN in, UCI and SAN out) on the engine's own fast positions.
+
+python-chess reads and checks every FEN and every move a request carries and writes SAN for the answers
+(:mod:`.notation`); the searches play on immutable 120-character boards (:mod:`.board`, :mod:`.position`)
+whose move generator the tests check against python-chess by perft. The game ends by checkmate, stalemate,
+insufficient material, the fifty-move rule (100 plies without a capture or pawn move, unless the last one
+mated) or threefold repetition (the same position, side to move, castling and en passant rights, for the
+third time since the state's history starts): as python-chess's ``outcome(claim_draw=True)`` once a draw
+can be claimed from the position itself.
+
+Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score (:mod:`.evaluation`) in units of a
+hundred pawns, strictly inside the utilities, and the API reports values in pawns
+(:meth:`Chess.value_to_json`): a won game is 100.
+"""
+from engine.errors import InvalidState
+from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
+                         REPETITION, Game)
+from engine.games.chess import notation
+from engine.games.chess.board import PROMOTIONS, attacked, uci
+from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend
+from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
+                                         STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
+from engine.registry import NO_CHANCE, GameType
+
+GAME_ID = "chess"
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+CENTIPAWNS_PER_UNIT = 10_000                  # an evaluation of 1.0 would be a hundred pawns
+PAWNS_PER_UNIT = CENTIPAWNS_PER_UNIT / 100
+EVAL_LIMIT = 0.9                              # evaluations stay within +-90 pawns, inside the utilities
+VICTIM = {p: max(MATERIAL_MG[p], MATERIAL_EG[p]) for p in "PNBRQ"}
+VICTIM.update(K=0, **{".": 0})              # the king is never taken; "." is no victim (a quiet promotion)
+PROMOTION_GAIN = [0] + [VICTIM[p] - VICTIM["P"] for p in PROMOTIONS[1:]]
+DELTA_MARGIN = 200                            # centipawns a capture may gain beyond its victim (PST swings)
+NOISY_FIRST = 100_000                         # ordering: captures and promotions before every quiet move
+ASPIRATION_WIDTH = 35 / CENTIPAWNS_PER_UNIT   # a third of a pawn each side of the last iteration's score
+
+GAME_TYPE = GameType(
+    id=GAME_ID,
+    name="Chess",
+    description="The standard game (FIDE laws), rules by python-chess. The game ends by checkmate, "
+                "stalemate, insufficient material, the fifty-move rule or threefold repetition (from the "
+                "state's moves). Values are in pawns from the side to move; a won game is worth 100.",
+    state_format="{\"fen\": FEN (default: the standard start), \"moves\": [UCI moves played from it, "
+                 "e.g. \"e2e4\"] (default none; they give the history that threefold repetition needs)}",
+    initial_state={"fen": START_FEN, "moves": []},
+    move_format="a UCI string: from and to squares, and the promotion piece (\"e2e4\", \"e7e8q\", castling "
+                "as the king's move \"e1g1\")",
+    example_request={"game": "chess", "state": {"fen": START_FEN, "moves": ["e2e4", "e7e5"]},
+                     "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
+    players=("white", "black"),
+    chance=NO_CHANCE,
+    zero_sum=True,
+    alternating=True,
+    outcomes=True,
+    utility_bounds=(-1.0, 1.0),
+    max_length=None,
+    key_fixes_ply=False,
+    move_schema={"type": "string", "pattern": "^[a-h][1-8][a-h][1-8][qrbn]?$"},
+    sample_states=({"fen": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
+                   {"fen": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},
+                   {"fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}),
+)
+
+
+class Chess(Game):
+    """Chess. Utilities: +1 for a win, -1 for a loss, 0 for a draw."""
+
+    id = GAME_ID
+    game_type = GAME_TYPE
+    capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION,
+                              ASPIRATION})
+    players = ("white", "black")
+    outcome_game = True
+    zero_sum = True
+    utility_bounds = (-1.0, 1.0)
+    notation = "san"
+
+    # --- the rules -------------------------------------------------------------------------------
+
+    def to_move(self, state):
+        return state[PLY] & 1
+
+    def actions(self, state):
+        return list(moves(state))
+
+    def result(self, state, move):
+        return play(state, move)
+
+    def is_terminal(self, state):
+        return state[STATUS] != ONGOING
+
+    def utility(self, state, player):
+        if state[STATUS] == CHECKMATE:                    # the player to move is mated
+            return -1.0 if player == state[PLY] & 1 else 1.0
+        return 0.0
+
+    # --- knowledge for searches ------------------------------------------------------------------
+
+    def evaluate(self, state, player):
+        if state[STATUS] != ONGOING:
+            return self.utility(state, player)
+        v = blend(state[MG], state[EG], state[PHASE]) / CENTIPAWNS_PER_UNIT
+        v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
+        return v if player == state[PLY] & 1 else -v
+
+    def key(self, state):
+        return state[KEY]
+
+    def ordered_actions(self, state):
+        """Captures and promotions first, most valuable victim then least valuable attacker (MVV-LVA),
+        then the quiet moves, those the piece-square tables like best first."""
+        board, flip = state[BOARD], 119 if state[PLY] & 1 else 0   # absolute squares -> the mover's view
+        scored = []
+        for m in moves(state):
+            i, j = abs(flip - (m >> 10)), abs(flip - ((m >> 3) & 127))
+            q = board[j]
+            if q != "." or m & 7:
+                scored.append((NOISY_FIRST + 10 * (VICTIM[q.upper()] + PROMOTION_GAIN[m & 7]) - VICTIM[board[i]], m))
+            else:
+                row = TABLES[state[PLY] & 1][0][board[i]]
+                scored.append((row[j] - row[i], m))
+        scored.sort(reverse=True)
+        return [m for _, m in scored]
+
+    def noisy_actions(self, state):
+        """``(gain, move)`` for the captures and promotions, MVV-LVA first; ``gain`` is what the move can
+        be expected to win at most: the victim and the promotion, and a margin for the squares, less the
+        capturing piece when it is worth more than its victim and the opponent guards the square (a
+        one-recapture exchange estimate, so that quiescence skips the captures that lose material)."""
+        board, ep = state[BOARD], state[EP]
+        flip = FLIP if state[PLY] & 1 else 0
+        scored = []
+        for i, j, promotion in noisy_moves(state):
+            q = board[j]
+            gain = VICTIM["P" if q == "." and j == ep else q.upper()] + PROMOTION_GAIN[promotion]
+            attacker = VICTIM[board[i]]
+            expected = gain - attacker if attacker > gain and attacked(board, j) else gain
+            scored.append((10 * gain - attacker, (expected + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT,
+                           abs(flip - i * 1024 - j * 8) + promotion))
+        scored.sort(reverse=True)
+        return [(gain, m) for _, gain, m in scored]
+
+    def forcing(self, state):
+        """The side to move is in check."""
+        return state[CHECK]
+
+    def null_move(self, state):
+        """The position with the turn passed; None in check (illegal) and when the mover has only pawns
+        and king (zugzwang is likely there, and a pass would be the best move)."""
+        if state[CHECK] or not any(c in state[BOARD] for c in "NBRQ"):
+            return None
+        return passed(state)
+
+    def repeated(self, state):
+        return state[REPEATS] > 0
+
+    def aspiration_width(self, state):
+        return ASPIRATION_WIDTH
+
+    # --- JSON ------------------------------------------------------------------------------------
+
+    def move_to_json(self, move):
+        return uci(move)
+
+    def move_from_json(self, value, state):
+        return notation.parse_move(value, state)
+
+    def value_to_json(self, value):
+        """Pawns (centipawns / 100, rounded to a centipawn): a won game is 100."""
+        return round(value * PAWNS_PER_UNIT, 2)
+
+    def move_notation(self, state, move):
+        """SAN (``"Nf3"``, ``"exd8=Q+"``, ``"O-O"``)."""
+        return notation.san(state, move)
+
+    def end_reason(self, state):
+        return REASONS.get(state[STATUS])
+
+    def state_to_json(self, state):
+        return notation.history_json(state)
+
+
+GAME = Chess()
+
+
+def load(state_json, limits=None, **_):
+    """``(game, state)`` from ``{"fen"?, "moves"?}``; :class:`InvalidState` names the field at fault."""
+    if not isinstance(state_json, dict):
+        raise InvalidState("must be an object")
+    return GAME, notation.load_state(state_json)

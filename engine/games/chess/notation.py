@@ -1,0 +1,149 @@
+"""python-chess at the edges: FEN in and out, the moves of a JSON state, SAN for the responses.
+
+The search never calls python-chess; these functions convert between its boards and the engine's states
+(:mod:`.position`) when a request is read and when an answer is written.
+"""
+import chess
+
+from engine.errors import IllegalMove, InvalidState
+from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, SQUARES, THEIR_A8, THEIR_H8, move_code,
+                                      square_name, square_of, turned, turned_rights, uci)
+from engine.games.chess.evaluation import totals
+from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, PLY, REASONS, RIGHTS, STATUS,
+                                         build, moves, play)
+
+MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
+
+
+def from_board(board: chess.Board) -> tuple:
+    """The engine's state for a python-chess board (its move stack is not read: no history)."""
+    cells = list(EMPTY_BOARD)
+    for k, s in enumerate(SQUARES):
+        piece = board.piece_at(chess.square(k % 8, 7 - k // 8))
+        if piece is not None:
+            cells[s] = piece.symbol()
+    absolute = "".join(cells)
+    rights = 0
+    for square, bit in ((chess.A1, OUR_A1), (chess.H1, OUR_H1), (chess.H8, THEIR_H8), (chess.A8, THEIR_A8)):
+        if board.castling_rights & chess.BB_SQUARES[square]:
+            rights |= bit
+    ep = 0
+    if board.ep_square is not None and board.has_legal_en_passant():
+        ep = square_of(chess.square_name(board.ep_square))
+    ply = 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
+    if board.turn == chess.BLACK:
+        absolute, rights, ep = turned(absolute), turned_rights(rights), 119 - ep if ep else 0
+    return build(absolute, rights, ep, board.halfmove_clock, ply, (), (), *totals(absolute, ply & 1))
+
+
+def fen(state: tuple) -> str:
+    return to_board(state).fen()
+
+
+def to_board(state: tuple) -> chess.Board:
+    """A python-chess board of the state's position (without its history)."""
+    return board_of(state[BOARD], state[RIGHTS], state[EP], state[CLOCK], state[PLY])
+
+
+def board_of(view: str, rights: int, ep: int, clock: int, ply: int) -> chess.Board:
+    black = ply & 1
+    absolute = turned(view) if black else view
+    if black:
+        rights, ep = turned_rights(rights), 119 - ep if ep else 0
+    rows = []
+    for r in range(8):
+        row, empty = "", 0
+        for c in absolute[21 + 10 * r:29 + 10 * r]:
+            if c == ".":
+                empty += 1
+            else:
+                row += (str(empty) if empty else "") + c
+                empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    castling = "".join(flag for bit, flag in ((OUR_H1, "K"), (OUR_A1, "Q"), (THEIR_H8, "k"), (THEIR_A8, "q"))
+                       if rights & bit) or "-"
+    ep_name = square_name(ep) if ep else "-"
+    return chess.Board(f"{'/'.join(rows)} {'bw'[not black]} {castling} {ep_name} {clock} {ply // 2 + 1}")
+
+
+def parse_fen(text) -> chess.Board:
+    """A python-chess board for a FEN that describes a legal position; :class:`InvalidState` on
+    ``state.fen`` otherwise, in python-chess's words where it has them."""
+    field = "state.fen"
+    if not isinstance(text, str):
+        raise InvalidState("fen is a string in Forsyth-Edwards Notation", field=field)
+    try:
+        board = chess.Board(text)
+    except ValueError as e:
+        raise InvalidState(f"not a valid FEN: {e}", field=field) from None
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and status & flag]
+        raise InvalidState(f"not a legal position: {', '.join(problems)}", field=field)
+    return board
+
+
+def load_state(state_json: dict) -> tuple:
+    """The engine's state for ``{"fen"?, "moves"?}``: the FEN (default: the standard start) and the UCI
+    moves played from it, each checked by python-chess."""
+    unknown = set(state_json) - {"fen", "moves"}
+    if unknown:
+        raise InvalidState(f"unknown keys {sorted(unknown)}; a chess state has fen and moves")
+    board = parse_fen(state_json.get("fen", chess.STARTING_FEN))
+    played = state_json.get("moves", [])
+    if not isinstance(played, list):
+        raise InvalidState("moves is a list of UCI strings such as \"e2e4\"", field="state.moves")
+    if len(played) > MAX_MOVES:
+        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field="state.moves")
+    state = from_board(board)
+    for n, text in enumerate(played):
+        field = f"state.moves[{n}]"
+        if state[STATUS]:
+            raise InvalidState(f"the game is already over ({REASONS[state[STATUS]]}); {text!r} cannot be "
+                               "played", field=field)
+        state = play(state, parse_move(text, state, field, InvalidState))
+    return state
+
+
+def parse_move(text, state: tuple, field: str = "move", error=IllegalMove) -> int:
+    """The legal move code for a UCI string; ``error`` (:class:`IllegalMove`, or :class:`InvalidState` for
+    the moves of a state) naming ``field`` otherwise."""
+    if not isinstance(text, str):
+        raise error("a move is a UCI string such as \"e2e4\" or \"e7e8q\"", field=field)
+    try:
+        move = chess.Move.from_uci(text)
+    except ValueError:
+        raise error(f"{text!r} is not UCI notation (such as \"e2e4\" or \"e7e8q\")", field=field) from None
+    if not move:
+        raise error("the null move \"0000\" is not a legal move", field=field)
+    code = move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
+                     " NBRQ".index(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0)
+    if code not in moves(state):
+        board = to_board(state)
+        raise error(f"{text!r} is not a legal move in {board.fen()}", field=field)
+    return code
+
+
+def san(state: tuple, move: int) -> str:
+    """``move`` in SAN. An answer writes every root move of one state so: the state's python-chess board
+    is built once and kept until another state asks (``san`` restores the board it is given)."""
+    board = LAST_BOARD.get(state[KEY])
+    if board is None:
+        LAST_BOARD.clear()
+        board = LAST_BOARD[state[KEY]] = to_board(state)
+    return board.san(chess.Move.from_uci(uci(move)))
+
+
+LAST_BOARD = {}                                   # the key of the last state written in SAN -> its board
+
+
+def history_json(state: tuple) -> dict:
+    """``{"fen", "moves"}``: the position where the state's history starts and the moves since, so that
+    loading it gives the state back, repetitions included."""
+    history = state[HISTORY]
+    if not history:
+        return {"fen": fen(state), "moves": []}
+    key = history[0]
+    start = board_of(key[:120], ord(key[120]) - 48, ord(key[121]), state[CLOCK] - len(history),
+                     state[PLY] - len(history))
+    return {"fen": start.fen(), "moves": [uci(m) for m in state[LINE]]}
