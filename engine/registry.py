@@ -68,6 +68,9 @@ class GameType:
     - ``key_fixes_ply``: a state's key determines how many moves were played (every move adds a
       stone), so a proven score may be stored as it is rather than relative to the node.
     - ``options``: the game's rule options.
+    - ``auto_algorithm``: the algorithm object (``{"name": ..., settings}``) that algorithm ``auto`` plays at
+      full strength, the strongest ``python -m bench.strength`` found; None: derived from the declarations
+      (:mod:`engine.search.auto`).
     - ``move_schema``: the JSON Schema of a move in the API.
     - ``sample_states``: states (JSON) the contract suite starts random playouts from, beside
       ``initial_state``.
@@ -93,6 +96,7 @@ class GameType:
     max_players: int | None = None
     general_sum_instances: bool = False
     options: tuple = ()
+    auto_algorithm: dict | None = None
     sample_states: tuple = field(default=())
 
     def __post_init__(self):

@@ -96,6 +96,7 @@ class SearchResult:
     move_notation: str | None = None  # the move and the principal variation in it
     pv_notation: list | None = None
     certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
+    auto: dict | None = None  # algorithm auto: what it ran ("chosen") and the level's "handicap"
 
     def __post_init__(self):
         self.value = finite(self.value)

@@ -9,6 +9,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.games.checkers import MAX_NO_PROGRESS_PLIES
 from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
+from engine.search.auto import LEVELS
 from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
@@ -43,10 +44,12 @@ class AlgorithmSchema(StrictSchema):
     pruning = JSONBoolean()
     forward_pruning = JSONInteger(validate=validate.Range(min=0, max=MAX_FORWARD_PRUNING))
     utility = Utility()
+    probability_cutoff = JSONNumber(validate=validate.Range(min=0, max=1))
     iterations = JSONInteger(validate=validate.Range(min=1))
     exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
+    level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
     evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
     tile_probabilities = fields.Dict(
         keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),

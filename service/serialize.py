@@ -19,7 +19,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches,
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for, the move and the
     principal variation in the game's own notation (chess: ``san`` and ``pv_san``) only in games that have
-    one, and ``algorithm``, the settings the search ran with."""
+    one, and ``algorithm``, the settings the search ran with (for ``auto``, also what it chose and the
+    level's handicap)."""
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -38,7 +39,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
         body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = result.trace or []
-    body["algorithm"] = algorithm
+    body["algorithm"] = algorithm if result.auto is None else {**algorithm, **result.auto}
     return body
 
 

@@ -18,6 +18,14 @@ GAME_ID = "tictactoe"
 MAX_SIDE = 19
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 SMALL_BOARD_CELLS = 12  # boards up to this many cells find empty cells and completed lines by table lookup
+NEAR = 2                # on larger boards, move ordering puts cells this close to a mark before the rest
+# Move ordering on larger boards: an empty cell's urgency sums, over the lines through it that hold marks
+# of one player only, 4 ** marks, times this for the mover's own lines (completing one wins; blocking the
+# opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
+ATTACK_WEIGHT = 1.5
+THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
+FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
+POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -69,9 +77,14 @@ class TicTacToe(Game):
         self.by_promise = sorted(range(self.cells), key=lambda cell: (
             -len(self.lines_through[cell]),
             abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
+        self.rank = {cell: i for i, cell in enumerate(self.by_promise)}
         small = self.cells <= SMALL_BOARD_CELLS
         self.empty_cells = empty_cell_table(self.cells) if small else None
         self.holds_line = line_table(self.cells, self.lines) if small else None
+        self.near = None if small else [sum(1 << (r * cols + c)
+                                            for r in range(max(0, cell // cols - NEAR), min(rows, cell // cols + NEAR + 1))
+                                            for c in range(max(0, cell % cols - NEAR), min(cols, cell % cols + NEAR + 1)))
+                                        for cell in range(self.cells)]
 
     def to_move(self, state):
         return state[2] & 1
@@ -83,8 +96,37 @@ class TicTacToe(Game):
         return cells_of(self.full & ~occupied)
 
     def ordered_actions(self, state):
-        occupied = state[0] | state[1]
-        return [cell for cell in self.by_promise if not occupied >> cell & 1]
+        """Small boards: by promise (cells on more lines, nearer the centre). Larger boards: the urgent cells
+        first (winning, blocking, making threats: see :data:`ATTACK_WEIGHT`), then the other cells within
+        :data:`NEAR` of a mark, then the rest, each group by promise."""
+        x, o = state[0], state[1]
+        occupied = x | o
+        if self.near is None or not occupied:
+            return [cell for cell in self.by_promise if not occupied >> cell & 1]
+        mine, theirs = (o, x) if state[2] & 1 else (x, o)
+        urgency = {}
+        for line in self.lines_with_marks(occupied):
+            m, t = mine & line, theirs & line
+            if m and t:
+                continue
+            weight = ATTACK_WEIGHT * 4 ** m.bit_count() if m else 4 ** t.bit_count()
+            for cell in cells_of(line & ~occupied):
+                urgency[cell] = urgency.get(cell, 0) + weight
+        near = 0
+        for cell in cells_of(occupied):
+            near |= self.near[cell]
+        rank = self.rank
+        urgent = sorted(urgency, key=lambda cell: (-urgency[cell], rank[cell]))
+        rest = [cell for cell in self.by_promise if not occupied >> cell & 1 and cell not in urgency]
+        return urgent + [c for c in rest if near >> c & 1] + [c for c in rest if not near >> c & 1]
+
+    def lines_with_marks(self, occupied: int):
+        """The winning lines that hold a mark: through the marks when there are few, else all of them
+        (lines without a mark count for nobody)."""
+        marks = occupied.bit_count()
+        if marks * len(self.lines_through[0]) * 4 >= len(self.lines):
+            return self.lines
+        return {line for cell in cells_of(occupied) for line in self.lines_through[cell]}
 
     def result(self, state, cell):
         x, o, ply, _ = state
@@ -118,18 +160,45 @@ class TicTacToe(Game):
 
     def evaluate(self, state, player):
         """Open lines: every winning line that holds marks of one player only counts for that player,
-        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1)."""
+        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo: a player to
+        move who can complete a line wins next ply, and one whose opponent can complete lines at two cells
+        or more (and who cannot complete one) loses within two: both are scored :data:`THREAT_VALUE`. A
+        mover who cannot be stopped that way but can make two completions with one mark (an open four,
+        or two fours) wins in three: :data:`FORCING_VALUE`."""
         if state[3] != ONGOING:
             return self.utility(state, player)
         x, o = state[0], state[1]
         score = 0
-        for line in self.lines:
+        x_wins = o_wins = 0                       # the cells where each completes a line
+        x_threes, o_threes = [], []               # lines two marks short of complete, each player's
+        almost, two_short, power = self.k - 1, self.k - 2, POWERS_OF_4
+        for line in self.lines_with_marks(x | o):
             xs, os = x & line, o & line
-            if xs and not os:
-                score += 4 ** xs.bit_count()
-            elif os and not xs:
-                score -= 4 ** os.bit_count()
-        value = score / (abs(score) + 4 ** self.k)
+            if xs:
+                if os:
+                    continue
+                marks = xs.bit_count()
+                score += power[marks]
+                if marks >= two_short:
+                    if marks == almost:
+                        x_wins |= line & ~xs
+                    else:
+                        x_threes.append(line)
+            elif os:
+                marks = os.bit_count()
+                score -= power[marks]
+                if marks >= two_short:
+                    if marks == almost:
+                        o_wins |= line & ~os
+                    else:
+                        o_threes.append(line)
+        value = score / (abs(score) + power[self.k])
+        o_to_move = state[2] & 1
+        mover_wins, other_wins = (o_wins, x_wins) if o_to_move else (x_wins, o_wins)
+        if mover_wins or other_wins & (other_wins - 1):
+            value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
+        elif not other_wins and makes_two_completions(o_threes if o_to_move else x_threes, x | o):
+            value = -FORCING_VALUE if o_to_move else FORCING_VALUE
         return value if player == 0 else -value
 
     def key(self, state):
@@ -143,6 +212,17 @@ class TicTacToe(Game):
         rows = ["".join("X" if x >> (r * self.cols + c) & 1 else "O" if o >> (r * self.cols + c) & 1 else "."
                         for c in range(self.cols)) for r in range(self.rows)]
         return {"board": rows, "k": self.k}
+
+
+def makes_two_completions(lines: list, occupied: int) -> bool:
+    """Whether one mark makes two cells that complete a line: ``lines`` hold one player's marks only, two
+    short of complete; a mark on either empty cell of one makes the other a completion."""
+    makes = {}
+    for line in lines:
+        a, b = cells_of(line & ~occupied)
+        makes[a] = makes.get(a, 0) | 1 << b
+        makes[b] = makes.get(b, 0) | 1 << a
+    return any(c & (c - 1) for c in makes.values())
 
 
 def winning_lines(rows: int, cols: int, k: int) -> list:

@@ -30,10 +30,15 @@ CHANCE_FLAG = 1 << 64
 BOARD_MASK = CHANCE_FLAG - 1
 ROW_MASK = 0xFFFF
 
-# Evaluation weights, per row and per column (after nneonneo/2048-ai, with the tile exponents taken
-# linearly): empty cells and possible merges are good; a line that is not monotonic costs the size of the
-# smaller of its rises and falls.
-EMPTY_WEIGHT, MERGE_WEIGHT, MONOTONICITY_WEIGHT = 1.0, 0.7, 0.25
+# The evaluation of a row or column: the published heuristic of nneonneo/2048-ai (Robert Xiao's expectimax
+# player, which reaches 8192 in most games), with its tuned weights. Over tile exponents r: empty cells and
+# adjacent equal tiles (merges) are good; a line that is not monotonic costs the smaller of its rises and
+# falls, each measured as r ** 4; and large tiles cost sum(r ** 3.5), which rewards merging them.
+EMPTY_WEIGHT, MERGE_WEIGHT = 270.0, 700.0
+MONOTONICITY_WEIGHT, MONOTONICITY_POWER = 47.0, 4.0
+SUM_WEIGHT, SUM_POWER = 11.0, 3.5
+MONOTONIC = [r ** MONOTONICITY_POWER for r in range(16)]
+SUMMED = [r ** SUM_POWER for r in range(16)]
 
 
 def row_cells(row: int) -> list:
@@ -61,12 +66,26 @@ def slide_left(a0, a1, a2, a3) -> tuple:
     return out | pending << shift, merges
 
 
-def row_heuristic(a0, a1, a2, a3, merges) -> float:
-    d1, d2, d3 = a1 - a0, a2 - a1, a3 - a2
+def row_heuristic(*line) -> float:
+    """One line's share of the evaluation (nneonneo/2048-ai's ``heur_score_table``, without its constant)."""
+    empty = merges = run = previous = 0
+    for r in line:
+        if not r:
+            empty += 1
+            continue
+        if r == previous:
+            run += 1
+        elif run:
+            merges, run = merges + 1 + run, 0
+        previous = r
+    if run:
+        merges += 1 + run
+    p0, p1, p2, p3 = (MONOTONIC[r] for r in line)
+    d1, d2, d3 = p1 - p0, p2 - p1, p3 - p2
     rises = (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
     falls = rises - d1 - d2 - d3
-    empty = (not a0) + (not a1) + (not a2) + (not a3)
-    return EMPTY_WEIGHT * empty + MERGE_WEIGHT * merges - MONOTONICITY_WEIGHT * min(rises, falls)
+    return (EMPTY_WEIGHT * empty + MERGE_WEIGHT * merges - MONOTONICITY_WEIGHT * min(falls, rises)
+            - SUM_WEIGHT * (SUMMED[line[0]] + SUMMED[line[1]] + SUMMED[line[2]] + SUMMED[line[3]]))
 
 
 def as_column(row: int) -> int:
@@ -80,7 +99,7 @@ def build_tables():
     cells = [c[::-1] for c in product(range(16), repeat=4)]  # (a0, a1, a2, a3) of rows 0, 1, ..., 0xFFFF
     slid = [slide_left(*c) for c in cells]
     left = [row for row, _ in slid]
-    heuristic = [row_heuristic(*c, merges) for c, (_, merges) in zip(cells, slid)]
+    heuristic = [row_heuristic(*c) for c in cells]
     reverse = [(r & 0xF) << 12 | (r >> 4 & 0xF) << 8 | (r >> 8 & 0xF) << 4 | r >> 12 for r in range(1 << 16)]
     right = [reverse[left[reverse[r]]] for r in range(1 << 16)]
     empties = [tuple(i for i in range(4) if not c[i]) for c in cells]
@@ -177,6 +196,9 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,
     move_schema=MOVE_SCHEMA,
     options=(TILE_PROBABILITIES,),
+    # At 100 ms a move, cutting the branches reached with a probability under 1% buys a ply in open
+    # positions (bench/STRENGTH.md).
+    auto_algorithm={"name": "expectimax", "probability_cutoff": 0.01},
     sample_states=({"board": [[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2, 4], [8, 16, 0, 2]]},
                    {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]], "to_move": "chance"}),
 )

@@ -17,6 +17,7 @@ ALGORITHM_MODULES = {
     "expectimax": "engine.search.expectimax",
     "maxn": "engine.search.maxn",
     "mcts": "engine.search.mcts",
+    "auto": "engine.search.auto",
 }
 
 

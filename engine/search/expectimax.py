@@ -38,6 +38,11 @@ only the first k are searched at all, as backgammon programs filter their candid
 evaluation (the root included; pruned root moves are not reported). That is no longer exact
 expectiminimax: it is off (0) unless asked for, except in games with chance nodes of their own that order
 their moves, where the default keeps ``DEFAULT_FORWARD_PRUNING`` moves.
+
+With ``probability_cutoff`` above 0, a state that the chance (and opponent-model) outcomes on its path
+reach with a probability below it is valued by the evaluation, as a depth cut-off would (after the
+published 2048 players, which cut at 0.0001): the search skips the improbable branches and goes deeper
+along the likely ones in the same time. Values are then estimates even without a depth limit.
 """
 from dataclasses import dataclass
 import math
@@ -49,7 +54,8 @@ from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies, is_integer
+from engine.search.settings import (AlgorithmSettings, check_bool, check_depth, check_finite, depth_in_plies,
+                                    is_integer)
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -80,6 +86,7 @@ class Settings(AlgorithmSettings):
     pruning: bool = True
     forward_pruning: int | None = None
     utility: object = LINEAR
+    probability_cutoff: float = 0.0
 
     def __post_init__(self):
         check_depth(self.depth, self.depth_rounds)
@@ -89,6 +96,7 @@ class Settings(AlgorithmSettings):
             raise AlgorithmMismatch(f"forward_pruning is an integer from 0 (off) to {MAX_FORWARD_PRUNING}",
                                     field="algorithm.forward_pruning")
         object.__setattr__(self, "utility", parse_utility(self.utility))
+        check_finite(self.probability_cutoff, "probability_cutoff", 0.0, 1.0)
 
 
 def requires(game_type) -> str | None:
@@ -106,12 +114,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
     trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
-    ``value(s, alpha, beta, ply)`` is fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
+    ``value(s, alpha, beta, ply, reach)`` (``reach``: the probability of the outcomes that lead to ``s``) is
+    fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
     bound beyond the window on the same side (at most ``alpha``, at least ``beta``).
     """
     require_fit(game)
     require_decision_root(game, state)
-    depth, pruning = depth_in_plies(settings, game), settings.pruning
+    depth, pruning, cutoff = depth_in_plies(settings, game), settings.pruning, settings.probability_cutoff
     model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
     searcher = game.to_move(state)
     sides = sides_of(game)
@@ -141,8 +150,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     nodes = leaves = cutoffs = max_ply = 0
     limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
 
-    def value(s, alpha, beta, ply, moves=None):
-        """``moves``: the node's moves when a Star2 probe has already listed them."""
+    def value(s, alpha, beta, ply, reach, moves=None):
+        """``reach``: the probability of the outcomes on the path; ``moves``: the node's moves when a
+        Star2 probe has already listed them."""
         nonlocal nodes, leaves, max_ply, cut
         nodes += 1
         if not nodes & mask:
@@ -153,23 +163,23 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         if is_terminal(s):
             leaves += 1
             v = utility(s, searcher)
-        elif ply >= limit:
+        elif ply >= limit or reach < cutoff:
             leaves += 1
             cut = True
             v = evaluate(s, searcher)
         else:
             mover = to_move(s)
             if mover == searcher or mover >= 0 and sides[mover] == ours:
-                v = max_value(s, alpha, beta, ply, moves or decision_moves(s, ply))
+                v = max_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
             elif mover == CHANCE:
                 if ordering and bounds is not None and limit - ply - 1 >= PROBE_PLIES:
-                    v = probed_value(s, chance_outcomes(s), alpha, beta, ply)
+                    v = probed_value(s, chance_outcomes(s), alpha, beta, ply, reach)
                 else:
-                    v = expected_value(s, chance_outcomes(s), alpha, beta, ply)
+                    v = expected_value(s, chance_outcomes(s), alpha, beta, ply, reach)
             elif model == MINIMAX:
-                v = min_value(s, alpha, beta, ply, moves or decision_moves(s, ply))
+                v = min_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
             else:
-                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply)
+                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply, reach)
         if entry:
             entry["value"] = sign * v
         return v
@@ -183,13 +193,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         moves = ordered_actions(s)
         return moves[:keep] if keep else moves
 
-    def max_value(s, alpha, beta, ply, moves):
+    def max_value(s, alpha, beta, ply, reach, moves):
         nonlocal cutoffs
         v = -inf
         for a in moves:
             if tracer:
                 tracer.move(ply, a)
-            child = value(result(s, a), alpha, beta, ply + 1)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child > v:
                 v = child
                 if v >= beta:
@@ -199,13 +209,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     alpha = v
         return v
 
-    def min_value(s, alpha, beta, ply, moves):
+    def min_value(s, alpha, beta, ply, reach, moves):
         nonlocal cutoffs
         v = inf
         for a in moves:
             if tracer:
                 tracer.move(ply, a)
-            child = value(result(s, a), alpha, beta, ply + 1)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child < v:
                 v = child
                 if v <= alpha:
@@ -215,7 +225,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     beta = v
         return v
 
-    def expected_value(s, outcomes, alpha, beta, ply):
+    def expected_value(s, outcomes, alpha, beta, ply, reach):
         """The probability-weighted mean of the children; with Star1, child ``i`` of probability ``p`` is
         searched in the window that keeps the node's value inside ``(alpha, beta)`` whatever the unseen
         rest (probability ``rest``) turns out to be between ``lo`` and ``hi``."""
@@ -227,12 +237,12 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             if tracer:
                 tracer.move(ply, o)
             if bounds is None:
-                total += p * value(result(s, o), -inf, inf, ply + 1)
+                total += p * value(result(s, o), -inf, inf, ply + 1, reach * p)
                 continue
             rest -= p
             low = (alpha - total - rest * hi) / p   # a child at most this leaves the node at most alpha
             high = (beta - total - rest * lo) / p   # a child at least this leaves the node at least beta
-            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1)
+            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1, reach * p)
             total += p * v
             # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
             # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
@@ -244,7 +254,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 return max(total + rest * lo, beta)
         return total
 
-    def probed_value(s, outcomes, alpha, beta, ply):
+    def probed_value(s, outcomes, alpha, beta, ply, reach):
         """Star2 at a chance node of the game. Each successor's value lies in ``[lower, upper]``, at first
         ``[lo, hi]``. The probing phase searches the first move of every decision successor: its value is
         a lower bound of a MAX successor (searched in the window that could lift the node to ``beta``)
@@ -270,7 +280,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 tracer.move(ply + 1, moves[0])
             if maximizing:
                 high = (beta - (low_total - p * lower)) / p
-                v = max(value(result(c, moves[0]), lo, min(high, hi), ply + 2), lo)
+                v = max(value(result(c, moves[0]), lo, min(high, hi), ply + 2, reach * p), lo)
                 low_total += p * (v - lower)
                 kid[3] = v
                 if low_total >= beta:
@@ -278,7 +288,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     return max(low_total, beta)
             else:
                 low = (alpha - (up_total - p * upper)) / p
-                v = min(value(result(c, moves[0]), max(low, lo), hi, ply + 2), hi)
+                v = min(value(result(c, moves[0]), max(low, lo), hi, ply + 2, reach * p), hi)
                 up_total += p * (v - upper)
                 kid[4] = v
                 if up_total <= alpha:
@@ -298,7 +308,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 return max(total + p * lower + rest_low, beta)
             if tracer:
                 tracer.move(ply, o)
-            v = value(c, max(low, lower), min(high, upper), ply + 1, moves)
+            v = value(c, max(low, lower), min(high, upper), ply + 1, reach * p, moves)
             total += p * v
             if v <= low:
                 cutoffs += 1
@@ -342,7 +352,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         for a in decision_moves(state, 0) if keep else actions(state):
             if tracer:
                 tracer.move(0, a)
-            v = value(result(state, a), alpha, inf, 1)
+            v = value(result(state, a), alpha, inf, 1, 1.0)
             exact = not pruning or not moves or v > alpha
             moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
             if pruning and v > alpha:

@@ -30,7 +30,7 @@ from engine.search.solver import can_solve, exact_solve
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
 # the most plies left at which it is tried (a longer solve seldom finishes within a request's time).
 SOLVE_SHARE = 1 / 3
-SOLVE_MAX_PLIES = 36
+SOLVE_MAX_PLIES = 30
 # Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
 NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two

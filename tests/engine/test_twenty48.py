@@ -196,7 +196,7 @@ def test_random_games_end_and_keep_the_tile_sum_growing():
 
 def test_description_is_consistent():
     d = api.describe_game("2048")
-    assert d["id"] == "2048" and d["players"] == ["player"] and d["algorithms"] == ["expectimax", "maxn", "mcts"]
+    assert d["id"] == "2048" and d["players"] == ["player"] and d["algorithms"] == ["expectimax", "maxn", "mcts", "auto"]
     game, state = api.load("2048", d["initial_state"])
     assert sum(cell != 0 for row in d["initial_state"]["board"] for cell in row) == 2
     assert game.actions(state)

@@ -1,0 +1,89 @@
+"""What a match is played on: variants (a game and its starting state) and their openings.
+
+A variant is a registered game with a starting state (``tictactoe`` on 3 x 3, or 15 x 15 with k = 5). Every
+registered game is a variant of its own name, starting from its declared ``initial_state``; the table below
+adds the other sizes. Openings are short move sequences from the starting state; a match plays each one
+twice, the players swapping sides, so an opening that favours one side favours both players equally.
+
+A game needs nothing here: without a listed set, openings are drawn by seeded random legal play
+(:func:`random_openings`). A list is only worth adding where random play would be unbalanced or repetitive.
+"""
+from dataclasses import dataclass
+import random
+
+from engine import api
+from engine.game import CHANCE
+from engine.registry import GAME_MODULES, game_type
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    game: str
+    initial_state: dict
+    openings: tuple = ()    # move sequences (JSON moves), each played from initial_state
+
+
+def _connect4_openings() -> tuple:
+    """Every two-ply opening up to mirror symmetry (25): a position and its mirror image play alike."""
+    return tuple((a, b) for a in range(4) for b in range(7) if a < 3 or b >= 3)
+
+
+def _gomoku_openings(side: int) -> tuple:
+    """The centre stone and a reply at each of the distinct cells within two of it (up to symmetry)."""
+    centre = (side // 2) * side + side // 2
+    return tuple((centre, centre + dr * side + dc) for dr, dc in ((0, 1), (1, 1), (0, 2), (1, 2), (2, 2)))
+
+
+def _board(side: int) -> list:
+    return ["." * side] * side
+
+
+VARIANTS = {v.name: v for v in (
+    Variant("connect4", "connect4", game_type("connect4").initial_state, _connect4_openings()),
+    Variant("tictactoe-5x5-k4", "tictactoe", {"board": _board(5), "k": 4}),
+    Variant("tictactoe-7x7-k5", "tictactoe", {"board": _board(7), "k": 5}),
+    Variant("gomoku-15", "tictactoe", {"board": _board(15), "k": 5}, _gomoku_openings(15)),
+)}
+
+
+def variant(name: str) -> Variant:
+    """The variant called ``name``: one of :data:`VARIANTS`, or a registered game from its initial state."""
+    if name in VARIANTS:
+        return VARIANTS[name]
+    if name in GAME_MODULES:
+        return Variant(name, name, game_type(name).initial_state)
+    raise ValueError(f"unknown variant {name!r}; known: {sorted(set(VARIANTS) | set(GAME_MODULES))}")
+
+
+def variant_names() -> list:
+    return sorted(set(VARIANTS) | set(GAME_MODULES))
+
+
+def random_openings(v: Variant, count: int, plies: int = 2, seed: int = 0) -> list:
+    """``count`` distinct openings of ``plies`` uniformly random legal moves (fewer if the game has fewer),
+    none ending the game; seeded, so a rerun plays the same ones."""
+    rng = random.Random(seed)
+    found, tries = [], 0
+    while len(found) < count and tries < 50 * count:
+        tries += 1
+        game, state = api.load(v.game, v.initial_state)
+        line = []
+        for _ in range(plies):
+            if game.is_terminal(state) or game.to_move(state) == CHANCE:
+                break
+            move = rng.choice(game.actions(state))
+            line.append(game.move_to_json(move))
+            state = game.result(state, move)
+        if not game.is_terminal(state) and tuple(line) not in found:
+            found.append(tuple(line))
+    return found
+
+
+def openings(v: Variant, count: int, seed: int = 0) -> list:
+    """The first ``count`` listed openings, topped up with random ones when the list is shorter."""
+    listed = list(v.openings[:count])
+    if len(listed) < count:
+        extra = random_openings(v, count - len(listed) + len(v.openings), seed=seed)
+        listed += [o for o in extra if o not in listed][:count - len(listed)]
+    return listed

@@ -1,0 +1,166 @@
+"""``auto``: the strongest configuration the engine knows for the game, and difficulty levels 1 to 10.
+
+The configuration is data. A game may declare the algorithm object (name and settings) that plays it
+best, measured with ``python -m bench.strength``, as ``GameType.auto_algorithm``; a game that declares
+nothing gets one derived from what the loaded game is (:func:`derived`): alpha-beta for two zero-sum
+sides without chance when the game can evaluate a position or is short, expectimax for one player or two
+zero-sum sides with chance when it can evaluate, max^n for more players likewise, else Monte Carlo tree
+search, which needs only the rules. Each algorithm evaluates with the game's own evaluation.
+
+Levels (:data:`LEVELS`): 10 is full strength, the configuration with the whole time. A lower level is
+weaker by design: it searches with a share of the time and, from level 8 down, to a capped depth (or a
+capped number of MCTS iterations); it adds Gaussian noise to the root moves' values (its standard
+deviation a share of the spread of those values, so that it means the same in every game whatever the
+scale of its evaluation) and now and then plays the second-best move. The noise and the choice are drawn
+from a generator seeded by ``seed`` and the position, so the same seed, position and search answer the
+same move; without a seed each search draws afresh.
+"""
+from dataclasses import dataclass, fields
+import json
+import math
+import random
+import zlib
+
+from engine.deadline import Deadline
+from engine.errors import AlgorithmMismatch
+from engine.game import EVALUATION
+from engine.limits import Limits
+from engine.search import algorithm_module
+from engine.search.mcts import MAX_SEED
+from engine.search.settings import AlgorithmSettings, is_integer
+
+NAME = "auto"
+SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a game this short
+
+
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level: ``time_share`` of the time limit; ``depth`` (plies) and ``iterations`` caps,
+    each applied when the chosen algorithm takes it (None: none); ``noise``, the standard deviation of
+    the noise added to root values as a share of their spread (best minus worst); ``second_best``, the
+    probability of playing the second-best move."""
+
+    time_share: float
+    depth: int | None
+    iterations: int | None
+    noise: float
+    second_best: float
+
+
+LEVELS = {
+    1: Level(0.05, 1, 20, 1.0, 0.40),
+    2: Level(0.10, 1, 50, 0.6, 0.30),
+    3: Level(0.15, 2, 100, 0.4, 0.25),
+    4: Level(0.20, 2, 200, 0.25, 0.20),
+    5: Level(0.25, 3, 400, 0.15, 0.15),
+    6: Level(0.35, 4, 800, 0.1, 0.10),
+    7: Level(0.50, 5, 1600, 0.05, 0.06),
+    8: Level(0.65, 7, 3200, 0.02, 0.03),
+    9: Level(0.80, None, None, 0.0, 0.01),
+    10: Level(1.0, None, None, 0.0, 0.0),
+}
+FULL_STRENGTH = 10
+
+
+@dataclass(frozen=True)
+class Settings(AlgorithmSettings):
+    """``level``: 1 (weakest) to 10 (full strength); ``seed``: makes a level's noise and choices repeatable."""
+
+    level: int = FULL_STRENGTH
+    seed: int | None = None
+
+    def __post_init__(self):
+        if not (is_integer(self.level) and self.level in LEVELS):
+            raise AlgorithmMismatch(f"level is an integer from 1 to {FULL_STRENGTH}", field="algorithm.level")
+        if self.seed is not None and not (is_integer(self.seed) and 0 <= self.seed <= MAX_SEED):
+            raise AlgorithmMismatch(f"seed is an integer in [0, {MAX_SEED}]", field="algorithm.seed")
+
+
+def requires(game_type) -> str | None:
+    """auto picks an algorithm that fits the loaded game; MCTS fits every game, so auto does too."""
+    return None
+
+
+def derived(game, state) -> dict:
+    """The algorithm object for a game that declares none, from what the loaded game is."""
+    evaluates = EVALUATION in game.capabilities
+    bound = game.plies_bound(state)
+    short = bound is not None and bound <= SHORT_GAME_PLIES
+    one_number = game.n_players == 1 or (game.n_players == 2 and game.zero_sum)
+    if not (evaluates or short):
+        return {"name": "mcts"}
+    if game.has_chance:
+        return {"name": "expectimax"} if one_number else {"name": "maxn"}
+    if game.n_players == 2 and game.zero_sum:
+        return {"name": "alphabeta"}
+    return {"name": "maxn"} if not one_number else {"name": "mcts"}
+
+
+def configuration(game, state) -> dict:
+    """The full-strength algorithm object: the game's declaration, else :func:`derived`."""
+    declared = game.game_type.auto_algorithm if game.game_type is not None else None
+    return dict(declared) if declared else derived(game, state)
+
+
+def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
+           limits: Limits = Limits()):
+    """Run the configuration at the level's handicap, then let the level choose among the root moves.
+    The result is the chosen algorithm's, with ``auto`` saying what ran (``{"chosen": algorithm object
+    with its time limit, "handicap": the level}``); when the level plays another move than the search's
+    best, the principal variation and any proof belonged to that best move and are dropped."""
+    if deadline.end is None:
+        raise AlgorithmMismatch("auto plays within a time limit: give time_limit_ms", field="time_limit_ms")
+    level = LEVELS[settings.level]
+    algorithm = configuration(game, state)
+    module = algorithm_module(algorithm["name"])
+    if game.game_type is not None and module.requires(game.game_type) is not None:
+        algorithm = {"name": "mcts"}
+        module = algorithm_module("mcts")
+    taken = {f.name for f in fields(module.Settings)}
+    if level.depth is not None and "depth" in taken:
+        algorithm["depth"] = min(level.depth, algorithm.get("depth") or level.depth)
+    if level.iterations is not None and "iterations" in taken:
+        algorithm["iterations"] = min(level.iterations, algorithm.get("iterations") or level.iterations)
+    if settings.seed is not None and "seed" in taken:
+        algorithm["seed"] = settings.seed
+    budget = deadline.share(level.time_share)
+    given_ms = round(1000.0 * budget.remaining(), 1)
+    module_settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
+    result = module.search(game, state, module_settings, deadline=budget, trace=trace, limits=limits)
+    handicap = None
+    if settings.level != FULL_STRENGTH:
+        handicap = {"level": settings.level, "time_share": level.time_share, "noise": level.noise,
+                    "second_best": level.second_best}
+        play_level(game, state, result, level, generator(game, state, settings.seed))
+    result.auto = {"chosen": {**algorithm, "time_limit_ms": given_ms},
+                   "handicap": handicap}
+    result.stats.finish(deadline.elapsed())
+    return result
+
+
+def generator(game, state, seed) -> random.Random:
+    """The level's random stream: from ``seed`` and the position (JSON, so stable across processes)."""
+    if seed is None:
+        return random.Random()
+    position = json.dumps(game.state_to_json(state), sort_keys=True).encode()
+    return random.Random(seed * 4_294_967_311 + zlib.crc32(position))
+
+
+def play_level(game, state, result, level: Level, rng: random.Random) -> None:
+    """Perturb the root values by the level's noise, rank the moves, and play the best of them, or with
+    probability ``second_best`` the runner-up. Values are from the perspective player's point of view; the
+    player to move maximises them unless it is the perspective's opponent (MIN at a tree's root)."""
+    moves = result.moves
+    if len(moves) < 2:
+        return
+    maximise = game.perspective(state) == game.to_move(state)
+    values = [mv.value for mv in moves]
+    span = max(values) - min(values)
+    sd = level.noise * span if math.isfinite(span) else 0.0
+    noisy = [(mv.value + (rng.gauss(0.0, sd) if sd > 0 else 0.0)) * (1 if maximise else -1) for mv in moves]
+    ranked = sorted(range(len(moves)), key=lambda i: -noisy[i])
+    pick = ranked[1] if rng.random() < level.second_best else ranked[0]
+    chosen = moves[pick]
+    if chosen.move != result.move:
+        result.move, result.value, result.pv = chosen.move, chosen.value, [chosen.move]
+        result.outcome = result.plies_to_end = None

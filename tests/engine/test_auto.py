@@ -1,0 +1,101 @@
+"""Algorithm ``auto``: what it chooses, its validation, and its levels' repeatability (no strength here:
+that is measured in bench/)."""
+import pytest
+
+from engine import api
+from engine.errors import AlgorithmMismatch
+from engine.search import auto
+
+C4 = {"moves": "4453"}
+TIMED = 200
+
+
+def test_it_plays_the_game_s_declared_configuration_and_says_so():
+    api.load("connect4", C4)          # import the game before the clock starts: loading counts against it
+    result = api.search("connect4", C4, {"name": "auto"}, time_limit_ms=TIMED)
+    declared = api.game_type("connect4").auto_algorithm or {"name": "alphabeta"}
+    assert result.auto["chosen"]["name"] == declared["name"]
+    assert 0 < result.auto["chosen"]["time_limit_ms"] <= TIMED
+    assert result.auto["handicap"] is None
+
+
+@pytest.mark.parametrize("root, expected", [
+    ({"type": "max", "children": [{"value": 3}, {"value": 5}]}, "alphabeta"),
+    ({"type": "max", "children": [{"type": "chance", "children": [{"p": 0.5, "value": 1}, {"p": 0.5, "value": 3}]},
+                                  {"value": 1}]}, "expectimax"),
+    ({"player": 0, "children": [{"player": 1, "children": [{"value": [1, 2, 3]}]}, {"value": [3, 2, 1]}]},
+     "maxn"),
+])
+def test_a_game_that_declares_nothing_gets_a_fitting_configuration_from_what_it_is(root, expected):
+    assert api.game_type("tree").auto_algorithm is None
+    result = api.search("tree", {"root": root}, {"name": "auto"}, time_limit_ms=TIMED)
+    assert result.auto["chosen"]["name"] == expected
+
+
+@pytest.mark.parametrize("settings, field", [
+    ({"level": 0}, "algorithm.level"), ({"level": 11}, "algorithm.level"), ({"level": 5.5}, "algorithm.level"),
+    ({"level": True}, "algorithm.level"), ({"seed": -1}, "algorithm.seed"), ({"depth": 3}, "algorithm.depth"),
+])
+def test_bad_settings_name_their_field(settings, field):
+    with pytest.raises(AlgorithmMismatch) as raised:
+        api.search("connect4", C4, {"name": "auto", **settings}, time_limit_ms=TIMED)
+    assert field in raised.value.errors
+
+
+def test_it_needs_a_time_limit():
+    with pytest.raises(AlgorithmMismatch) as raised:
+        api.search("connect4", C4, {"name": "auto"})
+    assert "time_limit_ms" in raised.value.errors
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_a_level_is_repeatable_given_its_seed(level):
+    """Levels 1-4 search to a capped depth that finishes well within the time, so the search is the same
+    every time, and the seed makes the noise and the second-best draw the same."""
+    runs = [api.search("connect4", C4, {"name": "auto", "level": level, "seed": 11}, time_limit_ms=2000)
+            for _ in range(2)]
+    assert runs[0].move == runs[1].move
+    chosen = [{k: v for k, v in r.auto["chosen"].items() if k != "time_limit_ms"} for r in runs]
+    assert chosen[0] == chosen[1] and runs[0].auto["handicap"] == runs[1].auto["handicap"]
+    assert runs[0].auto["handicap"]["level"] == level
+    assert runs[0].auto["chosen"]["depth"] == auto.LEVELS[level].depth
+
+
+def test_different_seeds_make_a_low_level_vary_its_moves():
+    moves = {api.search("connect4", {"moves": ""}, {"name": "auto", "level": 1, "seed": s},
+                        time_limit_ms=2000).move for s in range(12)}
+    assert len(moves) > 1
+
+
+def test_levels_give_more_time_depth_and_less_noise_as_they_rise():
+    levels = [auto.LEVELS[n] for n in sorted(auto.LEVELS)]
+    assert sorted(auto.LEVELS) == list(range(1, 11))
+    assert all(a.time_share <= b.time_share and a.noise >= b.noise and a.second_best >= b.second_best
+               for a, b in zip(levels, levels[1:]))
+    depths = [lv.depth if lv.depth is not None else 10**9 for lv in levels]
+    assert depths == sorted(depths)
+    top = auto.LEVELS[10]
+    assert (top.time_share, top.depth, top.iterations, top.noise, top.second_best) == (1.0, None, None, 0.0, 0.0)
+
+
+def test_the_level_plays_second_best_or_noisy_moves_among_the_searched_ones():
+    """With second_best 1 the runner-up is played, and the proof that belonged to the best is dropped."""
+    game, state = api.load("tictactoe", {"board": ["XX.", "OO.", "..."]})
+    module = api.algorithm_module("alphabeta")
+    from engine.deadline import Deadline
+    result = module.search(game, state, module.Settings(move_ordering=False, transposition_table=False),
+                           deadline=Deadline(None))
+    best = result.move
+    auto.play_level(game, state, result, auto.Level(1.0, None, None, 0.0, 1.0), auto.random.Random(1))
+    assert result.move != best and result.outcome is None and result.pv == [result.move]
+
+
+def test_the_readme_documents_every_level_as_it_is():
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (\d+)% \| (\w+) \| (\w+) \| ([\d.]+) \| (\d+)%? \|$", text, re.M)
+    documented = {int(n): (int(t) / 100, None if d == "none" else int(d), None if i == "none" else int(i),
+                           float(noise), int(p) / 100) for n, t, d, i, noise, p in rows}
+    assert documented == {n: (lv.time_share, lv.depth, lv.iterations, lv.noise, lv.second_best)
+                          for n, lv in auto.LEVELS.items()}
