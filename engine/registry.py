@@ -25,6 +25,7 @@ GAME_MODULES = {
     "checkers": "engine.games.checkers",
     "othello": "engine.games.othello",
     "pacman": "engine.games.pacman",
+    "backgammon": "engine.games.backgammon",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose

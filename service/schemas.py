@@ -10,6 +10,7 @@ from engine.games.checkers import MAX_NO_PROGRESS_PLIES
 from engine.registry import GAME_MODULES
 from engine.search import ALGORITHM_MODULES
 from engine.search.auto import LEVELS
+from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 
@@ -41,6 +42,7 @@ class AlgorithmSchema(StrictSchema):
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()
+    forward_pruning = JSONInteger(validate=validate.Range(min=0, max=MAX_FORWARD_PRUNING))
     utility = Utility()
     probability_cutoff = JSONNumber(validate=validate.Range(min=0, max=1))
     iterations = JSONInteger(validate=validate.Range(min=1))

@@ -24,6 +24,21 @@ narrowed to what could still move the node's value into (alpha, beta). The value
 pruning; only bounds are returned for what falls outside the window. Outcomes of probability 0 are never
 searched.
 
+Star2 (Ballard 1983; Hauk, Buro and Schaeffer 2004) adds a probing phase at the chance nodes of a game
+that orders its moves (``MOVE_ORDERING``: a probe pays only if the first move is likely the best), when
+the successors are not cut by the depth limit: the first move of each decision successor bounds it from
+one side (a MAX successor is worth at least its first child, a MIN successor at most), the bounds may
+settle the chance node before any successor is searched in full, and otherwise they narrow Star1's
+windows. It pays even where the successors' moves are left unordered (one ply left: ordering would cost
+a whole search there); bench/STRENGTH.md ("Backgammon") has the measurement.
+
+Move ordering and forward pruning: at a MAX or MIN node with two or more plies left below it, a game
+that orders its moves (``MOVE_ORDERING``) has them searched best first, and with ``forward_pruning`` k
+only the first k are searched at all, as backgammon programs filter their candidate plays by a shallow
+evaluation (the root included; pruned root moves are not reported). That is no longer exact
+expectiminimax: it is off (0) unless asked for, except in games with chance nodes of their own that order
+their moves, where the default keeps ``DEFAULT_FORWARD_PRUNING`` moves.
+
 With ``probability_cutoff`` above 0, a state that the chance (and opponent-model) outcomes on its path
 reach with a probability below it is valued by the evaluation, as a depth cut-off would (after the
 published 2048 players, which cut at 0.0001): the search skips the improbable branches and goes deeper
@@ -34,12 +49,13 @@ import math
 
 from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE, EVALUATION
+from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth, check_finite, depth_in_plies
+from engine.search.settings import (AlgorithmSettings, check_bool, check_depth, check_finite, depth_in_plies,
+                                    is_integer)
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -47,28 +63,38 @@ NAME = "expectimax"
 UNIFORM, EPSILON_GREEDY, MINIMAX = "uniform", "epsilon_greedy", "minimax"
 OPPONENT_MODELS = (UNIFORM, EPSILON_GREEDY, MINIMAX)
 DEFAULT_EPSILON = 0.1
+DEFAULT_FORWARD_PRUNING = 8   # moves kept at deep MAX/MIN nodes of chance games that order their moves
+MAX_FORWARD_PRUNING = 1000
+PROBE_PLIES = 1               # Star2 probes successors with at least this many plies left below them
 
 
 @dataclass(frozen=True)
 class Settings(AlgorithmSettings):
     """``depth`` in plies (None: iterative deepening) or ``depth_rounds``
     (:func:`~engine.search.settings.depth_in_plies`); ``opponent_model`` (None: ``minimax`` in a game
-    with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 where the game bounds
-    its utilities; ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and
-    a :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is
-    checked when the game is known."""
+    with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 and Star2 where the game
+    bounds its utilities; ``forward_pruning``: the number of moves searched at MAX/MIN nodes with two or
+    more plies left, best first by the game's move ordering (0: all; None: the default described in the
+    module); ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and a
+    :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is checked
+    when the game is known."""
 
     depth: int | None = None
     depth_rounds: int | None = None
     opponent_model: str | None = None
     epsilon: float | None = None
     pruning: bool = True
+    forward_pruning: int | None = None
     utility: object = LINEAR
     probability_cutoff: float = 0.0
 
     def __post_init__(self):
         check_depth(self.depth, self.depth_rounds)
         check_bool(self.pruning, "pruning")
+        if self.forward_pruning is not None and not (
+                is_integer(self.forward_pruning) and 0 <= self.forward_pruning <= MAX_FORWARD_PRUNING):
+            raise AlgorithmMismatch(f"forward_pruning is an integer from 0 (off) to {MAX_FORWARD_PRUNING}",
+                                    field="algorithm.forward_pruning")
         object.__setattr__(self, "utility", parse_utility(self.utility))
         check_finite(self.probability_cutoff, "probability_cutoff", 0.0, 1.0)
 
@@ -116,13 +142,17 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if not pruning:
         bounds = None
     lo, hi = bounds or (-math.inf, math.inf)
+    ordering = MOVE_ORDERING in game.capabilities
+    ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
     mask = Deadline.CHECK_MASK
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
     inf = math.inf
     nodes = leaves = cutoffs = max_ply = 0
     limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
 
-    def value(s, alpha, beta, ply, reach):
+    def value(s, alpha, beta, ply, reach, moves=None):
+        """``reach``: the probability of the outcomes on the path; ``moves``: the node's moves when a
+        Star2 probe has already listed them."""
         nonlocal nodes, leaves, max_ply, cut
         nodes += 1
         if not nodes & mask:
@@ -140,21 +170,33 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         else:
             mover = to_move(s)
             if mover == searcher or mover >= 0 and sides[mover] == ours:
-                v = max_value(s, alpha, beta, ply, reach)
+                v = max_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
             elif mover == CHANCE:
-                v = expected_value(s, chance_outcomes(s), alpha, beta, ply, reach)
+                if ordering and bounds is not None and limit - ply - 1 >= PROBE_PLIES:
+                    v = probed_value(s, chance_outcomes(s), alpha, beta, ply, reach)
+                else:
+                    v = expected_value(s, chance_outcomes(s), alpha, beta, ply, reach)
             elif model == MINIMAX:
-                v = min_value(s, alpha, beta, ply, reach)
+                v = min_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
             else:
                 v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply, reach)
         if entry:
             entry["value"] = sign * v
         return v
 
-    def max_value(s, alpha, beta, ply, reach):
+    def decision_moves(s, ply):
+        """A MAX or MIN node's moves: best first, and at most ``keep`` of them, where two or more plies
+        are left below the node (where one is, ordering would cost as much as the search)."""
+        if not ordering or limit - ply < 2:
+            return actions(s)
+        deadline.check()          # ordering may evaluate hundreds of children (backgammon doubles)
+        moves = ordered_actions(s)
+        return moves[:keep] if keep else moves
+
+    def max_value(s, alpha, beta, ply, reach, moves):
         nonlocal cutoffs
         v = -inf
-        for a in actions(s):
+        for a in moves:
             if tracer:
                 tracer.move(ply, a)
             child = value(result(s, a), alpha, beta, ply + 1, reach)
@@ -167,10 +209,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     alpha = v
         return v
 
-    def min_value(s, alpha, beta, ply, reach):
+    def min_value(s, alpha, beta, ply, reach, moves):
         nonlocal cutoffs
         v = inf
-        for a in actions(s):
+        for a in moves:
             if tracer:
                 tracer.move(ply, a)
             child = value(result(s, a), alpha, beta, ply + 1, reach)
@@ -212,6 +254,70 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 return max(total + rest * lo, beta)
         return total
 
+    def probed_value(s, outcomes, alpha, beta, ply, reach):
+        """Star2 at a chance node of the game. Each successor's value lies in ``[lower, upper]``, at first
+        ``[lo, hi]``. The probing phase searches the first move of every decision successor: its value is
+        a lower bound of a MAX successor (searched in the window that could lift the node to ``beta``)
+        or an upper bound of a MIN successor (the window that could sink it to ``alpha``), and the node
+        is cut as soon as the bounds settle it. The search phase is Star1 with each successor's own
+        bounds in place of ``lo`` and ``hi``, and the probe's move list handed on."""
+        nonlocal cutoffs
+        kids, up_total, low_total = [], 0.0, 0.0
+        for o, p in outcomes:
+            if p > 0.0:
+                kids.append([o, p, result(s, o), lo, hi, None])   # outcome, p, child, lower, upper, moves
+                up_total += p * hi
+                low_total += p * lo
+        for kid in kids:
+            o, p, c, lower, upper, _ = kid
+            mover = CHANCE if is_terminal(c) else to_move(c)
+            maximizing = mover >= 0 and sides[mover] == ours
+            if not maximizing and (mover == CHANCE or model != MINIMAX):
+                continue
+            kid[5] = moves = decision_moves(c, ply + 1)
+            if tracer:
+                tracer.move(ply, o)
+                tracer.move(ply + 1, moves[0])
+            if maximizing:
+                high = (beta - (low_total - p * lower)) / p
+                v = max(value(result(c, moves[0]), lo, min(high, hi), ply + 2, reach * p), lo)
+                low_total += p * (v - lower)
+                kid[3] = v
+                if low_total >= beta:
+                    cutoffs += 1
+                    return max(low_total, beta)
+            else:
+                low = (alpha - (up_total - p * upper)) / p
+                v = min(value(result(c, moves[0]), max(low, lo), hi, ply + 2, reach * p), hi)
+                up_total += p * (v - upper)
+                kid[4] = v
+                if up_total <= alpha:
+                    cutoffs += 1
+                    return min(up_total, alpha)
+        total, rest_up, rest_low = 0.0, up_total, low_total
+        for o, p, c, lower, upper, moves in kids:
+            rest_up -= p * upper
+            rest_low -= p * lower
+            low = (alpha - total - rest_up) / p     # as in Star1, with the unseen successors' own bounds
+            high = (beta - total - rest_low) / p
+            if upper <= low:                        # the bounds alone settle the node
+                cutoffs += 1
+                return min(total + p * upper + rest_up, alpha)
+            if lower >= high:
+                cutoffs += 1
+                return max(total + p * lower + rest_low, beta)
+            if tracer:
+                tracer.move(ply, o)
+            v = value(c, max(low, lower), min(high, upper), ply + 1, reach * p, moves)
+            total += p * v
+            if v <= low:
+                cutoffs += 1
+                return min(total + rest_up, alpha)
+            if v >= high:
+                cutoffs += 1
+                return max(total + rest_low, beta)
+        return total
+
     def opponent_outcomes(s, mover):
         """The opponent's moves as chance outcomes under the opponent model. The greedy model's one-ply
         look at every child counts as a visit (with a costly evaluation, it is much of the work)."""
@@ -243,7 +349,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         nodes += 1
         entry = visit(0, -inf, inf) if tracer else None
         alpha = -inf
-        for a in actions(state):
+        for a in decision_moves(state, 0) if keep else actions(state):
             if tracer:
                 tracer.move(0, a)
             v = value(result(state, a), alpha, inf, 1, 1.0)
@@ -264,7 +370,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                   depth_completed=max_ply if depth_completed is None else depth_completed)
 
     def certain(value):
-        """The certainty equivalent of a perspective utility, in the game's units and perspective."""
+        """The certainty equivalent of a perspective utility, in the game's units and perspective (a
+        linear search's values are in the game's units already: nothing was divided by ``scale``)."""
+        if transform.kind == LINEAR:
+            return value
         return sign * transform.inverse(sign * value) * scale
 
     for mv in moves:
@@ -284,6 +393,16 @@ def require_fit(game) -> None:
     if game.n_players > 1 and not game.zero_sum:
         raise AlgorithmMismatch(f"expectimax values states with one number, which needs one player or two "
                                 f"zero-sum sides; use maxn for this {game.n_players}-player game")
+
+
+def forward_pruning_for(game, setting) -> int:
+    """The number of moves kept at deep MAX/MIN nodes (0: all): the setting, or by default
+    :data:`DEFAULT_FORWARD_PRUNING` in a game with chance nodes of its own that orders its moves."""
+    if MOVE_ORDERING not in game.capabilities:
+        return 0
+    if setting is None:
+        return DEFAULT_FORWARD_PRUNING if game.has_chance else 0
+    return setting
 
 
 def opponent_settings(game, model, epsilon) -> tuple:
