@@ -9,9 +9,10 @@ import dataclasses
 import gc
 import sys
 
-from engine.deadline import Deadline
+from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import AlgorithmMismatch, GameOver, InvalidState
 from engine.limits import Limits
+from engine.result import TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
 from engine.search.settings import settings_from
@@ -77,13 +78,19 @@ class Search:
                  trace: bool = False, limits: Limits = Limits()):
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
         self.module, self.settings, options = settings_for(game_id, algorithm)
-        self.game, self.state = load(game_id, state_json, limits, **options)
+        self.trace, self.limits, self.unread = trace, limits, None
+        try:
+            with no_cyclic_gc(), reading(self.deadline):
+                self.game, self.state = load(game_id, state_json, limits, **options)
+        except ReadTimeout as stop:  # no time left to search: run() answers with the root's first move
+            self.unread = stop
         require_fit(self.module, game_id)
-        if self.game.is_terminal(self.state):
+        if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
-        self.trace, self.limits = trace, limits
 
     def run(self, on_progress=None):
+        if self.unread is not None:
+            return unread(self.unread, self.deadline)
         game = self.game
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
@@ -96,10 +103,17 @@ class Search:
         self.deadline.cancel()
 
 
+def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
+    """The answer when the time ran out while the state was read: its first move, no search."""
+    stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
+    stats.finish(deadline.elapsed())
+    return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
+
+
 @contextmanager
 def no_cyclic_gc():
-    """Hold off Python's cyclic garbage collector while a search runs. A full collection walks every
-    tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
+    """Hold off Python's cyclic garbage collector while a state is read and searched. A full collection
+    walks every tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
     before the deadline the search answers that much late. Reference counting still frees almost all of a
     search's garbage, and alpha-beta frees its table itself before it answers (within its deadline), so
     little is left for the collector when it runs again. The switch is process-wide: the service's sync

@@ -1,5 +1,9 @@
 """A cooperative deadline: searches poll it every few nodes and unwind with :class:`Timeout`. Its owner may
-also cancel it (a client went away) and listen to the search's progress through it."""
+also cancel it (a client went away) and listen to the search's progress through it. Reading a state
+counts against it too: a loader of input whose size only the body limit bounds (an explicit tree) polls
+:func:`reading_deadline` and stops with :class:`ReadTimeout`."""
+from contextlib import contextmanager
+from contextvars import ContextVar
 import time
 
 from engine.result import Progress
@@ -7,6 +11,16 @@ from engine.result import Progress
 
 class Timeout(Exception):
     """Raised inside a search when its deadline has passed; the search driver catches it."""
+
+
+class ReadTimeout(Timeout):
+    """The deadline passed while the state was still being read, so no search could start. It carries the
+    anytime answer the loader could already give: the first legal move at the root (in JSON form) and the
+    name of the perspective player."""
+
+    def __init__(self, move, perspective: str):
+        super().__init__(move, perspective)
+        self.move, self.perspective = move, perspective
 
 
 class Deadline:
@@ -81,3 +95,21 @@ class Deadline:
 
     def remaining(self) -> float | None:
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+
+_reading = ContextVar("tactician_reading_deadline", default=None)
+
+
+@contextmanager
+def reading(deadline: Deadline):
+    """While the body of the ``with`` reads a state, :func:`reading_deadline` is ``deadline``."""
+    token = _reading.set(deadline)
+    try:
+        yield
+    finally:
+        _reading.reset(token)
+
+
+def reading_deadline() -> Deadline:
+    """The deadline of the state being read (one that never expires outside :func:`reading`)."""
+    return _reading.get() or Deadline()

@@ -6,7 +6,7 @@ from flask_cors import CORS
 
 import engine.api
 
-from service import errors, metrics, request_log
+from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, play, search, stream
@@ -26,6 +26,8 @@ def create_app(config: dict | None = None) -> Flask:
                       OPENAPI_YAML=to_yaml(served_spec(settings)))
     errors.register(app)
     allow_cors(app, settings)
+    admission.register(app)
+    fairness.register(app)
     metrics.register(app)
     request_log.register(app)
     health.register(app)

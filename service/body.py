@@ -1,12 +1,19 @@
-"""Reading a JSON request body: its media type (415), its size (413, enforced by Werkzeug from
-MAX_CONTENT_LENGTH), its syntax (400) and its numbers (422 for one too large to be finite)."""
+"""Reading a JSON request body: its media type and content coding (415), its size (413, enforced by
+Werkzeug from MAX_CONTENT_LENGTH), its framing (400 for a malformed chunked body), its syntax (400) and its
+numbers (422 for one too large to be finite).
+
+Decoding counts against a search's time limit, so bodies are decoded by orjson (a fifth of the standard
+decoder's time on a 1 MB tree), which accepts only JSON with finite numbers; whatever it refuses goes to the
+standard decoder, whose verdict (and field-naming checks) stand."""
 import json
 import math
 import re
 import sys
 
 from flask import current_app, request
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+import orjson
+from gunicorn.http.errors import NoMoreData, ParseException
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout, UnsupportedMediaType
 
 from service.errors import Unprocessable
 
@@ -33,15 +40,47 @@ def reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
+# What reading a body can raise when its framing is broken: gunicorn's parser errors (a chunk size that is
+# not hexadecimal, a missing chunk terminator), the end of the stream before the body's end. (Werkzeug's
+# own, ClientDisconnected, is already a 400.)
+BROKEN_BODY = (ParseException, NoMoreData)
+
+
+def read_body() -> bytes:
+    """The raw body. Under gunicorn each read of the socket waits at most READ_TIMEOUT_MS (a setting)
+    for more bytes: a client that stops sending mid-body is answered 408 and frees its thread."""
+    sock = request.environ.get("gunicorn.socket")
+    previous = sock.gettimeout() if sock is not None else None
+    if sock is not None:
+        sock.settimeout(current_app.config["SETTINGS"].read_timeout_ms / 1000.0)
+    try:
+        return request.get_data(cache=False)
+    except TimeoutError:
+        raise RequestTimeout("The body did not arrive in time.") from None
+    except BROKEN_BODY as exc:
+        raise BadRequest(f"The body could not be read: {type(exc).__name__}.") from None
+    finally:
+        if sock is not None:
+            sock.settimeout(previous)
+
+
 def json_body():
-    """The decoded body. Deeply nested JSON makes the decoder raise RecursionError: that is malformed too."""
+    """The decoded body. Deeply nested JSON makes the decoder raise RecursionError: that is malformed too.
+    The body is read as sent: a content coding (``Content-Encoding: gzip``) is refused, not guessed at."""
     if not is_json_media_type(request.mimetype):
         raise UnsupportedMediaType("The body must be JSON, sent with Content-Type: application/json.")
-    raw = request.get_data(cache=False)
+    coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if coding not in ("", "identity"):
+        raise UnsupportedMediaType(f"Content-Encoding {coding!r} is not supported: send the body uncompressed.")
+    raw = read_body()
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if request.content_length is None and len(raw) >= limit:
         # Werkzeug cuts a chunked body (no Content-Length) at the limit; one that reaches it is too large.
         raise RequestEntityTooLarge(f"A chunked body must be smaller than {limit} bytes.")
+    try:
+        return orjson.loads(raw)  # the fast path: it refuses every number that is not finite
+    except orjson.JSONDecodeError:
+        pass  # the standard decoder says why, or accepts what orjson does not (nesting beyond 1024)
     try:
         data = json.loads(raw, parse_constant=reject_constant)
     except RecursionError:

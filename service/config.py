@@ -10,9 +10,9 @@ ANY_ORIGIN = "*"
 @dataclass(frozen=True)
 class Settings:
     """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
-    a positive integer except ``cors_origins``: ``*`` (any origin, without credentials) or a
+    a positive integer except two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
     comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
-    call the API."""
+    call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -21,6 +21,12 @@ class Settings:
     max_tree_depth: int = 1_000
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
+    max_trace_bytes: int = 256 * 1024
+    max_waiting_searches: int = 2
+    read_timeout_ms: int = 5_000
+    max_searches_per_client: int = 1
+    search_seconds_per_client_minute: int = 60
+    rate_limit_storage_uri: str = "memory://"
     cors_origins: str = ANY_ORIGIN
 
     def __post_init__(self):

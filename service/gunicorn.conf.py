@@ -1,12 +1,15 @@
 """gunicorn settings for Tactician: ``gunicorn -c service/gunicorn.conf.py``.
 
-Searches are CPU-bound, so workers are sync, one per core (WEB_CONCURRENCY overrides). Each search ends
-by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is only a backstop well above it.
-On SIGTERM a worker finishes the request in hand, answers /readyz with 503 meanwhile, and exits.
+Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running one
+search at a time (service/admission.py). Workers are threaded (service/worker.py, gunicorn's gthread with
+problem+json errors and a draining SIGTERM): while one thread searches, the others read requests and
+answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES are refused
+with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
+only a backstop well above it. On SIGTERM a worker answers /readyz and new searches with 503, answers the
+connections still in the listen backlog, finishes the requests in hand, and exits.
 """
 import os
 import shutil
-import signal
 import tempfile
 
 # Prometheus' multiprocess mode must be chosen before prometheus_client is imported anywhere: the workers
@@ -20,10 +23,16 @@ _max_time_limit_s = int(os.environ.get("MAX_TIME_LIMIT_MS", "10000")) / 1000.0
 
 wsgi_app = "service.wsgi:app"
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-worker_class = "sync"
+worker_class = "service.worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
+# One thread searches and MAX_WAITING_SEARCHES wait for it; the rest read requests, answer health checks
+# and cheap routes, and refuse searches. A client that stops sending holds one for up to READ_TIMEOUT_MS,
+# so there are plenty (an idle thread costs little): README, "Settings", says how to size them.
+threads = int(os.environ.get("THREADS", "64"))
 max_requests = int(os.environ.get("MAX_REQUESTS", "1000"))
-max_requests_jitter = max(1, max_requests // 10)
+# Workers under an even load reach max_requests together; a wide jitter keeps them from restarting at once
+# (while one restarts, the others serve).
+max_requests_jitter = max(1, max_requests // 2)
 timeout = int(3 * _max_time_limit_s + 30)
 graceful_timeout = int(_max_time_limit_s + 10)
 control_socket_disable = True  # gunicorn >= 25.1 opens a control socket by default; nothing here uses it
@@ -36,20 +45,6 @@ def on_starting(server):
     os.makedirs(_metrics_dir, exist_ok=True)
     for name in os.listdir(_metrics_dir):
         os.unlink(os.path.join(_metrics_dir, name))
-
-
-def post_worker_init(worker):
-    """Mark the app as draining when this worker is told to stop, then let gunicorn stop it gracefully."""
-    from service.routes.health import readiness
-
-    stop = worker.handle_exit
-
-    def drain_then_stop(sig, frame):
-        readiness(worker.wsgi).drain()
-        stop(sig, frame)
-
-    signal.signal(signal.SIGTERM, drain_then_stop)
-    signal.siginterrupt(signal.SIGTERM, False)
 
 
 def child_exit(server, worker):

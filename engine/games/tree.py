@@ -8,6 +8,7 @@ index, a move is a child's index, and ``move_to_json`` gives the child's label (
 """
 import math
 
+from engine.deadline import ReadTimeout, reading_deadline
 from engine.errors import EngineError, IllegalMove, InvalidState
 from engine.registry import OPTIONAL_CHANCE, GameType
 from engine.game import CHANCE, EVALUATION, PLIES_BOUND, Game
@@ -17,6 +18,7 @@ GAME_ID = "tree"
 NODE_KEYS = {"id", "type", "player", "children", "value", "eval", "move", "p"}
 TYPE_PLAYER = {"max": 0, "min": 1, "chance": CHANCE}
 LEAF = -2  # to_move of a leaf: nobody moves
+READ_CHECK_MASK = 255  # reading polls the deadline every 256 nodes (about a millisecond)
 
 FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
     {"id": "B", "type": "min", "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
@@ -203,12 +205,23 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
     width = None  # n-player: the length of the utility vectors
     max_player = 0
     lo, hi = math.inf, -math.inf
-    stack = [(root, None, 0, 0)]  # (json node, parent index, position among siblings, depth)
-    while stack:
-        node, parent, position, depth = stack.pop()
+    deadline = reading_deadline()
+    # One frame per open list of siblings: [the list, the parent's index, the next position, the depth],
+    # so that a node of 80,000 children costs no more to open than one of two.
+    frames = [[[root], None, 0, 0]]
+    while frames:
+        frame = frames[-1]
+        siblings, parent, position, depth = frame
+        if position == len(siblings):
+            frames.pop()
+            continue
+        frame[2] = position + 1
+        node = siblings[position]
         i = len(tree.mover)
         if i >= max_nodes:
             raise InvalidState(f"the tree has more than {max_nodes} nodes", field="state.root")
+        if not i & READ_CHECK_MASK and i and deadline.expired():
+            raise out_of_time(tree)
         tree.parent.append(parent)
         if parent is not None:
             tree.children[parent].append(i)
@@ -257,8 +270,7 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
                     tree.eval_value[i] = e = payoff(node["eval"], n_player, width, ".eval")
                     width = len(e) if n_player else None
                     lo, hi = min(lo, *as_tuple(e)), max(hi, *as_tuple(e))
-                for k in range(len(children) - 1, -1, -1):
-                    stack.append((children[k], i, k, depth + 1))
+                frames.append([children, i, 0, depth + 1])
             elif "value" in node:
                 for key in ("type", "player", "eval"):
                     if key in node:
@@ -287,6 +299,14 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
     if all(e is not None for e, m in zip(tree.eval_value, tree.mover) if m != LEAF):
         tree.capabilities = tree.capabilities | {EVALUATION}
     return tree
+
+
+def out_of_time(tree: Tree) -> ReadTimeout:
+    """The deadline passed while the tree was being read (the root and its first child are): the anytime
+    answer is the root's first move, as a search that had no time would give."""
+    if tree.mover[0] == CHANCE:
+        raise InvalidState("the root is a chance node: no player moves here", field="state")
+    return ReadTimeout(tree.label[1], f"P{tree.mover[0]}" if tree.n_player else "MAX")
 
 
 def detect_n_player(root, max_nodes: int) -> bool:

@@ -315,6 +315,8 @@ def parse_board(board) -> int:
         if not isinstance(row, list) or len(row) != 4:
             raise InvalidState("a row is a list of 4 integers", field=f"state.board[{r}]")
         for c, tile in enumerate(row):
+            if isinstance(tile, float) and tile.is_integer():  # JSON's 8.0 is the integer 8
+                tile = int(tile)
             if not isinstance(tile, int) or isinstance(tile, bool) or (tile and (
                     tile < 2 or tile & (tile - 1) or tile > 1 << MAX_EXPONENT)):
                 raise InvalidState(f"a cell is 0 or a power of two from 2 to {1 << MAX_EXPONENT}",

@@ -1,5 +1,6 @@
 """What every search shares: fitting checks, the root decision, and assembling the result."""
 from itertools import count
+import math
 
 from engine.game import EVALUATION
 from engine.deadline import Timeout
@@ -121,7 +122,7 @@ def first_move_fallback(game, state) -> MoveValue:
         value = game.evaluate(state, game.perspective(state))
     else:
         lo, hi = game.utility_bounds or (0.0, 0.0)
-        value = (lo + hi) / 2
+        value = lo / 2 + hi / 2  # (lo + hi) / 2 overflows when both are near the largest float
     return MoveValue(game.ordered_actions(state)[0], value, bound=ESTIMATE)
 
 
@@ -141,6 +142,20 @@ def player_bounds(game) -> tuple | None:
     if game.zero_sum and game.n_players >= 2:
         return min(lo, -hi), max(hi, -lo)
     return lo, hi
+
+
+def unit_interval(lo: float, hi: float) -> tuple:
+    """``(to_unit, from_unit)``: the affine map of ``[lo, hi]`` onto ``[0, 1]`` and its inverse, for any
+    finite bounds (a range of zero width maps to 0). Where ``hi - lo`` would overflow (the bounds near
+    the largest float, of opposite signs) both work on halves; ``from_unit`` clamps to ``[lo, hi]``, so
+    that rounding can never step outside the range, nor overflow."""
+    span = hi - lo
+    if math.isfinite(span):
+        span = span or 1.0
+        return (lambda u: (u - lo) / span), (lambda x: min(hi, max(lo, lo + span * x)))
+    half_lo, half_span = lo / 2, hi / 2 - lo / 2
+    return ((lambda u: (u / 2 - half_lo) / half_span),
+            (lambda x: min(hi, max(lo, lo + half_span * x + half_span * x))))
 
 
 def deepen(game, depth: int | None, root_pass) -> tuple:

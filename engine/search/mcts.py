@@ -5,7 +5,7 @@ Each iteration walks down the tree, at decision nodes to the child with the best
 probability; adds one child (a decision node's next untried move, in natural order, or the sampled
 outcome); plays a rollout from it to the end of the game; and adds the final utilities to the statistics
 of every node on the path, each node counting the utility of the player who chose the move into it.
-Utilities are scaled to [0, 1] by the game's bounds. So two-player zero-sum games, n-player games (each
+Utilities are scaled to [0, 1] by the game's bounds (without overflow, whatever finite numbers they are). So two-player zero-sum games, n-player games (each
 player its own utility) and one-player games against chance (2048) are all searched alike.
 
 Rollouts (``rollout``): ``random`` plays uniformly random moves; ``heuristic`` plays a move that wins at once
@@ -48,7 +48,8 @@ from engine.game import CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.settings import AlgorithmSettings, check_finite, is_integer
-from engine.search.common import first_move_fallback, finish, outcome_of, player_bounds, require_decision_root
+from engine.search.common import (first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
+                                  unit_interval)
 
 NAME = "mcts"
 RANDOM, HEURISTIC = "random", "heuristic"
@@ -108,7 +109,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                and RANDOM_PLAYOUT in game.capabilities else None)
     solver = game.outcome_game and not game.has_chance and game.n_players == 2
     lo, hi = player_bounds(game) or (0.0, 1.0)
-    span = (hi - lo) or 1.0
+    to_unit, from_unit = unit_interval(lo, hi)
     mask = Deadline.CHECK_MASK
     capacity = limits.tt_max_entries  # the tree stops growing here; iterations then roll out from its leaves
     sqrt, log = math.sqrt, math.log
@@ -120,13 +121,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     nodes = leaves = max_ply = done = 0
 
     def scaled(us):
-        return [(u - lo) / span for u in us]
+        return [to_unit(u) for u in us]
 
     def proven_reward(i):
         """The scaled utilities of a proven node (two players, zero-sum)."""
         me, v = owner[i], proof[i]
         reward = [0.0, 0.0]
-        reward[me], reward[1 - me] = (v - lo) / span, (-v - lo) / span
+        reward[me], reward[1 - me] = to_unit(v), to_unit(-v)
         return reward
 
     def add_node(i, k):
@@ -292,7 +293,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     def mean(c):
         """The root mover's utility of root child ``c``: proven, or the mean of its rollouts."""
-        return proof[c] if proof[c] is not None else lo + span * wins[c] / visits[c]
+        return proof[c] if proof[c] is not None else from_unit(wins[c] / visits[c])
 
     def decision():
         """The root moves tried so far, each with its value and visits, and the index of the answer

@@ -1,25 +1,12 @@
-"""Liveness and readiness. Readiness turns 503 once the worker is told to stop (gunicorn's SIGTERM, see
-``service/gunicorn.conf.py``), so a load balancer stops sending it traffic while it drains."""
+"""Liveness and readiness. Readiness turns 503 once the worker is told to stop (SIGTERM, see
+``service/worker.py``), so a load balancer stops sending it traffic while it drains. Both are answered by
+a worker thread of their own, however busy the searches are (:mod:`service.admission`)."""
 from flask import Blueprint, Flask, current_app, jsonify
 
+from service.admission import admission
 from service.errors import problem
 
 blueprint = Blueprint("health", __name__)
-EXTENSION = "tactician.readiness"
-
-
-class Readiness:
-    """Whether this worker should receive new traffic."""
-
-    def __init__(self):
-        self.draining = False
-
-    def drain(self) -> None:
-        self.draining = True
-
-
-def readiness(app: Flask) -> Readiness:
-    return app.extensions[EXTENSION]
 
 
 @blueprint.get("/livez")
@@ -29,11 +16,10 @@ def livez():
 
 @blueprint.get("/readyz")
 def readyz():
-    if readiness(current_app).draining:
+    if admission(current_app).draining:
         return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.")
     return jsonify({"status": "ready"})
 
 
 def register(app: Flask) -> None:
-    app.extensions[EXTENSION] = Readiness()
     app.register_blueprint(blueprint)

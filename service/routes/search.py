@@ -1,12 +1,16 @@
-"""``POST /v1/search``: validate, run the engine under the time limit, serialise."""
+"""``POST /v1/search``: validate, check the client's share (429) and wait for the worker's search slot (or
+be refused at once, 503), run the engine under the time limit, serialise."""
 import time
 
+import flask
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
 from engine.search import alphabeta, expectimax
 
+from service.admission import ARRIVED, admission
 from service.body import json_body
+from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
 from service.schemas import SearchRequestSchema
@@ -38,9 +42,12 @@ def remaining_ms(time_limit_ms: float, started: float) -> float:
 
 def search_request() -> dict:
     """The body of ``POST /v1/search`` (and of its stream), validated: the engine's arguments, the
-    ``time_limit_ms`` counted from the request's arrival, and the algorithm with its documented defaults."""
-    started = time.perf_counter()
+    ``time_limit_ms`` counted from the request's arrival (given by the server, service/worker.py, when it
+    can), and the algorithm with its documented defaults. A search the worker could not admit now is
+    refused before its body is read (503)."""
+    started = flask.request.environ.get(ARRIVED) or time.perf_counter()
     settings = current_app.config["SETTINGS"]
+    admission(current_app).check()
     request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
     return {"game_id": request["game"], "state_json": request["state"],
@@ -52,9 +59,13 @@ def search_request() -> dict:
 @blueprint.post("/v1/search")
 def search():
     request = search_request()
-    with IN_FLIGHT.track_inprogress():
+    settings = current_app.config["SETTINGS"]
+    waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
+    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0), \
+            IN_FLIGHT.track_inprogress():
+        request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)  # waiting for the slot counts
         result = engine.api.search(**request)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    return jsonify(search_response(result, algorithm, request["trace"]))
+    return jsonify(search_response(result, algorithm, request["trace"], settings.max_trace_bytes))

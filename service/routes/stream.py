@@ -14,7 +14,7 @@ import logging
 from queue import Empty, SimpleQueue
 import threading
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app
 
 import engine.api
 from engine.errors import EngineError
@@ -38,11 +38,12 @@ def search_stream():
     request = search_request()
     algorithm, trace = request["algorithm"], request["trace"]
     prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
-    return Response(events(prepared, request["game_id"], algorithm, trace), mimetype="text/event-stream",
+    cap = current_app.config["SETTINGS"].max_trace_bytes
+    return Response(events(prepared, request["game_id"], algorithm, trace, cap), mimetype="text/event-stream",
                     headers=HEADERS)
 
 
-def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool):
+def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int):
     """The stream's bytes. Closing the generator (the client went away) cancels the search."""
     queue = SimpleQueue()
     worker = threading.Thread(target=run, args=(prepared, queue), name="search", daemon=True)
@@ -58,7 +59,7 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                 yield event(INFO, progress_info(data))
             elif kind == RESULT:
                 record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
-                yield event(RESULT, search_response(data, algorithm, trace))
+                yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))
                 return
             else:
                 yield event(ERROR, data)

@@ -1,12 +1,21 @@
 """Hypothesis strategies: random explicit game trees in the JSON form of API.md."""
+import sys
+
 from hypothesis import strategies as st
 
 values = st.integers(min_value=-20, max_value=20)
 
+# Finite JSON numbers at the edges of the float range: any sum, difference or scaling of two of them may
+# overflow, and the smallest lose their precision when divided.
+BIGGEST = sys.float_info.max
+EXTREMES = (BIGGEST, -BIGGEST, 1.7e308, -1.7e308, 1e308, -1e308, 5e-324, -5e-324, 1e-308, 0.0)
+extreme_values = st.one_of(st.sampled_from(EXTREMES), values)
 
-def game_trees(kinds=("max", "min"), max_leaves=60, with_eval=False, n_players=None):
+
+def game_trees(kinds=("max", "min"), max_leaves=60, with_eval=False, n_players=None, values=values):
     """Random trees whose inner nodes are of the given ``kinds`` (consecutive layers of one kind allowed),
-    with integer leaves (ties are likely, which exercises tie-breaking and cut-off edges).
+    with integer leaves (ties are likely, which exercises tie-breaking and cut-off edges), or leaves drawn
+    from ``values`` (``extreme_values``: the edges of the float range too).
     ``n_players``: vector-valued leaves and ``player`` nodes instead of typed ones."""
     leaf_value = values if n_players is None else st.lists(values, min_size=n_players, max_size=n_players)
     leaf = st.builds(lambda v: {"value": v}, leaf_value)

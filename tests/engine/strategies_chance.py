@@ -3,7 +3,8 @@ n-player trees with chance nodes, in the JSON form of API.md. Roots are decision
 move for the player to move there); chance children may have probability 0."""
 from hypothesis import strategies as st
 
-values = st.integers(min_value=-20, max_value=20)
+from tests.engine.strategies import values
+
 weights = st.lists(st.integers(0, 4), min_size=4, max_size=4)
 
 
@@ -23,9 +24,11 @@ def make_node(kind, children, ws, ev, n_players):
     return node
 
 
-def chance_trees(kinds=("max", "min", "chance"), max_leaves=40, with_eval=False, n_players=None):
+def chance_trees(kinds=("max", "min", "chance"), max_leaves=40, with_eval=False, n_players=None, values=values,
+                 weights=weights):
     """Typed trees whose inner nodes are of the given kinds (n_players None), or n-player trees whose
-    inner nodes are players 0..n-1 and, if "chance" is among the kinds, chance nodes."""
+    inner nodes are players 0..n-1 and, if "chance" is among the kinds, chance nodes. Leaves and evals
+    are drawn from ``values``, chance weights from ``weights`` (four at a time)."""
     vector = values if n_players is None else st.lists(values, min_size=n_players, max_size=n_players)
     evals = vector if with_eval else st.none()
     leaf = st.builds(lambda v: {"value": v}, vector)

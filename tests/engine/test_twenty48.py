@@ -152,7 +152,7 @@ def test_game_over_is_terminal_and_worse_than_any_live_board():
     ({"board": [[0] * 4, [0, 1, 0, 0], [0] * 4, [0] * 4]}, "state.board[1][1]"),
     ({"board": [[0] * 4, [0] * 4, [0] * 4, [0, 0, 0, 65536]]}, "state.board[3][3]"),
     ({"board": [[0] * 4, [0] * 4, [0] * 4, [0, 0, 0, True]]}, "state.board[3][3]"),
-    ({"board": [[0] * 4, [0] * 4, [0] * 4, [0, 0, 0, 2.0]]}, "state.board[3][3]"),
+    ({"board": [[0] * 4, [0] * 4, [0] * 4, [0, 0, 0, 2.5]]}, "state.board[3][3]"),
     ({"board": EMPTY}, "state.board"),
     ({"board": board([2, 0, 0, 0]), "to_move": "MAX"}, "state.to_move"),
     ({"board": [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]], "to_move": "chance"}, "state.board"),
@@ -163,6 +163,11 @@ def test_invalid_states_name_the_field(state, field):
     with pytest.raises(InvalidState) as error:
         api.load("2048", state)
     assert field in error.value.errors
+
+
+def test_a_cell_of_2_0_is_the_integer_2():
+    """JSON's 2.0 is an integer, as it is in every other integer field (issue 17)."""
+    assert api.load("2048", {"board": board([2.0, 4.0, 0.0, 0])}) == api.load("2048", {"board": board([2, 4, 0, 0])})
 
 
 def test_evaluation_and_utility_stay_within_the_bounds():

@@ -68,3 +68,4 @@ class ValidatingClient:
 
     def post(self, *args, **kwargs):
         return self.open(*args, method="POST", **kwargs)
+

@@ -18,7 +18,8 @@ BIG_BOARD = {"board": ["." * 7] * 7, "k": 4}  # minimax cannot finish this: it r
 @pytest.fixture
 def server(tmp_path):
     """A running gunicorn with two workers, both warm; yields (base URL, process)."""
-    with gunicorn(tmp_path, ready=wait_until_warm, MAX_TIME_LIMIT_MS=5000) as running:
+    # Every request comes from one address: the per-client limit on concurrent searches is set out of the way.
+    with gunicorn(tmp_path, ready=wait_until_warm, MAX_TIME_LIMIT_MS=5000, MAX_SEARCHES_PER_CLIENT=100) as running:
         yield running
 
 

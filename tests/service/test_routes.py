@@ -4,6 +4,7 @@ from openapi_core.validation.response.exceptions import InvalidData
 
 import engine.api
 
+from service.admission import admission
 from tests.service.support import ValidatingClient, make_app
 
 
@@ -99,7 +100,7 @@ def test_apply_in_a_tree_descends_to_the_subtree(client, figure_5_2):
 def test_liveness_and_readiness(client, app):
     assert client.get("/livez").get_json() == {"status": "ok"}
     assert client.get("/readyz").get_json() == {"status": "ready"}
-    app.extensions["tactician.readiness"].drain()
+    admission(app).drain()
     response = client.get("/readyz")
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
     assert client.get("/livez").status_code == 200

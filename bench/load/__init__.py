@@ -1,0 +1,1 @@
+"""Load and abuse scenarios (issue 17): ``python -m bench.load``."""

@@ -1,0 +1,172 @@
+"""Load and abuse scenarios of issue 17 against a real gunicorn with two workers, driven by locust headless
+(``bench/load/locustfile.py``); the slow clients and the SIGTERM drain by sockets and threads.
+
+    pip install -r requirements-bench.txt
+    python -m bench.load [--quick] [--redis redis://127.0.0.1:6379] [--json bench/load/results.json]
+
+Prints one Markdown table per scenario (the figures of bench/RESULTS.md, "Load and abuse") and the peak
+RSS of each worker process (sampled every half second over the whole run; workers are recycled after
+MAX_REQUESTS, so there may be more than two)."""
+import argparse
+import csv
+import json
+import os
+from pathlib import Path
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import psutil
+import requests
+
+from bench.load.clients import slow_clients
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCUSTFILE = Path(__file__).with_name("locustfile.py")
+SEARCH = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn with service/gunicorn.conf.py and two workers; samples its workers' RSS."""
+
+    def __init__(self, python: str, env: dict):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.metrics = tempfile.mkdtemp(prefix="tactician-bench-")
+        self.process = subprocess.Popen(
+            [python, "-m", "gunicorn", "-c", "service/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}"],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            env={**os.environ, "WEB_CONCURRENCY": "2", "MAX_TIME_LIMIT_MS": "10000",
+                 "PROMETHEUS_MULTIPROC_DIR": self.metrics, **env})
+        self.peak_rss = {}
+        self.sampling = True
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"{self.base}/readyz", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                time.sleep(0.2)
+        self.sampler = threading.Thread(target=self.sample, daemon=True)
+        self.sampler.start()
+
+    def sample(self):
+        parent = psutil.Process(self.process.pid)
+        while self.sampling and self.process.poll() is None:
+            try:
+                for child in parent.children():
+                    rss = child.memory_info().rss
+                    self.peak_rss[child.pid] = max(self.peak_rss.get(child.pid, 0), rss)
+            except psutil.Error:
+                pass
+            time.sleep(0.5)
+
+    def stop(self, sig=signal.SIGTERM, timeout=60) -> int:
+        self.sampling = False
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(timeout=timeout)
+
+
+def locust(base: str, classes: list, users: int, seconds: int, prefix: str) -> dict:
+    """Run locust headless; the statistics per request name: count, failures, p50, p99, max (ms)."""
+    subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), *classes, "--headless",
+                    "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--host", base, "--csv", prefix,
+                    "--only-summary", "--stop-timeout", "15", "--loglevel", "WARNING"],
+                   cwd=ROOT, check=False, stdout=subprocess.DEVNULL)
+    rows = {}
+    with open(f"{prefix}_stats.csv") as f:
+        for row in csv.DictReader(f):
+            if row["Name"] != "Aggregated":
+                rows[row["Name"]] = {"count": int(row["Request Count"]), "failures": int(row["Failure Count"]),
+                                     "p50_ms": float(row["50%"]), "p99_ms": float(row["99%"]),
+                                     "max_ms": float(row["Max Response Time"])}
+    return rows
+
+
+def drain(python: str, env: dict) -> dict:
+    """Eight 3 s searches on two workers, SIGTERM at 0.5 s, then four more: every one answered?"""
+    server = Server(python, env)
+    answers, errors = [], []
+
+    def one():
+        try:  # each its own client: the per-client limits are not what this scenario measures
+            r = requests.post(f"{server.base}/v1/search", json={**SEARCH, "time_limit_ms": 3000}, timeout=60,
+                              headers={"X-API-Key": f"drain-{threading.get_ident()}"})
+            answers.append(r.status_code)
+        except requests.RequestException as error:
+            errors.append(type(error).__name__)
+
+    first = [threading.Thread(target=one) for _ in range(8)]
+    for t in first:
+        t.start()
+    time.sleep(0.5)
+    server.process.send_signal(signal.SIGTERM)
+    started = time.perf_counter()
+    ready = requests.get(f"{server.base}/readyz", timeout=5)
+    ready_ms = (time.perf_counter() - started) * 1000
+    later = [threading.Thread(target=one) for _ in range(4)]
+    for t in later:
+        t.start()
+    for t in first + later:
+        t.join(timeout=60)
+    code = server.stop(timeout=60)
+    return {"answers": sorted(answers), "errors": errors, "readyz_status": ready.status_code,
+            "readyz_ms": round(ready_ms, 1), "exit_status": code, "peak_rss": server.peak_rss}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.load")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--redis", help="RATE_LIMIT_STORAGE_URI for the per-client limits")
+    parser.add_argument("--json", default=str(ROOT / "bench" / "load" / "results.json"))
+    parser.add_argument("--server-python", default=sys.executable)
+    args = parser.parse_args(argv)
+    env = {"RATE_LIMIT_STORAGE_URI": args.redis} if args.redis else {}
+    scale = 0.25 if args.quick else 1.0
+    out = tempfile.mkdtemp(prefix="tactician-locust-")
+    report = {}
+    server = Server(args.server_python, env)
+    try:
+        report["mixed"] = locust(server.base, ["Mixed", "Prober"], 9, int(60 * scale), f"{out}/mixed")
+        report["flood"] = locust(server.base, ["LongSearcher", "Prober"], 51, int(20 * max(scale, 0.5)),
+                                 f"{out}/flood")
+        time.sleep(12)  # let the flood's last searches end
+        report["starve"] = locust(server.base, ["Hog", "Victim", "Prober"], 4, int(40 * max(scale, 0.5)),
+                                  f"{out}/starve")
+        time.sleep(12)
+        socks = slow_clients(server.port)
+        try:
+            report["slowloris"] = locust(server.base, ["Victim", "Prober"], 2, int(20 * max(scale, 0.5)),
+                                         f"{out}/slowloris")
+        finally:
+            for sock in socks:
+                sock.close()
+    finally:
+        code = server.stop()
+    report["peak_rss_mb"] = {pid: round(rss / 2**20, 1) for pid, rss in server.peak_rss.items()}
+    report["exit_status"] = code
+    report["sigterm"] = drain(args.server_python, env)
+    report["sigterm"]["peak_rss"] = {pid: round(rss / 2**20, 1) for pid, rss in report["sigterm"]["peak_rss"].items()}
+    Path(args.json).write_text(json.dumps(report, indent=2))
+    for scenario in ("mixed", "flood", "starve", "slowloris"):
+        print(f"\n#### {scenario}\n\n| request | count | failures | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- | --- |")
+        for name, row in report[scenario].items():
+            print(f"| {name} | {row['count']} | {row['failures']} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
+                  f"{row['max_ms']:.0f} |")
+    print("\nsigterm:", json.dumps(report["sigterm"]))
+    print("peak RSS per worker (MB):", report["peak_rss_mb"])
+
+
+if __name__ == "__main__":
+    main()

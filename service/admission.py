@@ -1,0 +1,85 @@
+"""Admission control: how many searches a worker runs and lets wait, and refusing the rest at once.
+
+Searches are CPU-bound, so a worker runs one at a time (its other threads answer health checks and the
+cheap routes meanwhile). At most ``MAX_WAITING_SEARCHES`` more may wait for it; one more is refused at
+once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once the worker is told to
+stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those it holds finish.
+A waiting search's time limit runs while it waits (the limit counts from the request's arrival), and it
+waits no longer than that: if the slot has not come free by then, it answers at its deadline with what a
+millisecond finds (``timed_out``). So a search never answers later than its limit plus the usual margin,
+however long the running one takes.
+"""
+from contextlib import contextmanager
+import math
+import threading
+
+from flask import Flask
+from werkzeug.exceptions import ServiceUnavailable
+
+EXTENSION = "tactician.admission"
+# The WSGI environ key under which the server (service/worker.py) gives a request's arrival, a
+# time.perf_counter(): the time limit counts from then.
+ARRIVED = "tactician.arrived"
+
+
+class Admission:
+    """One worker's search slot and its waiting line."""
+
+    def __init__(self, max_waiting: int, retry_after_s: int):
+        self.slot = threading.Lock()
+        self.guard = threading.Lock()
+        self.waiting = 0
+        self.max_waiting = max_waiting
+        self.retry_after_s = retry_after_s
+        self.draining = False
+
+    def drain(self) -> None:
+        """From now on: refuse new searches, and answer ``/readyz`` with 503."""
+        self.draining = True
+
+    def check(self) -> None:
+        """Refuse at once (before the body is even read) when a search could not be admitted now."""
+        if self.draining:
+            raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
+        if self.slot.locked() and self.waiting >= self.max_waiting:
+            raise self.full()
+
+    def full(self) -> ServiceUnavailable:
+        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in "
+                                  f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
+
+    @contextmanager
+    def search(self, patience_s: float):
+        """Hold the search slot for the body of the ``with``, waiting for it at most ``patience_s`` (the
+        search's time left) if waiting is allowed, else raise :class:`ServiceUnavailable` (503 with
+        ``Retry-After``). A search whose time ran out while it waited runs without the slot: it has no
+        time left, so it answers at once with what a millisecond finds."""
+        if self.draining:
+            raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
+        if not self.slot.acquire(blocking=False):
+            with self.guard:
+                if self.waiting >= self.max_waiting:
+                    raise self.full()
+                self.waiting += 1
+            try:
+                admitted = self.slot.acquire(timeout=patience_s)
+            finally:
+                with self.guard:
+                    self.waiting -= 1
+            if not admitted:
+                yield
+                return
+        try:
+            yield
+        finally:
+            self.slot.release()
+
+
+def admission(app: Flask) -> Admission:
+    return app.extensions[EXTENSION]
+
+
+def register(app: Flask) -> None:
+    settings = app.config["SETTINGS"]
+    app.extensions[EXTENSION] = Admission(settings.max_waiting_searches,
+                                          math.ceil(settings.default_time_limit_ms / 1000))

@@ -1,0 +1,80 @@
+"""Per-client fairness: a client (its ``X-API-Key`` header when it sends one, else its address) may hold
+at most ``MAX_SEARCHES_PER_CLIENT`` searches at once and spend at most ``SEARCH_SECONDS_PER_CLIENT_MINUTE``
+search-seconds a minute; over either, 429 problem+json with ``Retry-After``.
+
+The counts live in a flask-limiter storage (``RATE_LIMIT_STORAGE_URI``): ``memory://`` by default, which is
+per worker process, so that a client's limits are per worker; ``redis://host:6379`` shares them between
+the workers and the instances of a deployment, which makes them exact. A search is charged its time limit,
+in milliseconds, when it is admitted (the most it can spend) and refunded what it did not use when it
+answers.
+"""
+from contextlib import contextmanager
+import hashlib
+import math
+import time
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import RateLimitItemPerMinute
+from werkzeug.exceptions import TooManyRequests
+
+EXTENSION = "tactician.fairness"
+API_KEY_HEADER = "X-API-Key"
+NAMESPACE = "search-seconds"
+
+
+def client_key() -> str:
+    """Who is asking: a digest of the API key when one is sent (the key itself is never stored), else
+    the address the connection came from."""
+    api_key = request.headers.get(API_KEY_HEADER)
+    if api_key:
+        return "key:" + hashlib.sha256(api_key.encode()).hexdigest()[:32]
+    return "addr:" + (get_remote_address() or "unknown")
+
+
+class Fairness:
+    """The two per-client limits, over one flask-limiter storage. The budget is counted in milliseconds
+    in a fixed one-minute window."""
+
+    def __init__(self, app: Flask, settings):
+        self.limiter = Limiter(client_key, app=app, storage_uri=settings.rate_limit_storage_uri,
+                               strategy="fixed-window", default_limits=[], headers_enabled=False)
+        self.max_running = settings.max_searches_per_client
+        self.budget_s = settings.search_seconds_per_client_minute
+        self.budget = RateLimitItemPerMinute(self.budget_s * 1000)
+        # A worker that dies holding a count must not hold it for ever.
+        self.running_expiry = math.ceil(settings.max_time_limit_ms / 1000) + 60
+
+    @contextmanager
+    def search(self, time_limit_ms: int):
+        """Hold one of the client's searches for the body of the ``with``, charged ``time_limit_ms`` and
+        refunded what it did not use; or raise :class:`TooManyRequests` (429 with ``Retry-After``)."""
+        key = client_key()
+        strategy, storage = self.limiter.limiter, self.limiter.storage
+        charged = math.ceil(time_limit_ms)
+        if not strategy.hit(self.budget, NAMESPACE, key, cost=charged):
+            reset, _ = strategy.get_window_stats(self.budget, NAMESPACE, key)
+            wait = max(1, math.ceil(reset - time.time()))
+            raise TooManyRequests(f"This client has spent its {self.budget_s} search-seconds of the minute; "
+                                  f"retry in {wait} s.", retry_after=wait)
+        running = f"tactician/running/{key}"
+        started = time.perf_counter()
+        try:
+            if storage.incr(running, self.running_expiry) > self.max_running:
+                raise TooManyRequests(f"This client already has {self.max_running} search(es) running; retry "
+                                      "when one has answered.", retry_after=1)
+            yield
+        finally:
+            storage.incr(running, self.running_expiry, amount=-1)
+            unused = charged - math.ceil((time.perf_counter() - started) * 1000)
+            if unused > 0:
+                storage.incr(self.budget.key_for(NAMESPACE, key), self.budget.get_expiry(), amount=-unused)
+
+
+def fairness(app: Flask) -> Fairness:
+    return app.extensions[EXTENSION]
+
+
+def register(app: Flask) -> None:
+    app.extensions[EXTENSION] = Fairness(app, app.config["SETTINGS"])

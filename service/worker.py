@@ -1,0 +1,149 @@
+"""Tactician's gunicorn worker: gunicorn's threaded worker (``gthread``), with these changes.
+
+- **Errors gunicorn answers itself** (a bad request line, an overlong URL or header, an unsupported
+  transfer coding: before the app runs) are problem+json like every other error, not gunicorn's HTML page.
+- **SIGTERM drains**: ``/readyz`` turns 503 at once and new searches are refused with 503 (the app's
+  :class:`~service.admission.Admission`), while the worker keeps accepting connections until none has
+  arrived for ``DRAIN_QUIET_SECONDS``, so that requests already waiting in the listen backlog are answered
+  too (by 503, not by a connection reset). Then gunicorn stops the worker gracefully: the requests in hand
+  finish.
+- **Slow clients do not hold threads**: a new connection that sends nothing goes back to the poller after
+  ``IDLE_CONNECTION_WAIT_SECONDS`` (gthread's default: 5 s), and every blocking read of a request waits at
+  most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the body reader answers 408).
+
+Threads let ``/livez``, ``/readyz`` and the other cheap routes be answered while a search runs; the
+admission control of :mod:`service.admission` keeps searches to one at a time per worker (they are
+CPU-bound) and refuses, at once, those that would wait too long.
+"""
+import html
+import json
+import re
+import socket
+import struct
+import sys
+import threading
+import time
+
+from gunicorn.workers import gthread
+
+from service.admission import ARRIVED, admission
+from service.config import Settings
+
+DRAIN_QUIET_SECONDS = 0.5
+# How long the searching thread may hold the GIL while another thread waits for it (Python's default is
+# 5 ms): a health check is answered within a few of these.
+GIL_SWITCH_SECONDS = 0.001
+# gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
+# back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
+IDLE_CONNECTION_WAIT_SECONDS = 0.05
+# gunicorn's error page: its status line, and the message after the heading.
+GUNICORN_ERROR = re.compile(rb"^HTTP/1\.1 (\d{3}) ([^\r]*)\r\n.*?</h1>\s*(.*?)\s*</body>", re.S)
+
+
+def problem_response(raw: bytes) -> bytes:
+    """gunicorn's HTML error response ``raw`` as the same error in problem+json."""
+    match = GUNICORN_ERROR.match(raw)
+    if match is None:
+        status, title, detail = 500, "Internal Server Error", "The server failed to answer."
+    else:
+        status, title = int(match.group(1)), match.group(2).decode("latin-1")
+        detail = html.unescape(match.group(3).decode("latin-1")) or title
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail},
+                      separators=(",", ":")).encode()
+    head = (f"HTTP/1.1 {status} {title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    return head + body
+
+
+class ProblemSocket:
+    """A client socket as gunicorn's error writer sees it: whatever it sends is rewritten by
+    :func:`problem_response`. Everything else is the socket's."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def sendall(self, data):
+        return self.sock.sendall(problem_response(bytes(data)))
+
+    def send(self, data):
+        self.sendall(data)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
+
+
+class Worker(gthread.ThreadWorker):
+    """``worker_class = "service.worker.Worker"`` (see ``service/gunicorn.conf.py``)."""
+
+    def init_process(self):
+        gthread.DEFAULT_WORKER_DATA_TIMEOUT = IDLE_CONNECTION_WAIT_SECONDS
+        seconds = Settings.from_env().read_timeout_ms / 1000.0
+        self.read_timeout = struct.pack("ll", int(seconds), int(seconds % 1 * 1e6))
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
+        self.last_accept = time.monotonic()
+        super().init_process()
+
+    def load_wsgi(self):
+        """The app (kept as ``flask_app``), told when each request's connection was handed to a thread:
+        ``environ["tactician.arrived"]``, a ``time.perf_counter()``. A search's time limit counts from
+        then, not from when a thread got round to it."""
+        super().load_wsgi()
+        self.flask_app = app = self.wsgi
+        self.arrivals = arrivals = threading.local()
+
+        def stamped(environ, start_response):
+            environ[ARRIVED] = getattr(arrivals, "arrived", None)
+            return app(environ, start_response)
+        self.wsgi = stamped
+
+    def enqueue_req(self, conn):
+        if not hasattr(conn, "arrived"):  # a new connection: bound every blocking read of it
+            conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, self.read_timeout)
+        conn.arrived = time.perf_counter()
+        super().enqueue_req(conn)
+
+    def handle_request(self, req, conn):
+        self.arrivals.arrived = getattr(conn, "arrived", None)
+        return super().handle_request(req, conn)
+
+    def handle_error(self, req, client, addr, exc):
+        super().handle_error(req, ProblemSocket(client), addr, exc)
+
+    def accept(self, listener):
+        self.last_accept = time.monotonic()
+        super().accept(listener)
+
+    def handle_exit(self, sig, frame):
+        """SIGTERM: drain (see the module docstring), then gunicorn's graceful stop."""
+        app = getattr(self, "flask_app", None)
+        if app is None:  # still booting: nothing to drain
+            return super().handle_exit(sig, frame)
+        if admission(app).draining:
+            return
+        admission(app).drain()
+        self.last_accept = time.monotonic()
+        threading.Thread(target=self.stop_when_quiet, args=(sig, frame), daemon=True).start()
+
+    def stop_when_quiet(self, sig, frame):
+        while time.monotonic() - self.last_accept < DRAIN_QUIET_SECONDS:
+            time.sleep(DRAIN_QUIET_SECONDS / 5)
+        super().handle_exit(sig, frame)
+
+    def set_accept_enabled(self, enabled):
+        """When the worker stops accepting for good, it first takes the connections that reached the
+        listen backlog meanwhile, then closes its listeners: later connections are refused at once (by
+        the kernel, or go to a worker still accepting) instead of waiting in a backlog nobody serves,
+        to be reset when the server exits."""
+        if not enabled and not self.alive:
+            for listener in self.sockets:
+                listener.setblocking(False)
+                while True:
+                    before = self.nr_conns
+                    self.accept(listener)
+                    if self.nr_conns == before:
+                        break
+        super().set_accept_enabled(enabled)
+        if not enabled and not self.alive:
+            for listener in self.sockets:
+                listener.close()

@@ -1,0 +1,178 @@
+"""Issue 17, in process: inputs that once broke the service's promises (a 500, a late answer, a body read
+wrongly), and admission control. The same against a real gunicorn: test_abuse_gunicorn.py."""
+import gzip
+import json
+import threading
+import time
+
+import orjson
+import pytest
+
+from engine.registry import game_type
+from engine.search import fitting_algorithms
+from service.admission import admission
+from service.fairness import fairness
+from tests.engine.strategies import BIGGEST
+from tests.service.support import ValidatingClient, make_app
+from tests.service.test_bad_inputs import problem
+
+# 80,000 leaves, under the 1 MiB body limit: flat (one node of 80,000 children) and nested.
+FLAT = {"root": {"type": "max", "children": [{"value": i % 7} for i in range(80_000)]}}
+NESTED = {"root": {"type": "max", "children": [
+    {"type": "min", "children": [{"value": (i * j) % 7} for j in range(80)]} for i in range(1000)]}}
+BOARD_19 = {"board": ["." * 19] * 19, "k": 5}
+MARGIN_S = 0.025  # README: the whole response comes within the time limit plus 25 ms
+
+
+def post(client, body):
+    """POST /v1/search of ``body``, a dict or its JSON already encoded (so as not to time the encoding)."""
+    data = body if isinstance(body, str) else json.dumps(body, separators=(",", ":"))
+    return client.post("/v1/search", data=data, content_type="application/json")
+
+
+def best_of(times: int, call) -> tuple:
+    """The cheapest of ``times`` calls: (seconds of this process's CPU, response). CPU time, not wall
+    time: on a shared machine the wall clock measures the other tenants too, while what must fit in the
+    margin is this server's own work (decoding, reading, searching, serialising). The real-server tests
+    and bench/ measure the wall clock."""
+    runs = []
+    for _ in range(times):
+        started = time.process_time()
+        response = call()
+        runs.append((time.process_time() - started, response))
+    return min(runs, key=lambda run: run[0])
+
+
+@pytest.mark.parametrize("value", [1e308, BIGGEST, -BIGGEST])
+def test_mcts_on_huge_leaf_values_answers_200(client, value):
+    """Issue 17 #1: a leaf of 1e308 next to 0 was a 500 ("a search produced NaN")."""
+    tree = {"root": {"type": "max", "children": [{"value": value}, {"value": 0},
+                                                 {"type": "chance", "children": [{"value": 1.7e308},
+                                                                                 {"value": -1.7e308}]}]}}
+    response = post(client, {"game": "tree", "state": tree, "algorithm": {"name": "mcts", "iterations": 200}})
+    assert response.status_code == 200, response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("tree", [FLAT, NESTED], ids=["flat", "nested"])
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "expectimax", "maxn", "mcts"])
+def test_a_tree_as_big_as_the_body_limit_admits_answers_within_its_limit(app, tree, algorithm):
+    """Issue 17 #3: an 80,000-leaf tree with a 1 ms limit answered after about 250 ms. Reading the tree
+    polls the deadline; the answer is then the root's first move. (Timed with the plain test client: the
+    validating one copies and checks the body too.)"""
+    client = app.test_client()
+    body = json.dumps({"game": "tree", "state": tree, "algorithm": {"name": algorithm}, "time_limit_ms": 1},
+                      separators=(",", ":"))
+    assert len(body) < 1 << 20
+    seconds, response = best_of(5, lambda: post(client, body))
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert answer["stats"]["timed_out"] is True and answer["move"] == 0
+    # Decoding a megabyte of JSON takes what it takes on this CPU (3-5 ms on a quick idle one; several
+    # times that on a slow or shared one): everything else must fit in the margin.
+    decoding, _ = best_of(5, lambda: orjson.loads(body))
+    assert seconds <= 0.001 + MARGIN_S + decoding, (seconds, decoding)
+
+
+def test_a_trace_is_bounded_in_bytes_and_time():
+    """Issue 17 #3: 19 x 19 minimax with a trace at 100 ms answered 110-395 ms late with a 5 MB body."""
+    client = make_app(MAX_TRACE_BYTES=64 * 1024).test_client()
+    body = json.dumps({"game": "tictactoe", "state": BOARD_19, "algorithm": {"name": "minimax"},
+                       "time_limit_ms": 100, "trace": True})
+    seconds, response = best_of(5, lambda: post(client, body))
+    assert response.status_code == 200 and response.get_json()["trace"]
+    assert len(json.dumps(response.get_json()["trace"])) <= 64 * 1024
+    assert seconds <= 0.100 + MARGIN_S, seconds
+
+
+def test_a_gzip_body_is_415(client):
+    """Issue 17 #5: a compressed body was read as plain (and a real one was a 400)."""
+    raw = gzip.compress(json.dumps({"game": "tree", "state": {}, "algorithm": {"name": "minimax"}}).encode())
+    response = client.post("/v1/search", data=raw, content_type="application/json",
+                           headers={"Content-Encoding": "gzip"})
+    assert "Content-Encoding" in problem(response, 415)["detail"]
+
+
+def test_2048_cells_take_integers_written_as_floats(client):
+    """Issue 17 #5: a cell of 2.0 was a 422, although integer fields take 8.0 elsewhere."""
+    board = [[2.0, 4.0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    response = client.post("/v1/games/2048/legal-moves", json={"state": {"board": board}})
+    assert response.status_code == 200 and response.get_json()["moves"]
+
+
+def test_every_game_lists_the_algorithms_that_fit_it(client):
+    """Issue 17 #5: GET /v1/games/2048 omitted maxn, which runs."""
+    listed = client.get("/v1/games/2048").get_json()["algorithms"]
+    assert "maxn" in listed and listed == fitting_algorithms(game_type("2048"))
+    for game in client.get("/v1/games").get_json()["games"]:
+        assert game["algorithms"] == fitting_algorithms(game_type(game["id"]))
+
+
+def test_searches_beyond_the_waiting_bound_are_refused_at_once():
+    """Issue 17 #6: one search runs, MAX_WAITING_SEARCHES wait, the next is a 503 with Retry-After, at
+    once; when the slot frees, searches are admitted again."""
+    app = make_app(MAX_WAITING_SEARCHES=1)
+    client = ValidatingClient(app)
+    gate = admission(app)
+    body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
+            "time_limit_ms": 5000}
+    answers = []
+    with gate.search(60):  # the running search
+        waiting = threading.Thread(target=lambda: answers.append(post(app.test_client(), body)))
+        waiting.start()
+        deadline = time.monotonic() + 5
+        while gate.waiting < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        started = time.perf_counter()
+        refused = post(client, body)
+        assert time.perf_counter() - started < 0.5
+        problem(refused, 503)
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert client.get("/livez").status_code == 200
+    waiting.join(timeout=10)
+    assert answers[0].status_code == 200
+    assert post(client, body).status_code == 200
+
+
+def test_draining_refuses_searches_and_readiness():
+    app = make_app()
+    client = ValidatingClient(app)
+    admission(app).drain()
+    problem(client.get("/readyz"), 503)
+    body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax"}}
+    problem(post(client, body), 503)
+    assert client.get("/livez").status_code == 200
+
+
+def test_a_client_over_its_share_of_concurrent_searches_gets_429_while_others_are_served():
+    """Issue 17 #7: one client's two long searches held everyone else's. A client (its API key, else its
+    address) holds at most MAX_SEARCHES_PER_CLIENT searches; another client is still admitted."""
+    app = make_app(MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=2)
+    client = ValidatingClient(app)
+    body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1}}
+    with app.test_request_context(headers={"X-API-Key": "hog"}):  # the hog's search, running
+        holding = fairness(app).search(1000)
+        holding.__enter__()
+    try:
+        over = client.post("/v1/search", json=body, headers={"X-API-Key": "hog"})
+        assert int(problem(over, 429)["status"]) == 429 and int(over.headers["Retry-After"]) >= 1
+        assert client.post("/v1/search", json=body, headers={"X-API-Key": "victim"}).status_code == 200
+        assert client.post("/v1/search", json=body).status_code == 200  # keyed by address
+    finally:
+        with app.test_request_context(headers={"X-API-Key": "hog"}):
+            holding.__exit__(None, None, None)
+    assert client.post("/v1/search", json=body, headers={"X-API-Key": "hog"}).status_code == 200
+
+
+def test_a_client_over_its_search_seconds_gets_429_and_unused_time_is_refunded():
+    """A client spends at most SEARCH_SECONDS_PER_CLIENT_MINUTE a minute: each search is charged its time
+    limit and refunded what it did not use."""
+    client = ValidatingClient(make_app(SEARCH_SECONDS_PER_CLIENT_MINUTE=1))
+    quick = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
+             "time_limit_ms": 900}
+    for _ in range(5):  # each uses a millisecond or two of its 900
+        assert client.post("/v1/search", json=quick).status_code == 200
+    slow = {"game": "tictactoe", "state": BOARD_19, "algorithm": {"name": "minimax"}, "time_limit_ms": 900}
+    assert client.post("/v1/search", json=slow).status_code == 200  # spends its 900 ms
+    refused = client.post("/v1/search", json=slow)
+    problem(refused, 429)
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
