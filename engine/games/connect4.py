@@ -51,7 +51,7 @@ GAME_TYPE = GameType(
     state_format="{\"board\": [six strings of seven characters 'X', 'O' or '.', top row first]} or "
                  "{\"moves\": \"4453\"} (the columns 1..7 played from the empty board); exactly one of the "
                  "two. The player to move follows from the counts.",
-    initial_state={"moves": ""},
+    initial_state={"board": ["......."] * HEIGHT},
     move_format="the 0-based column index, 0..6",
     example_request={"game": "connect4", "state": {"moves": "4453"},
                      "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000,
