@@ -42,7 +42,7 @@ def test_a_whole_game_of_tic_tac_toe_by_clicking(page, server):
 
 def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     choose(page, "connect4", "X", "alphabeta", 500)
-    page.click('#moves button[data-move="3"]')  # the empty board has no grid yet: the move buttons
+    page.locator('svg.board g.playable[data-cell="3"]').click()  # the empty board is drawn: click a column
     page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 2")
     assert page.locator("#status").text_content().startswith("X to move")
     assert page.locator("#stats").get_attribute("data-kind") == "result"
@@ -54,9 +54,9 @@ def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     # The AI's move is on the board, and a click on a column plays there.
     page.locator('svg.board g.playable[data-cell="3"]').click()
     page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 4")
-    # A position pasted as Connect Four's bare move list (the state's one string field), then played on.
+    # A position pasted as JSON in the move-list form of the state, then played on.
     page.click("#paste summary")
-    page.fill("#state-text", "4453")
+    page.fill("#state-text", '{"moves": "4453"}')
     page.click("#load-state")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
     page.click('#moves button[data-move="0"]')
