@@ -100,6 +100,27 @@ def test_nginx_errors_are_problem_json(cluster):
     assert response.json()["status"] == 414
 
 
+def test_a_body_too_large_for_nginx_is_problem_json(cluster):
+    response = requests.post(f"{cluster.base}/v1/search", data=b"x" * (3 << 20), timeout=10,
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert response.json()["status"] == 413
+
+
+def test_no_instance_to_answer_is_problem_json(cluster):
+    """Every instance out of the upstream: nginx's own 502, as problem+json; then all back."""
+    try:
+        cluster.write_config(down=cluster.instances)
+        response = requests.post(f"{cluster.base}/v1/games/connect4/legal-moves", json=RULES, timeout=10)
+    finally:
+        cluster.write_config()
+    assert response.status_code == 502
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert response.json()["status"] == 502
+    assert requests.post(f"{cluster.base}/v1/games/connect4/legal-moves", json=RULES, timeout=10).status_code == 200
+
+
 def test_stopping_an_instance_under_load_loses_nothing(cluster):
     """SIGTERM to one instance mid-load: it finishes what it holds, nginx sends the rest elsewhere."""
     victim = cluster.instances[0]
