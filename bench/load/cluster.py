@@ -17,7 +17,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 CONF = ROOT / "deploy" / "nginx" / "tactician.conf"
-BOOT_SECONDS = 30
+BOOT_SECONDS = 60
 STOP_SECONDS = 30
 # The recipe's upstream lines, replaced by the cluster's own ports.
 UPSTREAM_SERVERS = re.compile(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+")
