@@ -57,7 +57,8 @@ ROLLING_SECONDS = 45
 
 class Sampler:
     """Every half second: the CPU time of each process of the cluster and of locust (their children
-    included, so recycled gunicorn workers count), and the peak RSS of each gunicorn worker."""
+    included, so recycled gunicorn workers count) and of this process (``bench``, without its children),
+    and the peak RSS of each gunicorn worker."""
 
     def __init__(self, roles):
         self.roles = roles            # a callable: [(role, pid)] of the processes to follow now
@@ -80,7 +81,7 @@ class Sampler:
         for role, pid in self.roles():
             try:
                 parent = psutil.Process(pid)
-                family = [parent, *parent.children(recursive=True)]
+                family = [parent] if role == "bench" else [parent, *parent.children(recursive=True)]
             except psutil.Error:
                 continue
             for process in family:
@@ -105,9 +106,13 @@ class Sampler:
         for role, first, last in self.cpu.values():
             by_role[role] = by_role.get(role, 0.0) + (last - first)
         end = psutil.cpu_times()
-        busy = sum(getattr(end, f) - getattr(self.machine_start, f) for f in end._fields
-                   if f not in ("idle", "iowait", "guest", "guest_nice"))
+        spent = {f: getattr(end, f) - getattr(self.machine_start, f) for f in end._fields}
+        # Busy: not idle, and not taken by the hypervisor (steal); guest time is already in user time.
+        busy = sum(v for f, v in spent.items() if f not in ("idle", "iowait", "steal", "guest", "guest_nice"))
+        # Interrupts (loopback networking's softirq among them) belong to no process.
+        by_role["interrupts"] = spent.get("irq", 0.0) + spent.get("softirq", 0.0)
         by_role["other processes"] = max(0.0, busy - sum(by_role.values()))
+        by_role["steal"] = spent.get("steal", 0.0)
         return {"wall_s": round(wall, 1), "cpu_s": {k: round(v, 1) for k, v in by_role.items()},
                 "machine_busy_cores": round(busy / wall, 2)}
 
@@ -149,7 +154,7 @@ def measured(cluster: Cluster, classes: list, users: int, seconds: int, prefix: 
     """One locust run through the cluster's nginx, with its CPU use; ``during()`` runs meanwhile (the
     rolling restart) and its wall time is recorded."""
     load = Locust(cluster.base, classes, users, seconds, prefix)
-    sampler = Sampler(lambda: [*cluster.processes(), ("locust", load.process.pid)])
+    sampler = Sampler(lambda: [*cluster.processes(), ("locust", load.process.pid), ("bench", os.getpid())])
     result = {}
     if during is not None:
         time.sleep(3)
@@ -287,7 +292,7 @@ def peak_worker_rss(report) -> float:
 
 def print_tables(report: dict) -> None:
     print("\n#### scale\n\n| instances | load | request | count | failures | per s | p50 ms | p90 ms | p99 ms | "
-          "nodes/search | nodes/s | CPU s: gunicorn / nginx / redis / locust / other | machine busy cores |")
+          "nodes/search | nodes/s | CPU s: gunicorn / nginx / redis / locust / bench / interrupts / other / steal | machine busy cores |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for config, loads in report["scale"].items():
         for load, run in loads.items():
@@ -295,7 +300,7 @@ def print_tables(report: dict) -> None:
             for name, row in run["requests"].items():
                 print(f"| {config} | {load} | {name} | {row['count']} | {row['failures']} | {row['per_s']} | "
                       f"{row['p50_ms']:.0f} | {row['p90_ms']:.0f} | {row['p99_ms']:.0f} | {run.get('nodes_per_search', '-')} | "
-                      f"{run.get('nodes_per_s', '-')} | {' / '.join(str(cpu.get(r, 0)) for r in ('gunicorn', 'nginx', 'redis', 'locust', 'other processes'))} | "
+                      f"{run.get('nodes_per_s', '-')} | {' / '.join(str(cpu.get(r, 0)) for r in ('gunicorn', 'nginx', 'redis', 'locust', 'bench', 'interrupts', 'other processes', 'steal'))} | "
                       f"{run['machine_busy_cores']} |")
     run = report["rolling"]
     print(f"\n#### rolling restart ({run['during_s']} s for the three, under load: {run['restart_under_load']})\n")
