@@ -14,8 +14,8 @@ and, from level 8 down, to a capped depth (or a capped number of MCTS iterations
 moves. A mistake rather than noise on the root values or the second-best move: an alpha-beta search proves
 only its best move's value, the other root moves get bounds (a null-window search stops as soon as a move
 is shown no better), so ranking them by those numbers is arbitrary (a lost move bounded "at most a draw"
-ties with the drawing move). The mistake probability roughly halves from one level to the next near the
-top, where a deeper search alone gains little. The draws come from a generator seeded by ``seed`` and the
+ties with the drawing move). The mistake probability falls by about a tenth of the moves a level,
+which matters most near the top, where a deeper search alone gains little. The draws come from a generator seeded by ``seed`` and the
 position, so the same seed, position and search answer the same move; without a seed each search draws
 afresh.
 """
@@ -49,15 +49,15 @@ class Level:
 
 
 LEVELS = {
-    1: Level(0.05, 1, 20, 0.75),
-    2: Level(0.10, 1, 50, 0.55),
-    3: Level(0.15, 2, 100, 0.42),
-    4: Level(0.20, 2, 200, 0.33),
-    5: Level(0.25, 3, 400, 0.25),
-    6: Level(0.35, 4, 800, 0.18),
-    7: Level(0.50, 6, 1600, 0.13),
-    8: Level(0.65, 8, 3200, 0.09),
-    9: Level(0.80, None, None, 0.05),
+    1: Level(0.05, 1, 20, 0.90),
+    2: Level(0.10, 1, 50, 0.78),
+    3: Level(0.15, 1, 100, 0.66),
+    4: Level(0.20, 2, 200, 0.58),
+    5: Level(0.25, 3, 400, 0.50),
+    6: Level(0.35, 4, 800, 0.42),
+    7: Level(0.50, 6, 1600, 0.30),
+    8: Level(0.65, 8, 3200, 0.20),
+    9: Level(0.80, None, None, 0.11),
     10: Level(1.0, None, None, 0.0),
 }
 FULL_STRENGTH = 10
