@@ -42,9 +42,14 @@ def _tictactoe_setup(state: dict) -> list:
 
 
 def _connect4_setup(state: dict) -> list:
-    if "moves" not in state:
-        raise ValueError("an OpenSpiel Connect Four player needs the starting state as {\"moves\": ...}")
-    return [int(ch) - 1 for ch in state["moves"]]
+    """The moves to the starting state: its ``moves``, or none for the empty board (the game's declared
+    initial state, in board form); another board does not say in which order its stones came."""
+    if "moves" in state:
+        return [int(ch) - 1 for ch in state["moves"]]
+    if set("".join(state.get("board", ["X"]))) == {"."}:
+        return []
+    raise ValueError("an OpenSpiel Connect Four player needs the starting state as {\"moves\": ...} or the "
+                     "empty board")
 
 
 def _twenty48_setup(state: dict) -> list:

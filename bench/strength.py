@@ -11,6 +11,7 @@ Examples::
     python -m bench.strength --variant connect4 --a ours:alphabeta --b ours:mcts --b openspiel:mcts
     python -m bench.strength --variant 2048 --a ours:auto --time-ms 100 --games 20
     python -m bench.strength --variant tictactoe-5x5-k4 --ladder        # auto level n against level n - 1
+    python -m bench.strength --variant connect4 --ladder --rungs 2-6    # the pairings of levels 2..6 only
     python -m bench.strength --preset issue10 --markdown bench/STRENGTH.md
 
 Player specs: :mod:`bench.players`. Variants: every registered game and :data:`bench.openings.VARIANTS`.
@@ -44,6 +45,9 @@ def parse_args(argv=None):
     p.add_argument("--b", action="append", metavar="SPEC", help="an opponent (repeatable)")
     p.add_argument("--ladder", action="store_true",
                    help="instead of --a/--b: ours:auto at level n against level n - 1, n = 2..10")
+    p.add_argument("--rungs", default="2-10", metavar="N-M",
+                   help="with --ladder, only the pairings of levels n = N..M against n - 1 (default 2-10), "
+                        "so that a long ladder can run in parts")
     p.add_argument("--time-ms", default="300", help="time a move in ms, or 'none' (default 300)")
     p.add_argument("--openings", type=int, default=20, help="openings, each played twice (default 20)")
     p.add_argument("--games", type=int, default=20, help="games of a one-player variant (default 20)")
@@ -62,6 +66,13 @@ def parse_args(argv=None):
     args.time_ms = None if args.time_ms.lower() == "none" else float(args.time_ms)
     if args.openings < 1 or args.games < 1 or args.workers < 1:
         p.error("--openings, --games and --workers are at least 1")
+    low, _, high = args.rungs.partition("-")
+    try:
+        args.rungs = range(int(low), int(high or low) + 1)
+    except ValueError:
+        p.error(f"--rungs is N or N-M, levels from 2 to 10; got {args.rungs!r}")
+    if not args.rungs or args.rungs[0] < LEVELS[1] or args.rungs[-1] > LEVELS[-1]:
+        p.error("--rungs names levels from 2 to 10, the lower first")
     return args
 
 
@@ -71,7 +82,7 @@ def log(msg):
 
 def pairings(args, players: int) -> list:
     if args.ladder:
-        return [(f"ours:auto,level={n},seed={n}", f"ours:auto,level={n - 1},seed={n - 1}") for n in LEVELS[1:]]
+        return [(f"ours:auto,level={n},seed={n}", f"ours:auto,level={n - 1},seed={n - 1}") for n in args.rungs]
     if players == 1:
         return [(args.a, None)]
     if not args.b:

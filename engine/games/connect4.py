@@ -39,6 +39,31 @@ ABOVE_BOARD = BOTTOM << HEIGHT                                # the empty sentin
 # masked with ABOVE_BOARD: each cell carries into its column's sentinel.
 COLUMNS_CENTRE_FIRST = {sum(TOP[c] << 1 for c in cols): tuple(c for c in CENTRE_FIRST if c in cols)
                         for cols in (tuple(c for c in range(WIDTH) if n >> c & 1) for n in range(1 << WIDTH))}
+
+
+def lines_through(column: int, row: int) -> int:
+    """How many of the board's 69 lines of four pass through a cell: 3 in a corner, 13 at the centre."""
+    count = 0
+    for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for back in range(4):
+            c0, r0 = column - back * dc, row - back * dr
+            if 0 <= c0 <= WIDTH - 1 - 3 * dc and 0 <= r0 + 3 * dr <= HEIGHT - 1 and 0 <= r0 <= HEIGHT - 1:
+                count += 1
+    return count
+
+
+# The cells' line counts as bit planes: a player's sum over their stones is, for k = 0..3, the number of
+# their stones in LINE_PLANES[k] shifted left by k (four popcounts).
+LINE_PLANES = tuple(sum(1 << (H1 * c + r) for c in range(WIDTH) for r in range(HEIGHT) if lines_through(c, r) >> k & 1)
+                    for k in range(4))
+
+
+def lines_weight(stones: int) -> int:
+    """The sum over ``stones`` of the lines of four through each (see :func:`lines_through`)."""
+    return ((stones & LINE_PLANES[0]).bit_count() + ((stones & LINE_PLANES[1]).bit_count() << 1)
+            + ((stones & LINE_PLANES[2]).bit_count() << 2) + ((stones & LINE_PLANES[3]).bit_count() << 3))
+
+
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 SCORE = itemgetter(0)                                         # of a (score, column, child) triple
 
@@ -302,19 +327,20 @@ class Connect4(Game):
         return CELLS - state[2]
 
     def evaluate(self, state, player):
-        """For depth-limited play: open threats (cells where a player would complete four) weigh 4, a
+        """For depth-limited play: open threats (cells where a player would complete four) weigh 16, a
         threat on the player's parity row (odd rows from the bottom for X, even for O, the rows a player
-        can usually claim in the end game) weighs 3 more, and every stone in the centre column 1; the sum
-        is squashed into (-1, 1). Exact on terminal states."""
+        can usually claim in the end game) 12 more, and each stone the number of lines of four through its
+        cell (3 to 13: the centre counts most, which is what gives the opening, before any threat, its
+        shape); the difference is squashed into (-1, 1). Exact on terminal states."""
         current, mask, ply, status, mine, theirs, _ = state
         if status != ONGOING:
             return self.utility(state, player)
         mover = ply & 1
         my_rows, their_rows = (ODD_ROWS, EVEN_ROWS) if mover == 0 else (EVEN_ROWS, ODD_ROWS)
-        score = (4 * (mine.bit_count() - theirs.bit_count())
-                 + 3 * ((mine & my_rows).bit_count() - (theirs & their_rows).bit_count())
-                 + (current & COLUMN[3]).bit_count() - ((current ^ mask) & COLUMN[3]).bit_count())
-        value = score / (abs(score) + 32)                     # for the player to move
+        score = (16 * (mine.bit_count() - theirs.bit_count())
+                 + 12 * ((mine & my_rows).bit_count() - (theirs & their_rows).bit_count())
+                 + lines_weight(current) - lines_weight(current ^ mask))
+        value = score / (abs(score) + 128)                    # for the player to move
         return value if player == mover else -value
 
     # --- JSON ------------------------------------------------------------------------------------

@@ -8,16 +8,19 @@ zero-sum sides with chance when it can evaluate, max^n for more players likewise
 search, which needs only the rules. Each algorithm evaluates with the game's own evaluation.
 
 Levels (:data:`LEVELS`): 10 is full strength, the configuration with the whole time. A lower level is
-weaker by design: it searches with a share of the time and, from level 8 down, to a capped depth (or a
-capped number of MCTS iterations); it adds Gaussian noise to the root moves' values (its standard
-deviation a share of the spread of those values, so that it means the same in every game whatever the
-scale of its evaluation) and now and then plays the second-best move. The noise and the choice are drawn
-from a generator seeded by ``seed`` and the position, so the same seed, position and search answer the
-same move; without a seed each search draws afresh.
+weaker by design, along two axes that both shrink as the level rises: it searches with a share of the time
+and, from level 8 down, to a capped depth (or a capped number of MCTS iterations); and with the level's
+``mistake`` probability it plays, instead of the search's move, one drawn uniformly from the other legal
+moves. A mistake rather than noise on the root values or the second-best move: an alpha-beta search proves
+only its best move's value, the other root moves get bounds (a null-window search stops as soon as a move
+is shown no better), so ranking them by those numbers is arbitrary (a lost move bounded "at most a draw"
+ties with the drawing move). The mistake probability falls by about a tenth of the moves a level,
+which matters most near the top, where a deeper search alone gains little. The draws come from a generator seeded by ``seed`` and the
+position, so the same seed, position and search answer the same move; without a seed each search draws
+afresh.
 """
 from dataclasses import dataclass, fields
 import json
-import math
 import random
 import zlib
 
@@ -36,28 +39,26 @@ SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a
 @dataclass(frozen=True)
 class Level:
     """A difficulty level: ``time_share`` of the time limit; ``depth`` (plies) and ``iterations`` caps,
-    each applied when the chosen algorithm takes it (None: none); ``noise``, the standard deviation of
-    the noise added to root values as a share of their spread (best minus worst); ``second_best``, the
-    probability of playing the second-best move."""
+    each applied when the chosen algorithm takes it (None: none); ``mistake``, the probability of playing
+    a move drawn uniformly from the legal moves other than the search's choice."""
 
     time_share: float
     depth: int | None
     iterations: int | None
-    noise: float
-    second_best: float
+    mistake: float
 
 
 LEVELS = {
-    1: Level(0.05, 1, 20, 1.0, 0.40),
-    2: Level(0.10, 1, 50, 0.6, 0.30),
-    3: Level(0.15, 2, 100, 0.4, 0.25),
-    4: Level(0.20, 2, 200, 0.25, 0.20),
-    5: Level(0.25, 3, 400, 0.15, 0.15),
-    6: Level(0.35, 4, 800, 0.1, 0.10),
-    7: Level(0.50, 5, 1600, 0.05, 0.06),
-    8: Level(0.65, 7, 3200, 0.02, 0.03),
-    9: Level(0.80, None, None, 0.0, 0.01),
-    10: Level(1.0, None, None, 0.0, 0.0),
+    1: Level(0.05, 1, 20, 0.90),
+    2: Level(0.10, 1, 50, 0.78),
+    3: Level(0.15, 1, 100, 0.66),
+    4: Level(0.20, 2, 200, 0.58),
+    5: Level(0.25, 3, 400, 0.50),
+    6: Level(0.35, 4, 800, 0.42),
+    7: Level(0.50, 6, 1600, 0.30),
+    8: Level(0.65, 8, 3200, 0.20),
+    9: Level(0.80, None, None, 0.11),
+    10: Level(1.0, None, None, 0.0),
 }
 FULL_STRENGTH = 10
 
@@ -129,8 +130,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     result = module.search(game, state, module_settings, deadline=budget, trace=trace, limits=limits)
     handicap = None
     if settings.level != FULL_STRENGTH:
-        handicap = {"level": settings.level, "time_share": level.time_share, "noise": level.noise,
-                    "second_best": level.second_best}
+        handicap = {"level": settings.level, "time_share": level.time_share, "mistake": level.mistake}
         play_level(game, state, result, level, generator(game, state, settings.seed))
     result.auto = {"chosen": {**algorithm, "time_limit_ms": given_ms},
                    "handicap": handicap}
@@ -147,20 +147,16 @@ def generator(game, state, seed) -> random.Random:
 
 
 def play_level(game, state, result, level: Level, rng: random.Random) -> None:
-    """Perturb the root values by the level's noise, rank the moves, and play the best of them, or with
-    probability ``second_best`` the runner-up. Values are from the perspective player's point of view; the
-    player to move maximises them unless it is the perspective's opponent (MIN at a tree's root)."""
-    moves = result.moves
-    if len(moves) < 2:
+    """With probability ``level.mistake``, replace the search's move by one drawn uniformly from the other
+    legal moves; its value becomes the one the search listed for it, if any (a bound, for most moves of an
+    alpha-beta search), and the principal variation and any proof, which belonged to the search's move,
+    are dropped."""
+    if rng.random() >= level.mistake:
         return
-    maximise = game.perspective(state) == game.to_move(state)
-    values = [mv.value for mv in moves]
-    span = max(values) - min(values)
-    sd = level.noise * span if math.isfinite(span) else 0.0
-    noisy = [(mv.value + (rng.gauss(0.0, sd) if sd > 0 else 0.0)) * (1 if maximise else -1) for mv in moves]
-    ranked = sorted(range(len(moves)), key=lambda i: -noisy[i])
-    pick = ranked[1] if rng.random() < level.second_best else ranked[0]
-    chosen = moves[pick]
-    if chosen.move != result.move:
-        result.move, result.value, result.pv = chosen.move, chosen.value, [chosen.move]
-        result.outcome = result.plies_to_end = None
+    others = [a for a in game.actions(state) if a != result.move]
+    if not others:
+        return
+    chosen = rng.choice(others)
+    listed = next((mv.value for mv in result.moves if mv.move == chosen), result.value)
+    result.move, result.value, result.pv = chosen, listed, [chosen]
+    result.outcome = result.plies_to_end = None

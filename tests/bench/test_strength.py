@@ -120,3 +120,21 @@ def test_cli_presets_and_ladder():
     ladder = strength.pairings(strength.parse_args(["--ladder"]), 2)
     assert len(ladder) == 9 and ladder[0][0].startswith("ours:auto,level=2")
     assert strength.parse_args(["--time-ms", "none"]).time_ms is None
+    part = strength.pairings(strength.parse_args(["--ladder", "--rungs", "8-10"]), 2)
+    assert part == [(f"ours:auto,level={n},seed={n}", f"ours:auto,level={n - 1},seed={n - 1}") for n in (8, 9, 10)]
+    assert strength.pairings(strength.parse_args(["--ladder", "--rungs", "5"]), 2)[0][1].startswith("ours:auto,level=4")
+
+
+@pytest.mark.parametrize("rungs", ["1-3", "2-11", "6-5", "x"])
+def test_cli_refuses_rungs_outside_the_ladder(rungs):
+    with pytest.raises(SystemExit):
+        strength.parse_args(["--ladder", "--rungs", rungs])
+
+
+def test_openspiel_connect_four_starts_from_the_declared_empty_board_or_moves():
+    from bench import os_games
+    t = os_games.translation("connect4")
+    assert t.setup({"board": ["......."] * 6}) == []
+    assert t.setup({"moves": "4453"}) == [3, 3, 4, 2]
+    with pytest.raises(ValueError):
+        t.setup({"board": ["......."] * 5 + ["...X..."]})

@@ -51,7 +51,7 @@ def test_it_needs_a_time_limit():
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_a_level_is_repeatable_given_its_seed(level):
     """Levels 1-4 search to a capped depth that finishes well within the time, so the search is the same
-    every time, and the seed makes the noise and the second-best draw the same."""
+    every time, and the seed makes the mistakes the same."""
     runs = [api.search("connect4", C4, {"name": "auto", "level": level, "seed": 11}, time_limit_ms=2000)
             for _ in range(2)]
     assert runs[0].move == runs[1].move
@@ -67,35 +67,51 @@ def test_different_seeds_make_a_low_level_vary_its_moves():
     assert len(moves) > 1
 
 
-def test_levels_give_more_time_depth_and_less_noise_as_they_rise():
+def test_levels_give_more_time_depth_and_fewer_mistakes_as_they_rise():
     levels = [auto.LEVELS[n] for n in sorted(auto.LEVELS)]
     assert sorted(auto.LEVELS) == list(range(1, 11))
-    assert all(a.time_share <= b.time_share and a.noise >= b.noise and a.second_best >= b.second_best
-               for a, b in zip(levels, levels[1:]))
+    assert all(a.time_share <= b.time_share and a.mistake > b.mistake for a, b in zip(levels, levels[1:]))
     depths = [lv.depth if lv.depth is not None else 10**9 for lv in levels]
     assert depths == sorted(depths)
     top = auto.LEVELS[10]
-    assert (top.time_share, top.depth, top.iterations, top.noise, top.second_best) == (1.0, None, None, 0.0, 0.0)
+    assert (top.time_share, top.depth, top.iterations, top.mistake) == (1.0, None, None, 0.0)
 
 
-def test_the_level_plays_second_best_or_noisy_moves_among_the_searched_ones():
-    """With second_best 1 the runner-up is played, and the proof that belonged to the best is dropped."""
+def solved_tictactoe():
     game, state = api.load("tictactoe", {"board": ["XX.", "OO.", "..."]})
     module = api.algorithm_module("alphabeta")
     from engine.deadline import Deadline
-    result = module.search(game, state, module.Settings(move_ordering=False, transposition_table=False),
-                           deadline=Deadline(None))
+    return game, state, module.search(game, state, module.Settings(move_ordering=False, transposition_table=False),
+                                      deadline=Deadline(None))
+
+
+def test_a_mistake_plays_another_legal_move_and_drops_the_proof():
+    game, state, result = solved_tictactoe()
     best = result.move
-    auto.play_level(game, state, result, auto.Level(1.0, None, None, 0.0, 1.0), auto.random.Random(1))
-    assert result.move != best and result.outcome is None and result.pv == [result.move]
+    assert result.outcome == "win"
+    played = set()
+    for seed in range(30):
+        _, _, result = solved_tictactoe()
+        auto.play_level(game, state, result, auto.Level(1.0, None, None, 1.0), auto.random.Random(seed))
+        assert result.move != best and result.move in game.actions(state)
+        assert result.outcome is None and result.plies_to_end is None and result.pv == [result.move]
+        assert result.value == next(mv.value for mv in result.moves if mv.move == result.move)
+        played.add(result.move)
+    assert played == set(game.actions(state)) - {best}     # uniformly among the others: each comes up
+
+
+def test_without_a_mistake_the_search_s_answer_stands():
+    game, state, result = solved_tictactoe()
+    before = (result.move, result.value, result.outcome, list(result.pv))
+    auto.play_level(game, state, result, auto.Level(1.0, None, None, 0.0), auto.random.Random(3))
+    assert (result.move, result.value, result.outcome, result.pv) == before
 
 
 def test_the_readme_documents_every_level_as_it_is():
     import pathlib
     import re
     text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
-    rows = re.findall(r"^\| (\d+) \| (\d+)% \| (\w+) \| (\w+) \| ([\d.]+) \| (\d+)%? \|$", text, re.M)
+    rows = re.findall(r"^\| (\d+) \| (\d+)% \| (\w+) \| (\w+) \| (\d+)% \|$", text, re.M)
     documented = {int(n): (int(t) / 100, None if d == "none" else int(d), None if i == "none" else int(i),
-                           float(noise), int(p) / 100) for n, t, d, i, noise, p in rows}
-    assert documented == {n: (lv.time_share, lv.depth, lv.iterations, lv.noise, lv.second_best)
-                          for n, lv in auto.LEVELS.items()}
+                           int(p) / 100) for n, t, d, i, p in rows}
+    assert documented == {n: (lv.time_share, lv.depth, lv.iterations, lv.mistake) for n, lv in auto.LEVELS.items()}

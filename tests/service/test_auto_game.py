@@ -3,6 +3,7 @@ full strength against ``auto`` at level 1, using only ``/v1/search`` and ``/v1/g
 import pytest
 import requests
 
+from engine.search.auto import LEVELS
 from tests.service.test_gunicorn import server  # noqa: F401  (the fixture: a running gunicorn)
 
 TIME_LIMIT_MS = 100
@@ -57,5 +58,5 @@ def test_the_response_says_what_auto_chose(client):
     body = response.get_json()
     assert response.status_code == 200
     assert body["algorithm"]["name"] == "auto" and body["algorithm"]["level"] == 3
-    assert body["algorithm"]["chosen"]["name"] == "alphabeta" and body["algorithm"]["chosen"]["depth"] == 2
+    assert body["algorithm"]["chosen"]["name"] == "alphabeta" and body["algorithm"]["chosen"]["depth"] == LEVELS[3].depth
     assert body["algorithm"]["handicap"]["level"] == 3
