@@ -33,6 +33,11 @@ max_requests = int(os.environ.get("MAX_REQUESTS", "1000"))
 # Workers under an even load reach max_requests together; a wide jitter keeps them from restarting at once
 # (while one restarts, the others serve).
 max_requests_jitter = max(1, max_requests // 2)
+# The app (the engine's modules and tables: over a second of CPU) is loaded once, in the arbiter, and every
+# worker is a fork of it: a recycled worker's replacement serves at once instead of after importing it all
+# again (while the machine is busy, tens of seconds during which that worker's share of requests waited),
+# and the workers share the loaded pages.
+preload_app = True
 timeout = int(3 * _max_time_limit_s + 30)
 graceful_timeout = int(_max_time_limit_s + 10)
 control_socket_disable = True  # gunicorn >= 25.1 opens a control socket by default; nothing here uses it

@@ -15,9 +15,11 @@ Threads let ``/livez``, ``/readyz`` and the other cheap routes be answered while
 admission control of :mod:`service.admission` keeps searches to one at a time per worker (they are
 CPU-bound) and refuses, at once, those that would wait too long.
 """
+from functools import partial
 import html
 import json
 import re
+import selectors
 import socket
 import struct
 import sys
@@ -113,6 +115,22 @@ class Worker(gthread.ThreadWorker):
     def accept(self, listener):
         self.last_accept = time.monotonic()
         super().accept(listener)
+
+    def finish_request(self, conn, fs):
+        """A new connection whose request had not begun to arrive within ``IDLE_CONNECTION_WAIT_SECONDS`` is
+        parked on the poller until it does, stopping or not. (gthread parks it only while the worker is
+        alive: once it stops (``max_requests`` reached, or SIGTERM), it took such a connection for a kept-
+        alive one, failed on its missing parser and closed it unanswered, so the client's request met a
+        connection reset.) A stopping worker serves the request when it comes, with ``Connection: close``,
+        or closes the connection after ``keepalive`` seconds of silence, before it exits."""
+        if not self.alive and fs.done() and not fs.cancelled() and fs.exception() is None \
+                and fs.result() is gthread._DEFER:
+            conn.sock.setblocking(False)
+            conn.timeout = time.monotonic() + self.cfg.keepalive
+            self.pending_conns.append(conn)
+            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+            return
+        super().finish_request(conn, fs)
 
     def handle_exit(self, sig, frame):
         """SIGTERM: drain (see the module docstring), then gunicorn's graceful stop."""

@@ -1,5 +1,6 @@
 """``POST /v1/search``: validate, check the client's share (429) and wait for the worker's search slot (or
 be refused at once, 503), run the engine under the time limit, serialise."""
+from contextlib import contextmanager
 import time
 
 import flask
@@ -56,14 +57,21 @@ def search_request() -> dict:
             "trace": request.get("trace", False), "limits": settings.limits()}
 
 
+@contextmanager
+def search_slot(request: dict):
+    """For the body of the ``with``: one of the client's searches (or 429) and the worker's search slot
+    (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``."""
+    waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
+    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0):
+        request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)
+        yield
+
+
 @blueprint.post("/v1/search")
 def search():
     request = search_request()
     settings = current_app.config["SETTINGS"]
-    waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
-    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0), \
-            IN_FLIGHT.track_inprogress():
-        request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)  # waiting for the slot counts
+    with search_slot(request), IN_FLIGHT.track_inprogress():
         result = engine.api.search(**request)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)

@@ -1,6 +1,8 @@
 """``POST /v1/search/stream``: the search of ``/v1/search`` as server-sent events.
 
-The request is checked before the stream starts, so its errors are ordinary problem+json responses. The
+The request is checked before the stream starts, so its errors are ordinary problem+json responses, and
+it is admitted as ``/v1/search`` is (the client's share, 429; the worker's search slot, 503), holding both
+until the stream is closed. The
 search then runs on a thread of its own while this worker writes its events: an ``info`` event for every
 progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
@@ -9,6 +11,7 @@ problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` k
 finds out soon when the client has gone: the server then closes this generator, which cancels the search
 (it stops at its next deadline poll) and waits for its thread, so the worker is free at once.
 """
+from contextlib import ExitStack
 import json
 import logging
 from queue import Empty, SimpleQueue
@@ -21,7 +24,8 @@ from engine.errors import EngineError
 
 from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
 from service.metrics import IN_FLIGHT, record_search
-from service.routes.search import search_request
+from service.request_log import note_search
+from service.routes.search import search_request, search_slot
 from service.serialize import progress_info, search_response
 
 blueprint = Blueprint("stream", __name__)
@@ -37,10 +41,19 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 def search_stream():
     request = search_request()
     algorithm, trace = request["algorithm"], request["trace"]
-    prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
-    cap = current_app.config["SETTINGS"].max_trace_bytes
-    return Response(events(prepared, request["game_id"], algorithm, trace, cap), mimetype="text/event-stream",
-                    headers=HEADERS)
+    held = ExitStack()  # the search's admission, released when the server closes the response
+    held.enter_context(search_slot(request))
+    try:
+        prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
+        cap = current_app.config["SETTINGS"].max_trace_bytes
+        note_search(request["game_id"], algorithm["name"])
+        response = Response(events(prepared, request["game_id"], algorithm, trace, cap),
+                            mimetype="text/event-stream", headers=HEADERS)
+    except BaseException:
+        held.close()
+        raise
+    response.call_on_close(held.close)  # after the events' generator is closed (its search has ended)
+    return response
 
 
 def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int):

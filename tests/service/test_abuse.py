@@ -176,3 +176,44 @@ def test_a_client_over_its_search_seconds_gets_429_and_unused_time_is_refunded()
     refused = client.post("/v1/search", json=slow)
     problem(refused, 429)
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+STREAM_BODY = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
+               "time_limit_ms": 2000}
+
+
+def test_a_stream_is_admitted_as_a_search_is():
+    """The streaming route ran its searches outside the worker's search slot and the client's limits: a
+    client over its share is refused (429), a stream beyond the waiting bound is refused (503), and a
+    finished stream gives its slot and its share back."""
+    app = make_app(MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=1)
+    gate = admission(app)
+    with app.test_request_context(headers={"X-API-Key": "hog"}):  # the hog's search, running
+        holding = fairness(app).search(1000)
+        holding.__enter__()
+    try:
+        over = app.test_client().post("/v1/search/stream", json=STREAM_BODY, headers={"X-API-Key": "hog"})
+        problem(over, 429)
+    finally:
+        with app.test_request_context(headers={"X-API-Key": "hog"}):
+            holding.__exit__(None, None, None)
+    answers = []
+    with gate.search(60):  # the running search, and one waiting for it
+        waiting = threading.Thread(target=lambda: answers.append(post(app.test_client(), STREAM_BODY)))
+        waiting.start()
+        deadline = time.monotonic() + 5
+        while gate.waiting < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        refused = app.test_client().post("/v1/search/stream", json=STREAM_BODY)
+        problem(refused, 503)
+        assert int(refused.headers["Retry-After"]) >= 1
+    waiting.join(timeout=10)
+    with app.test_client() as client:
+        streamed = client.post("/v1/search/stream", json=STREAM_BODY, headers={"X-API-Key": "hog"})
+        assert streamed.status_code == 200 and b"event: result" in streamed.get_data()
+        streamed.close()
+    assert not gate.slot.locked() and gate.waiting == 0
+    assert post(app.test_client(), STREAM_BODY).status_code == 200
+    with app.test_request_context(headers={"X-API-Key": "hog"}):
+        with fairness(app).search(1000):  # the hog's share is back: this would be a 429 otherwise
+            pass

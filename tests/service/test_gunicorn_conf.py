@@ -21,6 +21,7 @@ def test_the_settings(monkeypatch, tmp_path):
     assert conf["control_socket_disable"] is True
     assert conf["timeout"] >= 2 * 20 and conf["graceful_timeout"] > 20
     assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
+    assert conf["preload_app"] is True  # a recycled worker is a fork of the loaded app (test_worker_recycling.py)
 
 
 def test_the_metrics_directory_is_emptied_at_start(monkeypatch, tmp_path):

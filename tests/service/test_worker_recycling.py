@@ -1,0 +1,83 @@
+"""Issue 17: recycling a worker (``max_requests``) drops nothing. The bench's flood and slow-client runs
+met connection resets whenever a worker was recycled: a stopping gthread worker closed, unanswered, every
+connection it had accepted whose request had not begun to arrive within a few milliseconds."""
+import socket
+import threading
+import time
+
+import psutil
+import requests
+
+from tests.service.server import BOOT_SECONDS, gunicorn
+from tests.service.test_gunicorn import BIG_BOARD
+
+LATE_S = 1.0  # well beyond the worker's wait for a new connection's first bytes (service/worker.py)
+
+
+def listening(base, process):
+    """The port is bound; no request is made (the test counts every one itself)."""
+    port = int(base.rsplit(":", 1)[1])
+    deadline = time.monotonic() + 3 * BOOT_SECONDS  # the arbiter loads the app first (preload)
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "gunicorn exited during start-up"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("gunicorn did not bind in time")
+
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes ("" when it closed, or reset, without answering)."""
+    answer = b""
+    try:
+        while chunk := sock.recv(65536):
+            answer += chunk
+    except ConnectionResetError:
+        pass
+    return answer
+
+
+def test_a_recycled_worker_answers_the_connections_it_accepted(tmp_path):
+    """One worker recycled after its second request (a 1 s search). Connections that reach it meanwhile
+    and send their request a second later are answered (``Connection: close``), not reset."""
+    with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
+                  MAX_REQUESTS="2") as (base, _):
+        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # the first request, once booted
+        answers = []
+        body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": 1000}
+        last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
+                                                                               timeout=30)))
+        last.start()
+        time.sleep(0.2)
+        port = int(base.rsplit(":", 1)[1])
+        late = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(4)]
+        try:
+            time.sleep(LATE_S)
+            for sock in late:
+                sock.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+            replies = [answer_of(sock) for sock in late]
+        finally:
+            for sock in late:
+                sock.close()
+        last.join(timeout=30)
+        assert [r.status_code for r in answers] == [200]
+        assert answers[0].headers["Connection"] == "close"  # the search was the worker's last request
+        for reply in replies:
+            assert reply.startswith(b"HTTP/1.1 200 "), reply[:200]
+            assert b'"status":"ok"' in reply
+
+
+def test_a_recycled_worker_is_replaced_at_once(tmp_path):
+    """The replacement of a recycled worker serves having spent a fraction of a second of CPU: it is a fork
+    of the loaded app, not a process that imports the engine again (over a second of CPU; tens of seconds
+    of waiting on a busy machine, the bench's stalls)."""
+    with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
+                  MAX_REQUESTS="2") as (base, process):
+        for _ in range(2):  # the first worker's two requests: it is recycled
+            requests.get(f"{base}/livez", timeout=60, headers={"Connection": "close"})
+        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # served by the replacement
+        [replacement] = psutil.Process(process.pid).children()
+        cpu = replacement.cpu_times()
+        assert cpu.user + cpu.system < 0.5, cpu
