@@ -32,9 +32,10 @@ NULL_MOVE = "null_move"              # passing the turn, where that is no likely
 REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
 ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
+CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                           RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
-                          ENDGAME_SOLVER})
+                          ENDGAME_SOLVER, CANDIDATES})
 
 
 class Game:
@@ -128,6 +129,15 @@ class Game:
     def ordered_actions(self, state) -> list:
         """The legal moves, the likeliest best first (move ordering). Same set as ``actions``."""
         return self.actions(state)
+
+    def candidate_actions(self, state) -> tuple:
+        """Forward pruning, for games too wide to search every move (five in a row on 15 x 15):
+        ``(moves, complete)``, the moves worth searching, the likeliest best first, a subset of the legal
+        moves that always holds a move winning at once if there is one, and otherwise every move that stops
+        the opponent winning at once. ``complete`` says that the best of ``moves`` is as good as the best of
+        all legal moves (one of them wins at once, or every move left out lets the opponent win at once);
+        where it is not, a search can prove no loss nor draw at ``state``, only wins."""
+        return self.ordered_actions(state), True
 
     def immediate_win(self, state):
         """A move that wins at once for the player to move, or None. Only outcome games with a cheap

@@ -12,7 +12,8 @@ from engine.bits import cells_of
 from engine.errors import InvalidState
 from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType
-from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
+from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
+from engine.games.mnk_windows import Windows
 
 GAME_ID = "tictactoe"
 MAX_SIDE = 19
@@ -23,6 +24,9 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 # of one player only, 4 ** marks, times this for the mover's own lines (completing one wins; blocking the
 # opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
 ATTACK_WEIGHT = 1.5
+PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
+BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
+WINDOW_CACHE = 1 << 14  # positions whose window counts each game keeps (evaluation, ordering and pruning)
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
@@ -78,6 +82,10 @@ class TicTacToe(Game):
             -len(self.lines_through[cell]),
             abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
         self.rank = {cell: i for i, cell in enumerate(self.by_promise)}
+        self.windows = Windows(rows, cols, k)
+        self.window_cache = lru_cache(maxsize=WINDOW_CACHE)(self.count_windows)
+        if self.cells >= PRUNED_FROM:
+            self.capabilities = self.capabilities | {CANDIDATES, EXTENSIONS}
         small = self.cells <= SMALL_BOARD_CELLS
         self.empty_cells = empty_cell_table(self.cells) if small else None
         self.holds_line = line_table(self.cells, self.lines) if small else None
@@ -99,34 +107,87 @@ class TicTacToe(Game):
         """Small boards: by promise (cells on more lines, nearer the centre). Larger boards: the urgent cells
         first (winning, blocking, making threats: see :data:`ATTACK_WEIGHT`), then the other cells within
         :data:`NEAR` of a mark, then the rest, each group by promise."""
-        x, o = state[0], state[1]
-        occupied = x | o
+        occupied = state[0] | state[1]
         if self.near is None or not occupied:
             return [cell for cell in self.by_promise if not occupied >> cell & 1]
-        mine, theirs = (o, x) if state[2] & 1 else (x, o)
-        urgency = {}
-        for line in self.lines_with_marks(occupied):
-            m, t = mine & line, theirs & line
-            if m and t:
-                continue
-            weight = ATTACK_WEIGHT * 4 ** m.bit_count() if m else 4 ** t.bit_count()
-            for cell in cells_of(line & ~occupied):
-                urgency[cell] = urgency.get(cell, 0) + weight
+        return self.urgent_first(state)
+
+    def urgent_first(self, state, wanted: int | None = None) -> list:
+        """The empty cells, urgent ones first (see :meth:`ordered_actions`); only the first ``wanted``
+        when it is given, and then, where enough cells make lines of two marks or more, ranked by those
+        lines alone (the windows of single marks are many, and they seldom decide)."""
+        occupied = state[0] | state[1]
+        rank = self.rank
+        if wanted is not None:
+            urgency = self.urgency(state, 2)
+            if len(urgency) >= wanted:
+                return sorted(urgency, key=lambda cell: (-urgency[cell], rank[cell]))[:wanted]
+        urgency = self.urgency(state)
+        order = sorted(urgency, key=lambda cell: (-urgency[cell], rank[cell]))
+        if wanted is not None and len(order) >= wanted:
+            return order[:wanted]
         near = 0
         for cell in cells_of(occupied):
             near |= self.near[cell]
-        rank = self.rank
-        urgent = sorted(urgency, key=lambda cell: (-urgency[cell], rank[cell]))
         rest = [cell for cell in self.by_promise if not occupied >> cell & 1 and cell not in urgency]
-        return urgent + [c for c in rest if near >> c & 1] + [c for c in rest if not near >> c & 1]
+        order += [c for c in rest if near >> c & 1] + [c for c in rest if not near >> c & 1]
+        return order if wanted is None else order[:wanted]
 
-    def lines_with_marks(self, occupied: int):
-        """The winning lines that hold a mark: through the marks when there are few, else all of them
-        (lines without a mark count for nobody)."""
-        marks = occupied.bit_count()
-        if marks * len(self.lines_through[0]) * 4 >= len(self.lines):
-            return self.lines
-        return {line for cell in cells_of(occupied) for line in self.lines_through[cell]}
+    def urgency(self, state, least: int = 1) -> dict:
+        """``{cell: urgency}`` for the empty cells of the windows (k cells in a row) that hold marks of
+        one player only, ``least`` marks or more: the sum over those windows of 4 ** marks, times
+        :data:`ATTACK_WEIGHT` for the mover's."""
+        x, o = state[0], state[1]
+        empty = self.full & ~(x | o)
+        x_windows, o_windows = self.open_windows(x, o)
+        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        urgency = {}
+        windows = self.windows.windows
+        for counts, weight in ((mine, ATTACK_WEIGHT), (theirs, 1)):
+            for m in range(least, self.k):
+                value = weight * POWERS_OF_4[m]
+                for window in windows(counts, m):
+                    for cell in cells_of(window & empty):
+                        urgency[cell] = urgency.get(cell, 0) + value
+        return urgency
+
+    def candidate_actions(self, state):
+        """Forward pruning on large boards (:data:`PRUNED_FROM` cells): a win at once if the mover has one;
+        else every cell where the opponent would win at once, if there is one (the only defences); else the
+        :data:`BEAM` most urgent cells (the centre on the empty board)."""
+        x, o = state[0], state[1]
+        occupied = x | o
+        if not occupied:
+            return [self.by_promise[0]], False
+        empty = self.full & ~occupied
+        x_windows, o_windows = self.open_windows(x, o)
+        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        wins = self.windows.covered(mine, self.k - 1, empty)
+        if wins:
+            return [(wins & -wins).bit_length() - 1], True
+        losses = self.windows.covered(theirs, self.k - 1, empty)
+        if losses:
+            return cells_of(losses), True
+        moves = self.urgent_first(state, BEAM)
+        return moves, len(moves) == empty.bit_count()
+
+    def forcing(self, state):
+        """Whether the mover, unable to win at once, must stop the opponent's win at once (a four): the
+        reply is forced, so a search looks one ply deeper at no cost in width."""
+        x, o = state[0], state[1]
+        empty = self.full & ~(x | o)
+        x_windows, o_windows = self.open_windows(x, o)
+        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        covered = self.windows.covered
+        return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
+
+    def open_windows(self, x: int, o: int) -> tuple:
+        """X's and O's windows by count (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for the
+        latest positions (a search asks for one position's several times)."""
+        return self.window_cache(x, o)
+
+    def count_windows(self, x: int, o: int) -> tuple:
+        return self.windows.by_count(x, o), self.windows.by_count(o, x)
 
     def result(self, state, cell):
         x, o, ply, _ = state
@@ -159,45 +220,31 @@ class TicTacToe(Game):
         return 0.0
 
     def evaluate(self, state, player):
-        """Open lines: every winning line that holds marks of one player only counts for that player,
-        more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo: a player to
-        move who can complete a line wins next ply, and one whose opponent can complete lines at two cells
-        or more (and who cannot complete one) loses within two: both are scored :data:`THREAT_VALUE`. A
-        mover who cannot be stopped that way but can make two completions with one mark (an open four,
-        or two fours) wins in three: :data:`FORCING_VALUE`."""
+        """Open lines: every window of k cells in a row that holds marks of one player only counts for
+        that player, more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo:
+        a player to move who can complete a line wins next ply, and one whose opponent can complete lines
+        at two cells or more (and who cannot complete one) loses within two: both are scored
+        :data:`THREAT_VALUE`. A mover who cannot be stopped that way but can make two completions with one
+        mark (an open four, or two fours) wins in three: :data:`FORCING_VALUE`."""
         if state[3] != ONGOING:
             return self.utility(state, player)
         x, o = state[0], state[1]
-        score = 0
-        x_wins = o_wins = 0                       # the cells where each completes a line
-        x_threes, o_threes = [], []               # lines two marks short of complete, each player's
-        almost, two_short, power = self.k - 1, self.k - 2, POWERS_OF_4
-        for line in self.lines_with_marks(x | o):
-            xs, os = x & line, o & line
-            if xs:
-                if os:
-                    continue
-                marks = xs.bit_count()
-                score += power[marks]
-                if marks >= two_short:
-                    if marks == almost:
-                        x_wins |= line & ~xs
-                    else:
-                        x_threes.append(line)
-            elif os:
-                marks = os.bit_count()
-                score -= power[marks]
-                if marks >= two_short:
-                    if marks == almost:
-                        o_wins |= line & ~os
-                    else:
-                        o_threes.append(line)
-        value = score / (abs(score) + power[self.k])
+        occupied = x | o
+        empty = self.full & ~occupied
+        x_windows, o_windows = self.open_windows(x, o)
+        score, k, power = 0, self.k, POWERS_OF_4
+        for x_counts, o_counts in zip(x_windows, o_windows):
+            for m in range(1, k):
+                score += power[m] * (x_counts[m].bit_count() - o_counts[m].bit_count())
+        value = score / (abs(score) + power[k])
         o_to_move = state[2] & 1
-        mover_wins, other_wins = (o_wins, x_wins) if o_to_move else (x_wins, o_wins)
+        mover, other = (o_windows, x_windows) if o_to_move else (x_windows, o_windows)
+        covered = self.windows.covered
+        mover_wins, other_wins = covered(mover, k - 1, empty), covered(other, k - 1, empty)
         if mover_wins or other_wins & (other_wins - 1):
             value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
-        elif not other_wins and makes_two_completions(o_threes if o_to_move else x_threes, x | o):
+        elif not other_wins and k >= 3 and makes_two_completions(list(self.windows.windows(mover, k - 2)),
+                                                                 occupied):
             value = -FORCING_VALUE if o_to_move else FORCING_VALUE
         return value if player == 0 else -value
 

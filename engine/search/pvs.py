@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import math
 
 from engine.deadline import Deadline, Timeout
-from engine.game import ASPIRATION, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION
+from engine.game import (ASPIRATION, CANDIDATES, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE,
+                         REPETITION)
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end,
                                   sides_of)
@@ -37,6 +38,9 @@ NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
 # after the first dozen), and searched again in full if they beat alpha after all.
 LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+# Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
+# guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
+LIKELY_LOSS = -1.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
     utility, evaluate, key_of = game.utility, game.evaluate, game.key
     moves_of = game.ordered_actions if ordering else game.actions
+    pruning = ordering and CANDIDATES in game.capabilities
+
+    def searched_moves(s):
+        """The moves a node searches and whether they are complete (see ``Game.candidate_actions``)."""
+        return game.candidate_actions(s) if pruning else (moves_of(s), True)
+
     outcome_game = game.outcome_game
     has_win_test = outcome_game and IMMEDIATE_WIN in game.capabilities
     # A player who cannot win at once wins at the soonest two plies later, if the players alternate.
@@ -166,7 +176,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 guesses += 1
                 return v
         loud = [a for _, a in noisy_actions(s)] if extra.quiescence and ordering else ()
-        moves = order(moves_of(s), table_move, ply, loud)
+        listed, complete = searched_moves(s)
+        moves = order(listed, table_move, ply, loud)
         quiet = reducible(s, d, moves, ply, loud) if extra.reductions else ()
         alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
@@ -197,6 +208,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                         if ordering:
                             remember_cutoff(a, ply, d)
                         break
+        if not complete and best < PROVEN:             # a move left out might do better than these
+            guesses += 1
+            best = max(best, LIKELY_LOSS)
 
         if tt_capacity:
             if len(tt) >= tt_capacity:
@@ -225,7 +239,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         keeps capture-check sequences from exploding."""
         other = opponent[player]
         if first and extra.extensions and forcing(s):
-            best, candidates = -math.inf, [(None, a) for a in moves_of(s)]
+            best, candidates = -math.inf, [(None, a) for a in searched_moves(s)[0]]
         else:
             best = stand = evaluate(s, player)
             if stand >= beta:
@@ -365,7 +379,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # Iterative deepening cuts at every depth, which needs an evaluation; without one (a tree without
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
-    ranking, timed_out = moves_of(state), False
+    (ranking, root_complete), timed_out = searched_moves(state), False
     solver = None
     if depth is None:                                  # the game's own endgame solver first, if it has one
         solver = (endgame_solve if has_endgame_solver(game)
@@ -391,6 +405,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 searched = root_pass(d, ranking, completed_score - width, completed_score + width)
             scores, line = searched or root_pass(d, ranking)
             best_score = completed_score = max(v for _, v, _ in scores)
+            if not root_complete and best_score < PROVEN:
+                guesses += 1
             if tt_capacity:
                 line = table_line(line, d, best_score)
             completed = (d, scores, line)
@@ -399,7 +415,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             deadline.report(depth=d, value=as_value(sign * best_score), move=line[0], pv=line, nodes=nodes,
                             seldepth=max_ply)
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
-            if outcome_game and abs(best_score) >= PROVEN:
+            if outcome_game and (best_score >= PROVEN or best_score <= -PROVEN and root_complete):
                 stats.stop_reason = SOLVED
                 break
             if not guesses:                            # every line ended by the rules: deeper is the same
@@ -428,9 +444,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
              for a, v, b in scores]
     best = moves[best_index]
     outcome = plies = None
-    if outcome_game and abs(root_score) >= PROVEN:
+    if outcome_game and (root_score >= PROVEN or root_score <= -PROVEN and root_complete):
         outcome, plies = outcome_of(root_score), int(WIN - abs(root_score))
-    elif exhausted or reaches_end(game, state, d):
+    elif exhausted or reaches_end(game, state, d) and not pruning:
         outcome = exact_outcome(game, best.value)
         if outcome is not None:
             plies = draw_length(game, state, line)

@@ -70,3 +70,103 @@ def test_the_evaluation_scores_threats_by_whose_move_it_is():
     game, state = load(board({**three, (0, 0): "O", (0, 2): "O", (8, 8): "O", (8, 0): "X"}))
     assert game.to_move(state) == 1                          # O to move now: the three is no win yet
     assert abs(game.evaluate(state, 1)) < FORCING_VALUE
+
+
+# --- the window counts against a line-by-line reference, and forward pruning on large boards ---------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from engine.games.tictactoe import FORCING_VALUE, POWERS_OF_4, THREAT_VALUE, makes_two_completions  # noqa: E402
+
+
+def reference_evaluation(game, state, player):
+    """The evaluation's definition, line by line over every winning line (slow and plain)."""
+    x, o = state[0], state[1]
+    score, wins, threes = 0, [0, 0], [[], []]
+    for line in game.lines:
+        for side, (mine, theirs) in enumerate(((x, o), (o, x))):
+            marks = (mine & line).bit_count()
+            if marks and not theirs & line:
+                score += POWERS_OF_4[marks] * (1 if side == 0 else -1)
+                if marks == game.k - 1:
+                    wins[side] |= line & ~mine
+                elif marks == game.k - 2:
+                    threes[side].append(line)
+    value = score / (abs(score) + POWERS_OF_4[game.k])
+    mover = state[2] & 1
+    if wins[mover] or wins[1 - mover] & (wins[1 - mover] - 1):
+        value = THREAT_VALUE if (wins[mover] != 0) == (mover == 0) else -THREAT_VALUE
+    elif not wins[1 - mover] and makes_two_completions(threes[mover], x | o):
+        value = FORCING_VALUE if mover == 0 else -FORCING_VALUE
+    return value if player == 0 else -value
+
+
+def random_position(rows, cols, k, seed, marks):
+    """``marks`` random moves from the empty board, stopping before the game ends."""
+    import random
+    rng = random.Random(seed)
+    game, state = api.load("tictactoe", {"board": ["." * cols] * rows, "k": k})
+    for _ in range(marks):
+        child = game.result(state, rng.choice(game.actions(state)))
+        if game.is_terminal(child):
+            break
+        state = child
+    return game, state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 15), st.integers(3, 15), st.integers(3, 6), st.integers(0, 10 ** 6), st.integers(0, 60))
+def test_the_window_counts_give_the_line_by_line_evaluation(rows, cols, k, seed, marks):
+    k = min(k, max(rows, cols))
+    game, state = random_position(rows, cols, k, seed, marks)
+    for player in (0, 1):
+        assert game.evaluate(state, player) == reference_evaluation(game, state, player)
+
+
+def wins_at_once(game, state, move):
+    child = game.result(state, move)
+    return game.is_terminal(child) and game.utility(child, game.to_move(state)) > 0
+
+
+def completions(game, mine, occupied):
+    """The empty cells where ``mine`` would complete a line (line by line)."""
+    return {c for line in game.lines if (mine & line).bit_count() == game.k - 1
+            for c in range(game.cells) if (line & ~mine) >> c & 1 and not occupied >> c & 1}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(1, 70))
+def test_pruning_keeps_a_win_and_every_defence_against_one(seed, marks):
+    """On 15 x 15, k = 5 (from dense random play, where fours abound): the candidates are legal, hold a
+    winning move when there is one, and otherwise every cell where the opponent would win at once (every
+    other move loses at once); ``complete`` then, and not when quiet moves were left out."""
+    game, state = random_position(15, 15, 5, seed, marks)
+    moves, complete = game.candidate_actions(state)
+    legal = game.actions(state)
+    assert moves and set(moves) <= set(legal) and len(set(moves)) == len(moves)
+    x, o = state[0], state[1]
+    mine, theirs = (o, x) if game.to_move(state) else (x, o)
+    if completions(game, mine, x | o):
+        assert complete and len(moves) == 1 and moves[0] in completions(game, mine, x | o)
+        return
+    threats = completions(game, theirs, x | o)
+    if threats:
+        assert complete and set(moves) == threats
+    else:
+        assert complete == (len(moves) == len(legal))
+
+
+def test_pruned_search_blocks_the_four_and_proves_nothing_it_did_not_see():
+    marks = {(7, 3 + i): "X" for i in range(4)}               # X's four on row 7, blocked at (7, 2)
+    marks.update({(7, 2): "O", (0, 0): "O", (0, 14): "O"})
+    rows = ["".join(marks.get((r, c), ".") for c in range(15)) for r in range(15)]
+    r = api.search("tictactoe", {"board": rows, "k": 5}, {"name": "alphabeta", "depth": 3})
+    assert r.move == 7 * 15 + 7
+    game, state = api.load("tictactoe", {"board": rows, "k": 5})
+    assert len(r.moves) == 1 and r.outcome is None          # the only defence; the rest is not proven
+    # An open four: every defence loses, and that is proven (the moves left out lose at once).
+    marks[(7, 2)] = "."
+    marks[(14, 14)] = "O"
+    rows = ["".join(marks.get((r, c), ".") for c in range(15)) for r in range(15)]
+    r = api.search("tictactoe", {"board": rows, "k": 5}, {"name": "alphabeta", "depth": 3})
+    assert (r.outcome, r.plies_to_end) == ("loss", 2)

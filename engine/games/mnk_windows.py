@@ -1,0 +1,77 @@
+"""The k-cell windows of an m,n,k board read off bitboards all at once: which windows hold how many of one
+player's marks and none of the other's (the open lines whose counts an evaluation weighs and whose empty
+cells are threats), for every window of a direction in a few shifts and bitwise operations.
+
+Cell ``r * n + c`` is bit ``r * n + c``. A window is named by its first cell ``p`` and its direction's
+``shift`` (1 along a row, ``n`` down a column, ``n + 1`` and ``n - 1`` along the diagonals): its cells are
+``p + i * shift`` for ``i < k``. A direction's ``starts`` mask holds the cells from which a window fits on
+the board, so the bits that a shift carries across a row's end never count.
+"""
+from engine.bits import cells_of
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+class Windows:
+    """The windows of a ``rows`` x ``cols`` board with ``k`` in a row."""
+
+    def __init__(self, rows: int, cols: int, k: int):
+        self.k = k
+        self.directions = []            # (shift, starts mask) for each direction a window fits in
+        for dr, dc in DIRECTIONS:
+            starts = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols)
+                         if 0 <= r + dr * (k - 1) < rows and 0 <= c + dc * (k - 1) < cols)
+            if starts:
+                self.directions.append((dr * cols + dc, starts))
+        # For each direction, the cells of the window starting at every cell (0 where none fits).
+        self.cells = [[sum(1 << (p + i * shift) for i in range(k)) if starts >> p & 1 else 0
+                       for p in range(rows * cols)] for shift, starts in self.directions]
+        # The count planes' bit patterns: bit j of m, for m = 1 .. k.
+        self.patterns = [[(m >> j) & 1 for j in range(k.bit_length())] for m in range(k + 1)]
+
+    def by_count(self, mine: int, theirs: int) -> list:
+        """For each direction, ``masks`` with ``masks[m]`` the starts of the windows that hold exactly ``m``
+        of ``mine`` and none of ``theirs`` (m = 1 .. k; ``masks[0]`` is unused and 0)."""
+        k, out = self.k, []
+        for shift, starts in self.directions:
+            open_ = starts
+            for i in range(k):
+                open_ &= ~(theirs >> (i * shift))
+            planes = []                                   # bit-sliced counters of mine in each open window
+            for i in range(k):
+                carry = (mine >> (i * shift)) & open_
+                j = 0
+                while carry:
+                    if j == len(planes):
+                        planes.append(carry)
+                        break
+                    plane = planes[j]
+                    planes[j], carry = plane ^ carry, plane & carry
+                    j += 1
+            masks = [0] * (k + 1)
+            if planes:
+                for m in range(1, k + 1):
+                    mask = open_
+                    for plane, bit in zip(planes, self.patterns[m]):
+                        mask &= plane if bit else ~plane
+                    if len(planes) < len(self.patterns[m]) and any(self.patterns[m][len(planes):]):
+                        mask = 0                          # a count beyond what the planes can hold
+                    masks[m] = mask
+            out.append(masks)
+        return out
+
+    def covered(self, masks: list, m: int, empty: int) -> int:
+        """The empty cells of the windows with ``m`` marks (``masks`` from :meth:`by_count`)."""
+        cells = 0
+        for (shift, _), per_count in zip(self.directions, masks):
+            starts = per_count[m]
+            if starts:
+                for i in range(self.k):
+                    cells |= starts << (i * shift)
+        return cells & empty
+
+    def windows(self, masks: list, m: int):
+        """The cells (a bitmask) of every window with ``m`` marks, one by one."""
+        for window_cells, per_count in zip(self.cells, masks):
+            for p in cells_of(per_count[m]):
+                yield window_cells[p]
