@@ -216,8 +216,9 @@ class Game:
         without pruning at ``ply`` of a pass ``limit`` plies deep, for a state reached with probability
         ``reach`` (states under ``cutoff`` valued by the evaluation), leaves valued by ``prize`` of the
         game's value (None: the value itself); ``counts()``: ``(nodes, leaves, leaves cut short by the
-        depth or the cutoff, table hits, deepest ply)`` so far; ``step``: the plies between the depths iterative deepening should try. It polls
-        ``deadline`` and keeps at most ``capacity`` table entries. None when the game has none."""
+        depth or the cutoff, table hits, deepest ply)`` so far; ``close()`` frees its tables; ``step``:
+        the plies between the depths iterative deepening should try. It polls ``deadline`` and keeps at
+        most ``capacity`` table entries. None when the game has none."""
         return None
 
     def end_reason(self, state) -> str | None:

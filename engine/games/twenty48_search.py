@@ -30,19 +30,21 @@ class Kernel:
     """Values of 2048 states for one search: ``value(state, ply, limit, reach)`` is the generic
     ``value`` of :mod:`engine.search.expectimax` at ``ply`` of a pass ``limit`` plies deep (``math.inf``:
     none), for a state reached with probability ``reach``. Leaves are valued by ``prize`` (None: the
-    game's own values) of the utility or evaluation. :meth:`counts` gives the nodes, leaves, leaves
-    cut by the depth or the probability (not final), table hits and deepest ply of all the calls so far; the deadline is polled every
-    :data:`~engine.deadline.Deadline.CHECK_EVERY` nodes or so, and its
-    :class:`~engine.deadline.Timeout` unwinds the call. The table holds at most ``capacity`` entries
-    (it starts afresh when full, and at each new depth limit). ``step``: deepening goes two plies at a
-    time, so that every pass ends on afterstates (the spawns below a horizon would only average the
-    evaluation over the tiles)."""
+    game's own values) of the utility or evaluation. :meth:`counts` gives the nodes, leaves, leaves cut
+    by the depth or the probability (not final), table hits and deepest ply of all the calls so far.
+    The deadline is polled every :data:`~engine.deadline.Deadline.CHECK_EVERY` nodes or so, and its
+    :class:`~engine.deadline.Timeout` unwinds the call. The table and the cache of evaluations hold at
+    most ``capacity`` entries each (starting afresh when full; the table also at each new depth limit);
+    :meth:`close` frees them.
+
+    ``step``: deepening goes two plies at a time, so that every pass ends on afterstates (the spawns
+    below a horizon would only average the evaluation over the tiles)."""
 
     step = 2
 
     def __init__(self, game, deadline: Deadline, cutoff: float = 0.0, prize=None, table: bool = True,
                  capacity: int = 1_000_000):
-        self.value, self.counts = build(game.tiles, deadline, cutoff, prize, table, capacity)
+        self.value, self.counts, self.close = build(game.tiles, deadline, cutoff, prize, table, capacity)
 
 
 def build(tiles, deadline, cutoff, prize, table, capacity):
@@ -65,6 +67,8 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
             + h[t & ROW_MASK] + h[t >> 16 & ROW_MASK] + h[t >> 32 & ROW_MASK] + h[t >> 48])
         if prize is not None:
             v = prize(v)
+        if len(seen) >= capacity:
+            seen.clear()
         seen[b] = v
         return v
 
@@ -161,4 +165,10 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
     def counts():
         return nodes, leaves, horizon, hits, max_ply
 
-    return value, counts
+    def close():
+        """Drop the tables now: the closures refer to one another, so only the cyclic collector would
+        free them otherwise."""
+        store.clear()
+        seen.clear()
+
+    return value, counts, close

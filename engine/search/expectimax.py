@@ -376,6 +376,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if kernel:
         kernel_nodes, leaves, _, tt_hits, max_ply = kernel.counts()
         nodes += kernel_nodes
+        kernel.close()
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply, tt_hits=tt_hits,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
 
