@@ -1,157 +1,31 @@
 """2048 (Gabriele Cirulli's sliding-tile game) as a one-player game against chance.
 
-The 4 x 4 board is a 64-bit int of 4-bit cells: cell ``(r, c)`` is nibble ``4 * r + c`` and holds the tile's
-exponent (0 empty, ``k`` for the tile ``2 ** k``), so a row is a 16-bit number and a move is four lookups
-in a table precomputed for all 65,536 rows (after Robert Xiao's expectimax player, nneonneo/2048-ai).
-Left and right use row tables; up and down transpose the board and use column tables, whose entries put
-the moved row back as a column.
+The board is a 64-bit int of 4-bit tile exponents with table-driven slides and evaluation
+(:mod:`engine.games.twenty48_board`); the game has a fast expectimax valuation of its own
+(:mod:`engine.games.twenty48_search`).
 
 A turn is two plies: the player slides the tiles (the move must change the board), then chance places a 2
 or a 4 on an empty cell. The state in between, the afterstate, is a chance node; it is the board with bit
 64 set. Its outcomes are ``(cell, tile)`` spawns, internally the int ``exponent << 4 * cell`` that is or-ed
 into the board; in JSON ``{"cell": [row, col], "tile": 2}``. A board without a legal move is terminal.
-
-Cells hold at most 2 ** 15 = 32768: two such tiles merge into one 32768 (the game is practically never
-played that far).
 """
 from functools import lru_cache
-from itertools import product
-import math
 
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE, GameOption, GameType
-from engine.game import CHANCE, EVALUATION, Game
+from engine.game import CHANCE, EVALUATION, EXPECTIMAX_KERNEL, Game
+from engine.games.twenty48_board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
+                                         ROW_EMPTIES, ROW_HEURISTIC, ROW_MASK, move_down, move_left, move_right,
+                                         move_up, row_cells, transpose, utility_of)
+from engine.games.twenty48_search import Kernel
 
 GAME_ID = "2048"
 MOVES = ("up", "down", "left", "right")
-MAX_EXPONENT = 15
 DEFAULT_TILES = {"2": 0.9, "4": 0.1}
-CHANCE_FLAG = 1 << 64
-BOARD_MASK = CHANCE_FLAG - 1
-ROW_MASK = 0xFFFF
-
-# The evaluation of a row or column: the published heuristic of nneonneo/2048-ai (Robert Xiao's expectimax
-# player, which reaches 8192 in most games), with its tuned weights. Over tile exponents r: empty cells and
-# adjacent equal tiles (merges) are good; a line that is not monotonic costs the smaller of its rises and
-# falls, each measured as r ** 4; and large tiles cost sum(r ** 3.5), which rewards merging them.
-EMPTY_WEIGHT, MERGE_WEIGHT = 270.0, 700.0
-MONOTONICITY_WEIGHT, MONOTONICITY_POWER = 47.0, 4.0
-SUM_WEIGHT, SUM_POWER = 11.0, 3.5
-MONOTONIC = [r ** MONOTONICITY_POWER for r in range(16)]
-SUMMED = [r ** SUM_POWER for r in range(16)]
-
-
-def row_cells(row: int) -> list:
-    return [row >> (4 * c) & 0xF for c in range(4)]
-
-
-def slide_left(a0, a1, a2, a3) -> tuple:
-    """A row of cells ``a0..a3`` (wall side first) moved to the wall, as a 16-bit row, and the number of
-    merges: equal tiles merge, each at most once, the pair nearer the wall first ([2, 2, 2, 2] becomes
-    [4, 4, 0, 0] with two merges)."""
-    out = shift = pending = merges = 0
-    for e in (a0, a1, a2, a3):
-        if not e:
-            continue
-        if e == pending:
-            out |= (e + 1 if e < MAX_EXPONENT else e) << shift
-            shift += 4
-            pending = 0
-            merges += 1
-        else:
-            if pending:
-                out |= pending << shift
-                shift += 4
-            pending = e
-    return out | pending << shift, merges
-
-
-def row_heuristic(*line) -> float:
-    """One line's share of the evaluation (nneonneo/2048-ai's ``heur_score_table``, without its constant)."""
-    empty = merges = run = previous = 0
-    for r in line:
-        if not r:
-            empty += 1
-            continue
-        if r == previous:
-            run += 1
-        elif run:
-            merges, run = merges + 1 + run, 0
-        previous = r
-    if run:
-        merges += 1 + run
-    p0, p1, p2, p3 = (MONOTONIC[r] for r in line)
-    d1, d2, d3 = p1 - p0, p2 - p1, p3 - p2
-    rises = (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
-    falls = rises - d1 - d2 - d3
-    return (EMPTY_WEIGHT * empty + MERGE_WEIGHT * merges - MONOTONICITY_WEIGHT * min(falls, rises)
-            - SUM_WEIGHT * (SUMMED[line[0]] + SUMMED[line[1]] + SUMMED[line[2]] + SUMMED[line[3]]))
-
-
-def as_column(row: int) -> int:
-    """A row's four cells placed in column 0 (cell ``c`` of the row goes to row ``c``)."""
-    return (row & 0xF) | (row >> 4 & 0xF) << 16 | (row >> 8 & 0xF) << 32 | (row >> 12) << 48
-
-
-def build_tables():
-    """For every row: the row moved left and right, the same as columns moved up and down, the row's
-    heuristic value and its empty cells."""
-    cells = [c[::-1] for c in product(range(16), repeat=4)]  # (a0, a1, a2, a3) of rows 0, 1, ..., 0xFFFF
-    slid = [slide_left(*c) for c in cells]
-    left = [row for row, _ in slid]
-    heuristic = [row_heuristic(*c) for c in cells]
-    reverse = [(r & 0xF) << 12 | (r >> 4 & 0xF) << 8 | (r >> 8 & 0xF) << 4 | r >> 12 for r in range(1 << 16)]
-    right = [reverse[left[reverse[r]]] for r in range(1 << 16)]
-    empties = [tuple(i for i in range(4) if not c[i]) for c in cells]
-    return left, right, [as_column(r) for r in left], [as_column(r) for r in right], heuristic, empties
-
-
-ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN, ROW_HEURISTIC, ROW_EMPTIES = build_tables()
-# Bounds of the raw evaluation (four rows and four columns) over every board.
-RAW_LO, RAW_HI = 8 * min(ROW_HEURISTIC), 8 * max(ROW_HEURISTIC)
-FULL_BOARD_SUM_LOG2 = 20  # a board's tile sum is below 16 * 2 ** 15 = 2 ** 19
-
-
-def transpose(b: int) -> int:
-    """Swap cell (r, c) with cell (c, r)."""
-    a1 = b & 0xF0F00F0FF0F00F0F
-    a2 = b & 0x0000F0F00000F0F0
-    a3 = b & 0x0F0F00000F0F0000
-    a = a1 | (a2 << 12) | (a3 >> 12)
-    b1 = a & 0xFF00FF0000FF00FF
-    b2 = a & 0x00FF00FF00000000
-    b3 = a & 0x00000000FF00FF00
-    return b1 | (b2 >> 24) | (b3 << 24)
-
-
-def move_left(b: int) -> int:
-    return (ROW_LEFT[b & ROW_MASK] | ROW_LEFT[b >> 16 & ROW_MASK] << 16
-            | ROW_LEFT[b >> 32 & ROW_MASK] << 32 | ROW_LEFT[b >> 48 & ROW_MASK] << 48)
-
-
-def move_right(b: int) -> int:
-    return (ROW_RIGHT[b & ROW_MASK] | ROW_RIGHT[b >> 16 & ROW_MASK] << 16
-            | ROW_RIGHT[b >> 32 & ROW_MASK] << 32 | ROW_RIGHT[b >> 48 & ROW_MASK] << 48)
-
-
-def move_up(b: int) -> int:
-    t = transpose(b)  # row c of t is column c of b
-    return (COL_UP[t & ROW_MASK] | COL_UP[t >> 16 & ROW_MASK] << 4
-            | COL_UP[t >> 32 & ROW_MASK] << 8 | COL_UP[t >> 48 & ROW_MASK] << 12)
-
-
-def move_down(b: int) -> int:
-    t = transpose(b)
-    return (COL_DOWN[t & ROW_MASK] | COL_DOWN[t >> 16 & ROW_MASK] << 4
-            | COL_DOWN[t >> 32 & ROW_MASK] << 8 | COL_DOWN[t >> 48 & ROW_MASK] << 12)
-
 
 SLIDE = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
 SLIDES = tuple(SLIDE[m] for m in MOVES)
 
-
-def tile_sum(b: int) -> int:
-    return sum(1 << (b >> (4 * i) & 0xF) for i in range(16) if b >> (4 * i) & 0xF)
 
 
 MOVE_SCHEMA = {"oneOf": [
@@ -215,7 +89,7 @@ class Twenty48(Game):
 
     id = GAME_ID
     game_type = GAME_TYPE
-    capabilities = frozenset({EVALUATION})
+    capabilities = frozenset({EVALUATION, EXPECTIMAX_KERNEL})
     players = ("player",)
     has_chance = True
     zero_sum = False
@@ -253,7 +127,7 @@ class Twenty48(Game):
         return move_left(state) == state and move_up(state) == state
 
     def utility(self, state, player=0):
-        return math.log2(tile_sum(state & BOARD_MASK)) / (2 * FULL_BOARD_SUM_LOG2)
+        return utility_of(state & BOARD_MASK)
 
     def evaluate(self, state, player=0):
         if self.is_terminal(state):
@@ -261,12 +135,15 @@ class Twenty48(Game):
         b = state & BOARD_MASK
         t = transpose(b)
         h = ROW_HEURISTIC
-        raw = (h[b & ROW_MASK] + h[b >> 16 & ROW_MASK] + h[b >> 32 & ROW_MASK] + h[b >> 48 & ROW_MASK]
-               + h[t & ROW_MASK] + h[t >> 16 & ROW_MASK] + h[t >> 32 & ROW_MASK] + h[t >> 48 & ROW_MASK])
-        return 0.5 + 0.5 * (raw - RAW_LO) / (RAW_HI - RAW_LO)
+        return EVAL_BASE + EVAL_SCALE * (
+            h[b & ROW_MASK] + h[b >> 16 & ROW_MASK] + h[b >> 32 & ROW_MASK] + h[b >> 48]
+            + h[t & ROW_MASK] + h[t >> 16 & ROW_MASK] + h[t >> 32 & ROW_MASK] + h[t >> 48])
 
     def perspective(self, state):
         return 0
+
+    def expectimax_kernel(self, deadline, cutoff, prize, capacity):
+        return Kernel(self, deadline, cutoff, prize, capacity=capacity)
 
     # --- JSON ---
 

@@ -158,20 +158,20 @@ def unit_interval(lo: float, hi: float) -> tuple:
             (lambda x: min(hi, max(lo, lo + half_span * x + half_span * x))))
 
 
-def deepen(game, depth: int | None, root_pass) -> tuple:
+def deepen(game, depth: int | None, root_pass, step: int = 1) -> tuple:
     """The anytime driver of the depth-first searches that value every root move (expectimax, maxn).
 
     ``root_pass(d, moves)`` searches every root move ``d`` plies deep (None: to the end of the game),
     appending a :class:`MoveValue` to ``moves`` as each is finished, and returns whether no depth cut-off
     happened (the pass saw every terminal state). With a depth, or when the game cannot evaluate states
     where a depth limit would cut (a tree without evals), there is one pass; otherwise iterative deepening
-    runs passes of 1, 2, ... plies until one sees the whole game or the deadline passes.
+    runs passes of 1, 1 + step, 1 + 2 step, ... plies until one sees the whole game or the deadline passes.
 
     Returns ``(moves, depth_completed, timed_out)``: the moves of the last complete pass (or, if the first
     pass timed out, the root moves it finished, possibly none) and that pass's depth (None for a complete
     unlimited pass, 0 when none completed).
     """
-    depths = [depth] if depth is not None or not EVALUATION in game.capabilities else count(1)
+    depths = [depth] if depth is not None or not EVALUATION in game.capabilities else count(1, step)
     completed, completed_depth = None, 0
     for d in depths:
         moves = []

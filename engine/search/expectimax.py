@@ -49,7 +49,7 @@ import math
 
 from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
+from engine.game import CHANCE, EVALUATION, EXPECTIMAX_KERNEL, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
@@ -142,6 +142,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if not pruning:
         bounds = None
     lo, hi = bounds or (-math.inf, math.inf)
+    kernel = fast_kernel(game, trace, deadline, cutoff, transform, scale, limits)
     ordering = MOVE_ORDERING in game.capabilities
     ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
     mask = Deadline.CHECK_MASK
@@ -352,8 +353,13 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         for a in decision_moves(state, 0) if keep else actions(state):
             if tracer:
                 tracer.move(0, a)
-            v = value(result(state, a), alpha, inf, 1, 1.0)
-            exact = not pruning or not moves or v > alpha
+            if kernel:
+                horizon = kernel.counts()[2]
+                v = kernel.value(result(state, a), 1, limit, 1.0)
+                cut = cut or kernel.counts()[2] > horizon
+            else:
+                v = value(result(state, a), alpha, inf, 1, 1.0)
+            exact = kernel or not pruning or not moves or v > alpha
             moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
             if pruning and v > alpha:
                 alpha = v
@@ -364,9 +370,14 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                         seldepth=max_ply)
         return not cut
 
-    moves, depth_completed, timed_out = deepen(game, depth, root_pass)
+    moves, depth_completed, timed_out = deepen(game, depth, root_pass, kernel.step if kernel else 1)
     best = best_move(moves, maximize=sign == 1) if moves else first_move_fallback(game, state)
-    stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
+    tt_hits = 0
+    if kernel:
+        kernel_nodes, leaves, _, tt_hits, max_ply = kernel.counts()
+        nodes += kernel_nodes
+        kernel.close()
+    stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply, tt_hits=tt_hits,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
 
     def certain(value):
@@ -382,6 +393,16 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     trace=tracer.entries if tracer else None, timed_out=timed_out)
     result.certainty_equivalent = certain(best.value) if moves else None
     return result
+
+
+def fast_kernel(game, trace, deadline, cutoff, transform, scale, limits):
+    """The game's own valuation (:meth:`~engine.game.Game.expectimax_kernel`) where it lists one and no
+    trace is asked for (the kernel records none), else None. Its values are the search's without
+    pruning, which changes no value; the leaves' prizes go through the transform as here."""
+    if EXPECTIMAX_KERNEL not in game.capabilities or trace:
+        return None
+    prize = None if transform.kind == LINEAR else lambda v: transform(v / scale)
+    return game.expectimax_kernel(deadline, cutoff, prize, limits.tt_max_entries)
 
 
 def prized(values_of, transform, scale):
