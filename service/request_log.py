@@ -1,8 +1,10 @@
 """Structured request logs: one JSON line per request on the ``tactician.requests`` logger (standard
 error by default), with the fields an operator of many replicas filters on: the request id (the client's
 ``X-Request-ID`` when it is a sane token, else a new one, and echoed back either way), method, route
-template, status, duration, client key, and for searches the game, algorithm, nodes and whether time ran
-out."""
+template, status, duration, the client key the per-client limits count by (service/fairness.py: a digest
+of the API key, never the key itself), the game of a game's route, and for searches the game, algorithm,
+nodes and whether time ran out (a streamed search's line is written as its stream starts: game and
+algorithm only)."""
 import json
 import logging
 import re
@@ -12,16 +14,11 @@ import uuid
 
 from flask import Flask, Response, g, request
 
+from service.fairness import client_key
+
 LOGGER = logging.getLogger("tactician.requests")
 REQUEST_ID = "X-Request-ID"
-API_KEY = "X-API-Key"
 SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, not logged
-
-
-def client_key() -> str:
-    """Who is asking: the API key header when sent, else the address the request came from."""
-    key = request.headers.get(API_KEY)
-    return f"key:{key[:64]}" if key else f"addr:{request.remote_addr}"
 
 
 def begin() -> None:
@@ -30,9 +27,10 @@ def begin() -> None:
     g.log_started = time.perf_counter()
 
 
-def note_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> None:
-    """What a search adds to its request's line."""
-    g.search_log = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+def note_search(game: str, algorithm: str, nodes: int | None = None, timed_out: bool | None = None) -> None:
+    """What a search adds to its request's line (nodes and timed_out once it has answered)."""
+    g.search_log = {"game": game, "algorithm": algorithm,
+                    **({} if nodes is None else {"nodes": nodes, "timed_out": timed_out})}
 
 
 def end(response: Response) -> Response:
@@ -46,6 +44,7 @@ def end(response: Response) -> Response:
         "status": response.status_code,
         "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
         "client": client_key(),
+        **({"game": request.view_args["game"][:64]} if request.view_args and "game" in request.view_args else {}),
         **g.get("search_log", {}),
     }
     LOGGER.info(json.dumps(line, separators=(",", ":")))

@@ -20,6 +20,7 @@ from engine.errors import AlgorithmMismatch
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
+from engine.search.endgame import scored_outcome
 from engine.search.pvs import enhanced
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
 from engine.search.trace import Tracer
@@ -61,7 +62,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     tracer = Tracer(game, limits.max_trace_entries) if trace else None
     depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
-        return textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
+        answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
+        return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
     return enhanced(game, state, deadline, depth, settings.move_ordering,
                     limits.tt_max_entries if settings.transposition_table else 0, tracer)
 

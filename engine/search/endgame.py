@@ -3,10 +3,16 @@
 Othello scores its endgames by the final disc difference, not by win/draw/loss: a position the game's
 solver proves answers with that score as its ``value`` (from the perspective player's point of view), the
 result's sign as its ``outcome`` and the length of the perfect line found as its ``plies_to_end``.
+
+In such a game a search that proves the result on its own, on the utilities' win/draw/loss scale (the
+principal-variation search's heuristic deepening, textbook alpha-beta or minimax to the end, the MCTS
+solver), proves the winner but not the score: :func:`scored_outcome` has the game's solver score the
+position in the time left, and drops the ``outcome`` when it cannot. A position reported solved always
+carries the final score as its value.
 """
 from engine.deadline import Timeout
 from engine.game import ENDGAME_SOLVER
-from engine.result import LOWER, SOLVED, UPPER, MoveValue
+from engine.result import LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import finish, outcome_of
 
 
@@ -34,3 +40,26 @@ def endgame_solve(game, state, deadline, ordering: bool, tt_capacity: int, trace
     return finish(game, state, stats, deadline, move=solution.pv[0], value=float(sign * solution.score),
                   moves=moves, pv=solution.pv, outcome=outcome_of(solution.score),
                   plies_to_end=len(solution.pv), trace=tracer.entries if tracer else None)
+
+
+def scored_outcome(game, state, result, deadline, ordering: bool, tt_capacity: int):
+    """``result`` as it is, unless it reports an ``outcome`` in a game with an endgame solver: then the
+    solver's answer (the final score as the value, its perfect line and ``plies_to_end``), the nodes of
+    both searches counted, or, when the position is beyond the solver's reach or ``deadline`` passes
+    first, ``result`` without ``outcome`` and ``plies_to_end`` (the winner proven, the score not)."""
+    if result.outcome is None or not has_endgame_solver(game):
+        return result
+    solved = endgame_solve(game, state, deadline, ordering, tt_capacity, None, None, Stats())
+    if solved is None:
+        result.outcome = result.plies_to_end = None
+        return result
+    first, stats = result.stats, solved.stats
+    stats.nodes += first.nodes
+    stats.leaves += first.leaves
+    stats.cutoffs += first.cutoffs
+    stats.tt_hits += first.tt_hits
+    stats.max_depth = max(stats.max_depth, first.max_depth)
+    stats.iterations = first.iterations
+    stats.finish(deadline.elapsed())
+    solved.trace = result.trace
+    return solved

@@ -16,7 +16,9 @@ MCTS-Solver, in win/draw/loss games without chance: a terminal state's result is
 proven win for its mover as soon as one child is, and otherwise proven once every child is (the best of
 their results). Proven nodes are not searched again (an iteration that reaches one scores its result) and
 children proven lost are no longer selected. When the root is proven the search stops (``solved``) and
-reports the outcome; MCTS does not prove distances, so ``plies_to_end`` stays null.
+reports the outcome; MCTS does not prove distances, so ``plies_to_end`` stays null (except in a game with
+an endgame solver of its own, Othello, whose solver then scores the position:
+:func:`engine.search.endgame.scored_outcome`).
 
 Budget: the deadline, and ``iterations`` if given. The search stops with ``time_limit`` (``timed_out``
 true: for MCTS the normal end when no iteration cap is given), ``iteration_limit`` or ``solved``. The
@@ -50,6 +52,7 @@ from engine.limits import Limits
 from engine.search.settings import AlgorithmSettings, check_finite, is_integer
 from engine.search.common import (first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
                                   unit_interval)
+from engine.search.endgame import scored_outcome
 
 NAME = "mcts"
 RANDOM, HEURISTIC = "random", "heuristic"
@@ -342,5 +345,6 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                       timed_out=timed_out)
     best = listed[chosen]
     outcome = None if proof[0] is None else outcome_of(sign * proof[0])
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
-                  outcome=outcome, timed_out=timed_out)
+    answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
+                    outcome=outcome, timed_out=timed_out)
+    return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)

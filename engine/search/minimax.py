@@ -7,6 +7,7 @@ from engine.limits import Limits
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
+from engine.search.endgame import scored_outcome
 from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
 
@@ -116,6 +117,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     solved = not timed_out and reaches_end(game, state, depth)
     line = lines[moves.index(best)] if moves else None
     outcome = exact_outcome(game, best.value) if solved else None
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
-                  outcome=outcome, plies_to_end=len(line) if outcome else None,
-                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+    answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
+                    outcome=outcome, plies_to_end=len(line) if outcome else None,
+                    trace=tracer.entries if tracer else None, timed_out=timed_out)
+    return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)

@@ -11,7 +11,8 @@ allows a pass, late-move reductions of quiet moves, repetitions scored as draws,
 
 Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
 win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
-for a share of the time.
+for a share of the time; a result the heuristic deepening proves in such a game is scored by the game's
+solver after all (:func:`engine.search.endgame.scored_outcome`).
 """
 from dataclasses import dataclass
 import math
@@ -24,7 +25,7 @@ from engine.search.common import (declares, exact_outcome, finish, first_move_fa
 from engine.search.scores import (MAX_ID_DEPTH, PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY,
                                   TT_EXACT, TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
-from engine.search.endgame import endgame_solve, has_endgame_solver
+from engine.search.endgame import endgame_solve, has_endgame_solver, scored_outcome
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
@@ -433,9 +434,10 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         outcome = exact_outcome(game, best.value)
         if outcome is not None:
             plies = draw_length(game, state, line)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
-                  outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
-                  timed_out=timed_out)
+    answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
+                    outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
+                    timed_out=timed_out)
+    return scored_outcome(game, state, answer, deadline, ordering, tt_capacity)
 
 
 def draw_length(game, state, line) -> int | None:

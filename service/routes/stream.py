@@ -21,6 +21,7 @@ from engine.errors import EngineError
 
 from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
 from service.metrics import IN_FLIGHT, record_search
+from service.request_log import note_search
 from service.routes.search import search_request
 from service.serialize import progress_info, search_response
 
@@ -39,6 +40,7 @@ def search_stream():
     algorithm, trace = request["algorithm"], request["trace"]
     prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
     cap = current_app.config["SETTINGS"].max_trace_bytes
+    note_search(request["game_id"], algorithm["name"])
     return Response(events(prepared, request["game_id"], algorithm, trace, cap), mimetype="text/event-stream",
                     headers=HEADERS)
 

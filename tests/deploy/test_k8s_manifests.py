@@ -3,6 +3,7 @@ resource they render is valid against the Kubernetes schemas, offline (kubernete
 unknown field is an error). The settings that keep a rolling update from dropping requests are checked
 too: they follow from the service's own settings."""
 from pathlib import Path
+import runpy
 import shutil
 import subprocess
 import sys
@@ -54,6 +55,21 @@ def test_a_rolling_update_drops_nothing(rendered):
     assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["startupProbe"]["httpGet"]["path"] == "/livez"
+
+
+def test_kubernetes_waits_for_gunicorn_to_drain(rendered, monkeypatch, tmp_path):
+    """SIGKILL comes terminationGracePeriodSeconds after the preStop hook starts; gunicorn, told to stop
+    after it, gives its workers graceful_timeout (service/gunicorn.conf.py, from the ConfigMap's
+    MAX_TIME_LIMIT_MS) to finish: the grace period covers both."""
+    deployment = next(d for d in by_kind(rendered, "Deployment") if d["metadata"]["name"] == "tactician")
+    pod = deployment["spec"]["template"]["spec"]
+    config = next(d for d in by_kind(rendered, "ConfigMap") if d["metadata"]["name"] == "tactician-settings")
+    for name, value in config["data"].items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    gunicorn = runpy.run_path(str(DEPLOY.parents[1] / "service" / "gunicorn.conf.py"))
+    pre_stop = pod["containers"][0]["lifecycle"]["preStop"]["sleep"]["seconds"]
+    assert pod["terminationGracePeriodSeconds"] > pre_stop + gunicorn["graceful_timeout"]
 
 
 def test_pods_run_locked_down(rendered):

@@ -320,6 +320,45 @@ def test_star1_and_star2_equal_plain_expectiminimax_on_backgammon(json_state):
     assert math.isclose(pruned.value, plain.value, **CLOSE)
 
 
+def positions_of_random_games(seed: int, count: int, on_board: int) -> list:
+    """Player nodes with a choice of plays from random games (random rolls, random plays), each taken
+    when at most ``on_board`` checkers of both sides are left on the board or the bar: one a game."""
+    from engine.games.backgammon import ROLLS
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        _, s = api.load("backgammon", {})
+        while not GAME.is_terminal(s):
+            if s[3] is None:
+                s = GAME.result(s, rng.choices(ROLLS, [p for _, p in GAME.chance_outcomes(s)])[0])
+                continue
+            if sum(s[0][1:]) + sum(s[1][1:]) <= on_board and len(GAME.actions(s)) > 1:
+                found.append(s)
+                break
+            s = GAME.result(s, rng.choice(GAME.actions(s)))
+    return found
+
+
+def test_star1_alone_and_with_star2_equal_plain_expectiminimax_on_positions_of_random_games():
+    """Positions reached by random play (contact or race, 20 checkers or fewer left on the board), three
+    plies deep with every play searched (no forward pruning): Star1 alone (the game without its move
+    ordering, so nothing is probed), Star1 with Star2 probing, and the unpruned search give each root play
+    the same value (or a bound on the right side of it, for a play that cannot be the best)."""
+    import copy
+    star1_game = copy.copy(GAME)
+    star1_game.capabilities = GAME.capabilities - {MOVE_ORDERING}
+    for s in positions_of_random_games(5, 6, 20):
+        plain = search(GAME, s, depth=3, pruning=False, forward_pruning=0)
+        exact = {m.move: m.value for m in plain.moves}
+        for game in (star1_game, GAME):
+            pruned = search(game, s, depth=3, forward_pruning=0)
+            assert math.isclose(pruned.value, plain.value, **CLOSE) and exact[pruned.move] == pytest.approx(
+                plain.value, abs=1e-9)
+            for m in pruned.moves:
+                truth = exact[m.move]
+                assert {"exact": math.isclose(truth, m.value, **CLOSE), "upper": truth <= m.value + 1e-9,
+                        "lower": truth >= m.value - 1e-9}[m.bound]
+
+
 def test_forward_pruning_is_a_validated_setting():
     from engine.errors import AlgorithmMismatch
     for bad in (-1, 1.5, True, 1001):

@@ -258,3 +258,67 @@ def test_stable_discs_are_sound():
     assert stable == (1 << 0 | 1 << 1 | 1 << 2 | 1 << 8)        # a1, b1, c1, a2; not d5 or e4
     _, full = load({"board": ["BW" * 4, "WB" * 4] * 4, "to_move": "B"})
     assert stable_discs(full[0], full_lines(full[0] | full[1])) == full[0]
+
+
+def plain_solve(state) -> int:
+    """The final disc difference with perfect play for the player to move (empty squares to the winner):
+    plain negamax over ``actions`` and ``result``, no pruning, no ordering, no table."""
+    if GAME.is_terminal(state):
+        return final_score(state[0], state[1])
+    return max(-plain_solve(GAME.result(state, m)) for m in GAME.actions(state))
+
+
+SOLVING_PATHS = {
+    "alphabeta (the endgame solver first)": {"name": "alphabeta"},
+    "alphabeta with a depth (the heuristic deepening proves it)": {"name": "alphabeta", "depth": 30},
+    "textbook alphabeta to the end": {"name": "alphabeta", "move_ordering": False, "transposition_table": False},
+    "minimax to the end": {"name": "minimax"},
+    "mcts solver": {"name": "mcts", "iterations": 200_000, "seed": 3},
+    "auto": {"name": "auto"},
+}
+
+
+@pytest.mark.parametrize("path", SOLVING_PATHS)
+def test_every_path_that_proves_a_result_reports_the_disc_difference(path):
+    """Near-end positions (6 empty squares, random play): whichever search proves the result, the answer
+    has the final disc difference for the player to move as its value (the plain solver's), the outcome
+    of its sign, and a perfect line of ``plies_to_end`` plies that ends the game at that score."""
+    rng = random.Random(29)
+    for _ in range(3):
+        state = random_state(rng, 6)
+        expected = plain_solve(state)
+        result = api.search("othello", GAME.state_to_json(state), SOLVING_PATHS[path], 20_000)
+        assert result.outcome == ("win" if expected > 0 else "loss" if expected < 0 else "draw")
+        assert result.value == expected
+        assert result.plies_to_end == len(result.pv)
+        end = state
+        for move in result.pv:
+            end = GAME.result(end, GAME.move_from_json(move, end))
+        assert GAME.is_terminal(end)
+        mover_at_end = state[2] ^ (len(result.pv) & 1)
+        assert final_score(end[0], end[1]) * (1 if mover_at_end == state[2] else -1) == expected
+
+
+def test_a_heuristic_proof_after_the_solver_ran_out_is_scored_too(monkeypatch):
+    """The default search's solver phase gives up (as when its share of the time passes): the heuristic
+    deepening proves the result on the win/loss scale, and the answer still carries the disc difference."""
+    from engine.search import pvs
+    monkeypatch.setattr(pvs, "endgame_solve", lambda *args: None)
+    rng = random.Random(31)
+    for _ in range(3):
+        state = random_state(rng, 8)
+        result = api.search("othello", GAME.state_to_json(state), {"name": "alphabeta"}, 20_000)
+        expected = plain_solve(state)
+        assert result.value == expected and result.outcome is not None and result.plies_to_end == len(result.pv)
+
+
+def test_a_proof_the_solver_cannot_score_in_time_reports_no_outcome():
+    """When no time is left to score a proven result, the answer drops ``outcome`` and ``plies_to_end``
+    rather than report a result whose value is not the disc difference."""
+    from engine.result import SearchResult
+    from engine.search.endgame import scored_outcome
+    state = random_state(random.Random(5), 8)
+    proven = SearchResult(move=GAME.actions(state)[0], value=1.0, perspective="B", outcome="win", plies_to_end=9)
+    expired = Deadline(0.0)
+    answer = scored_outcome(GAME, state, proven, expired, True, 1000)
+    assert answer.outcome is None and answer.plies_to_end is None and answer.value == 1.0

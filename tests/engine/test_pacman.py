@@ -278,7 +278,8 @@ def test_minimax_alphabeta_and_their_node_counts_equal_the_reference(names, coun
         assert (maxn.move, maxn.value) == (first, top)
 
 
-@pytest.mark.parametrize("names, count, rounds", [(ONE_GHOST, 100, (1, 2, 3)), (TWO_GHOSTS, 100, (1, 2))])
+@pytest.mark.parametrize("names, count, rounds", [(ONE_GHOST, 100, (1, 2, 3)), (TWO_GHOSTS, 100, (1, 2)),
+                                                  (TWO_GHOSTS, 12, (3,))])
 def test_expectimax_equals_the_reference(names, count, rounds):
     for state, d in search_cases(names, count, seed=7 * count, rounds=rounds):
         values = ref.root_values(ref.parse(state), d, ref.Counter(), ghosts_average=True)
