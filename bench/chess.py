@@ -10,12 +10,12 @@ Both engines run in this process, one position at a time, with the same time per
 
 Our side goes through ``engine.api.search`` (alpha-beta, its defaults). Sunfish (``pip install -r
 requirements-bench.txt``) is driven as its own UCI loop drives it: iterative MTD-bi with an in-search
-deadline, the move of the last completed depth. The positions come from /work/shared/data/chess (not
-copied into the repository). Prints a Markdown section for bench/RESULTS.md.
+deadline (read at every node, so that it stops on time), the move of the last completed depth. The
+positions come from /work/shared/data/chess (not copied into the repository). Prints a Markdown section
+for bench/RESULTS.md.
 """
 import argparse
 import platform
-import re
 import time
 from pathlib import Path
 
@@ -54,50 +54,15 @@ def ours(fen: str, seconds: float) -> tuple:
     return result.move, result
 
 
-# --- sunfish -------------------------------------------------------------------------------------
-
-def sunfish_position(fen: str):
-    """A sunfish position (its 120-character board, from the side to move) for a FEN."""
-    import sunfish
-    placement, color, castling, ep = fen.split()[:4]
-    rows = re.sub(r"\d", lambda m: "." * int(m.group(0)), placement).split("/")
-    board = " " * 9 + "\n" + " " * 9 + "\n" + "".join(" " + row + "\n" for row in rows) + (" " * 9 + "\n") * 2
-    score = sum(sunfish.pst[c][i] for i, c in enumerate(board) if c.isupper())
-    score -= sum(sunfish.pst[c.upper()][119 - i] for i, c in enumerate(board) if c.islower())
-    pos = sunfish.Position(board, score, ("Q" in castling, "K" in castling), ("k" in castling, "q" in castling),
-                           sunfish.parse(ep) if ep != "-" else 0, 0)
-    return pos if color == "w" else pos.rotate()
-
+# --- sunfish ---------------------------------------------------------------------------------------
 
 def sunfish_move(fen: str, seconds: float) -> tuple:
-    """``(uci, nodes, depth, seconds used)``: sunfish's move after ``seconds``, as its UCI loop picks it
-    (the move of the last completed depth; a fail-high of the depth under way only when none completed).
-    Sunfish looks at the clock every 2048 nodes, so it may take longer than ``seconds``."""
-    import sunfish
-    searcher = sunfish.Searcher()
-    start = time.time()
-    searcher.deadline = searcher.soft = start + seconds
-    best = candidate = None
-    reached = 1
-    try:
-        for depth, gamma, score, move in searcher.search([sunfish_position(fen)]):
-            if depth > reached:
-                best, reached = candidate or best, depth
-            if score >= gamma and move is not None:
-                candidate = move
-            if time.time() >= start + seconds:
-                break
-    except sunfish.Stop:
-        candidate = None
-    move = best or candidate
-    used = time.time() - start
+    """``(uci, nodes, depth, seconds used)``: sunfish's move after ``seconds`` (see
+    :func:`bench.peers.sunfish_move`)."""
+    from bench import peers
+    move, nodes, depth, used = peers.sunfish_move(peers.sunfish_history(fen, []), fen.split()[1] == "b", seconds)
     USED["sunfish"].append(used)
-    if move is None:
-        return None, searcher.nodes, reached - 1, used
-    i, j = move.i, move.j
-    if fen.split()[1] == "b":
-        i, j = 119 - i, 119 - j
-    return sunfish.render(i) + sunfish.render(j) + move.prom.lower(), searcher.nodes, reached - 1, used
+    return move, nodes, depth, used
 
 
 # --- scoring -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ answer is timed on the wall clock.
 seeded whole games of a one-player game; both spread the games over a pool of worker processes, one game
 per process at a time, so that each move's time is one core's (on a machine with other load, less).
 """
+import collections
 from dataclasses import dataclass
 import multiprocessing
 import random
@@ -39,8 +40,9 @@ def player(spec: str):
 
 
 def play(task: GameTask) -> dict:
-    """One game. Returns the final utilities by seat, the plies, each seat's move times (ms), the final
-    state (JSON) and the chance outcomes drawn."""
+    """One game. Returns the final utilities by seat, the plies, each seat's move times (ms), why the game
+    ended (the game's reason, or the variant's adjudication, see :mod:`bench.adjudication`), the final
+    state (JSON) and the moves."""
     v = openings.variant(task.variant)
     game, state = api.load(v.game, v.initial_state)
     seats = [player(spec) for spec in task.seats]
@@ -48,6 +50,7 @@ def play(task: GameTask) -> dict:
         raise ValueError(f"{v.name} has {game.n_players} players, the task seats {len(seats)}")
     rng = random.Random(task.seed)
     history, times = [], [[] for _ in seats]
+    judge, measures, verdict = v.adjudication, [], None
     for move_json in task.opening:
         state = game.result(state, game.move_from_json(move_json, state))
         history.append(move_json)
@@ -65,7 +68,13 @@ def play(task: GameTask) -> dict:
             move = game.move_from_json(answer, state)      # an illegal answer is an error, not a forfeit
         history.append(game.move_to_json(move))
         state = game.result(state, move)
-    return {"task": task, "utilities": list(game.utilities(state)), "plies": len(history), "times": times,
+        if judge is not None and not game.is_terminal(state):
+            measures.append(judge.measure(game.state_to_json(state)))
+            verdict = judge(measures, len(history))
+            if verdict is not None:
+                break
+    utilities, end = verdict or (list(game.utilities(state)), game.end_reason(state))
+    return {"task": task, "utilities": utilities, "plies": len(history), "times": times, "end": end,
             "final": game.state_to_json(state), "history": history}
 
 
@@ -84,7 +93,7 @@ def run(tasks: list, workers: int, log=None) -> list:
             done.append(r)
             if log:
                 log(f"  game {len(done)}/{len(tasks)}: {r['task'].seats} -> {r['utilities']} "
-                    f"in {r['plies']} plies")
+                    f"in {r['plies']} plies ({r['end']})")
     finally:
         if workers > 1:
             pool.terminate()
@@ -106,14 +115,15 @@ def timing(results: list, spec: str) -> dict:
 
 
 def head_to_head(variant: str, a: str, b: str, time_ms, n_openings: int, workers: int, seed: int = 1,
-                 log=None) -> dict:
-    """``a`` against ``b``: every opening twice, ``a`` first in one game and second in the other."""
+                 log=None, skip: int = 0) -> dict:
+    """``a`` against ``b``: every opening twice, ``a`` first in one game and second in the other; the
+    openings after the first ``skip``."""
     if a == b:
         raise ValueError("the two players have the same spec; a player's state is kept per spec")
     v = openings.variant(variant)
-    lines = openings.openings(v, n_openings, seed=seed)
+    lines = openings.openings(v, skip + n_openings, seed=seed)[skip:]
     tasks = [GameTask(variant, tuple(line), seats, time_ms, seed * 100_003 + 2 * i + j)
-             for i, line in enumerate(lines) for j, seats in enumerate(((a, b), (b, a)))]
+             for i, line in enumerate(lines, skip) for j, seats in enumerate(((a, b), (b, a)))]
     results = run(tasks, workers, log)
     tally, by_seat = elo.Tally(), [elo.Tally(), elo.Tally()]
     for r in results:
@@ -126,8 +136,11 @@ def head_to_head(variant: str, a: str, b: str, time_ms, n_openings: int, workers
             "a_first": elo.summary(by_seat[0]) if by_seat[0].games else None,
             "a_second": elo.summary(by_seat[1]) if by_seat[1].games else None,
             "timing": {a: timing(results, a), b: timing(results, b)},
+            "ends": dict(collections.Counter(str(r["end"]) for r in results)),
+            "adjudication": v.adjudication.describe() if v.adjudication else None,
             "games": [{"opening": list(r["task"].opening), "seats": list(r["task"].seats),
-                       "utilities": r["utilities"], "plies": r["plies"]} for r in results]}
+                       "utilities": r["utilities"], "plies": r["plies"], "end": r["end"], "moves": r["history"]}
+                      for r in results]}
 
 
 def solo(variant: str, spec: str, time_ms, games: int, workers: int, seed: int = 1, log=None) -> dict:

@@ -11,6 +11,7 @@ A game needs nothing here: without a listed set, openings are drawn by seeded ra
 from dataclasses import dataclass
 import random
 
+from bench.adjudication import MaterialAdjudication
 from engine import api
 from engine.game import CHANCE
 from engine.registry import GAME_MODULES, game_type
@@ -22,6 +23,7 @@ class Variant:
     game: str
     initial_state: dict
     openings: tuple = ()    # move sequences (JSON moves), each played from initial_state
+    adjudication: object = None     # ends a game early when its result is clear (bench.adjudication)
 
 
 def _connect4_openings() -> tuple:
@@ -35,6 +37,34 @@ def _gomoku_openings(side: int) -> tuple:
     return tuple((centre, centre + dr * side + dc) for dr, dc in ((0, 1), (1, 1), (0, 2), (1, 2), (2, 2)))
 
 
+# Chess: twenty main lines of the openings masters play (both sides' best-known replies, so none is lost
+# out of the book), 6-10 plies each; every one is played with both colours.
+CHESS_OPENINGS = tuple(tuple(line.split()) for line in (
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",                      # Ruy Lopez
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",                      # Italian
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6",  # Sicilian, Najdorf
+    "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6",            # Sicilian, Taimanov
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",                      # French, Classical
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5",            # Caro-Kann, Classical
+    "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",                      # Scandinavian
+    "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6",                      # Pirc
+    "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4",            # Petrov
+    "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6",            # Scotch
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",                      # Queen's Gambit Declined
+    "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6",                      # Slav
+    "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6",                      # Queen's Gambit Accepted
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6",            # King's Indian
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",                      # Nimzo-Indian
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",                      # Queen's Indian
+    "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5",                      # Grunfeld
+    "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6",                      # English, Four Knights
+    "g1f3 d7d5 c2c4 e7e6 g2g3 g8f6",                      # Reti
+    "d2d4 d7d5 g1f3 g8f6 c1f4 e7e6",                      # London
+    "d2d4 f7f5 g2g3 g8f6 f1g2 e7e6",                      # Dutch
+    "e2e4 c7c5 b1c3 b8c6 g2g3 g7g6",                      # Sicilian, Closed
+))
+
+
 def _board(side: int) -> list:
     return ["." * side] * side
 
@@ -44,6 +74,7 @@ VARIANTS = {v.name: v for v in (
     Variant("tictactoe-5x5-k4", "tictactoe", {"board": _board(5), "k": 4}),
     Variant("tictactoe-7x7-k5", "tictactoe", {"board": _board(7), "k": 5}),
     Variant("gomoku-15", "tictactoe", {"board": _board(15), "k": 5}, _gomoku_openings(15)),
+    Variant("chess", "chess", game_type("chess").initial_state, CHESS_OPENINGS, MaterialAdjudication()),
 )}
 
 

@@ -1,6 +1,6 @@
 """Adapters for the peers, installed from PyPI (``requirements-bench.txt``): OpenSpiel (``open_spiel``,
-imported as ``pyspiel`` and ``open_spiel.python``) and easyAI. Nothing of theirs is copied here: we load
-their games and call their public search functions and bots.
+imported as ``pyspiel`` and ``open_spiel.python``), easyAI and sunfish (chess). Nothing of theirs is copied
+here: we load their games and call their public search functions and bots.
 
 Every adapter runs one search and returns a small dict; the caller times it. When a peer is not installed,
 :func:`available` says why and the benchmark reports our side alone.
@@ -12,8 +12,10 @@ import contextlib
 import importlib
 import importlib.metadata
 import math
+import re
 import signal
 import sys
+import time
 
 _STATUS = {}
 
@@ -247,3 +249,75 @@ def easyai_connect4_depth(moves, depth, count_nodes=False):
         return {"move": int(move), "value": algo.alpha, "nodes": box[0]}
     move = algo(game)
     return {"move": int(move), "value": algo.alpha}
+
+
+# --- sunfish (chess) -----------------------------------------------------------------------------------
+
+def sunfish_position(fen: str):
+    """A sunfish position (its 120-character board, from the side to move) for a FEN."""
+    import sunfish
+    placement, color, castling, ep = fen.split()[:4]
+    rows = re.sub(r"\d", lambda m: "." * int(m.group(0)), placement).split("/")
+    board = " " * 9 + "\n" + " " * 9 + "\n" + "".join(" " + row + "\n" for row in rows) + (" " * 9 + "\n") * 2
+    score = sum(sunfish.pst[c][i] for i, c in enumerate(board) if c.isupper())
+    score -= sum(sunfish.pst[c.upper()][119 - i] for i, c in enumerate(board) if c.islower())
+    pos = sunfish.Position(board, score, ("Q" in castling, "K" in castling), ("k" in castling, "q" in castling),
+                           sunfish.parse(ep) if ep != "-" else 0, 0)
+    return pos if color == "w" else pos.rotate()
+
+
+def sunfish_history(fen: str, moves: list) -> list:
+    """The sunfish positions of a game from ``fen`` through the UCI ``moves``, the first and every one
+    after (sunfish scores a position that occurred before in its search as a draw)."""
+    import sunfish
+    black = fen.split()[1] == "b"
+    out = [sunfish_position(fen)]
+    for ply, move in enumerate(moves):
+        i, j = sunfish.parse(move[:2]), sunfish.parse(move[2:4])
+        if (ply % 2 == 1) != black:
+            i, j = 119 - i, 119 - j
+        out.append(out[-1].move(sunfish.Move(i, j, move[4:].upper())))
+    return out
+
+
+def _sunfish_searcher():
+    """A ``sunfish.Searcher`` that reads the clock at every node rather than every 2048: at a few thousand
+    nodes a second, 2048 nodes overrun a second's budget by half a second, so both engines of a match
+    stop at the same time."""
+    import sunfish
+
+    class TimedSearcher(sunfish.Searcher):
+        def bound(self, pos, gamma, depth, root=False):
+            if time.time() > self.deadline:
+                raise sunfish.Stop
+            return super().bound(pos, gamma, depth, root)
+
+    return TimedSearcher()
+
+
+def sunfish_move(history: list, black: bool, seconds: float) -> tuple:
+    """``(uci or None, nodes, depth completed, seconds used)``: sunfish's move in the last of ``history``
+    (sunfish positions, see :func:`sunfish_history`; ``black``: Black is to move there) after
+    ``seconds``, picked as its UCI loop picks it: the move of the last completed depth, a fail-high of the
+    depth under way only when no depth completed (or its table move). Its iterative deepening stops at the same time (hard
+    and soft limit alike)."""
+    import sunfish
+    searcher = _sunfish_searcher()
+    start = time.time()
+    searcher.deadline = searcher.soft = start + seconds
+    best = candidate = None
+    reached = 1
+    try:
+        for depth, gamma, score, move in searcher.search(history):
+            if depth > reached:
+                best, reached = candidate or best, depth
+            if score >= gamma and move is not None:
+                candidate = move
+        move, reached = candidate or best, reached + 1     # stopped after completing a depth
+    except sunfish.Stop:
+        move = best or candidate or searcher.tp_move.get(history[-1])   # stopped inside a depth
+    used = time.time() - start
+    if move is None:
+        return None, searcher.nodes, reached - 1, used
+    i, j = (119 - move.i, 119 - move.j) if black else (move.i, move.j)
+    return sunfish.render(i) + sunfish.render(j) + move.prom.lower(), searcher.nodes, reached - 1, used

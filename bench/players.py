@@ -13,6 +13,10 @@
 - ``openspiel:alphabeta``: OpenSpiel's ``alpha_beta_search`` (``expectiminimax`` in games with chance),
   leaf value 0 (the score so far in 2048), deepened one ply at a time until the time a move runs out
   (``depth=N``: that depth, no clock);
+- ``sunfish``: sunfish (chess only, PyPI ``sunfish``), its iterative deepening stopped at the time a move
+  (:func:`bench.peers.sunfish_move`), shown the game's earlier positions (its repetition draws); a move
+  it answers that python-chess finds illegal (sunfish captures kings: when every move loses, it may leave
+  its king in check) is replaced by the first legal move, and said on stderr;
 - ``random``: a uniformly random legal move; ``greedy``: the move whose result our game's evaluation rates
   best for the mover one ply ahead (a win at once first), ties broken at random.
 
@@ -21,7 +25,9 @@ A player answers :meth:`Player.choose` with a JSON move; the referee times it.
 import json
 import math
 import random
+import sys
 
+import chess
 import requests
 
 from bench import os_games, peers
@@ -208,6 +214,25 @@ class OpenSpielAlphaBeta(OpenSpielPlayer):
         return t.to_move(move)
 
 
+class Sunfish(Player):
+    def choose(self, position):
+        if position.game_id != "chess":
+            raise ValueError(f"sunfish plays chess, not {position.game_id}")
+        limit = self.time_ms(position)
+        if limit is None:
+            raise ValueError("sunfish needs a time a move")
+        game, state = position.game, position.state
+        fen = position.initial.get("fen", chess.STARTING_FEN)
+        history = peers.sunfish_history(fen, list(position.initial.get("moves", [])) + position.history)
+        move = peers.sunfish_move(history, game.to_move(state) == 1, limit / 1000.0)[0]
+        legal = [game.move_to_json(m) for m in game.actions(state)]
+        if move not in legal:
+            print(f"sunfish answered {move!r}, not legal in {position.state_json}; playing {legal[0]}",
+                  file=sys.stderr, flush=True)
+            move = legal[0]
+        return move
+
+
 def openspiel_bot(spec, name, settings, url):
     if name not in OPENSPIEL_BOTS:
         raise ValueError(f"openspiel:{name} is not a bot here; known: {sorted(OPENSPIEL_BOTS)} ({spec!r})")
@@ -220,5 +245,6 @@ PLAYER_KINDS = {
     "openspiel": openspiel_bot,
     "random": UniformRandom,
     "greedy": Greedy,
+    "sunfish": Sunfish,
 }
 OPENSPIEL_BOTS = {"mcts": OpenSpielMCTS, "alphabeta": OpenSpielAlphaBeta}

@@ -13,6 +13,7 @@ Examples::
     python -m bench.strength --variant tictactoe-5x5-k4 --ladder        # auto level n against level n - 1
     python -m bench.strength --variant connect4 --ladder --rungs 2-6    # the pairings of levels 2..6 only
     python -m bench.strength --preset issue10 --markdown bench/STRENGTH.md
+    python -m bench.strength --variant chess --a ours:alphabeta --b sunfish --time-ms 1000 --openings 10 --workers 2
 
 Player specs: :mod:`bench.players`. Variants: every registered game and :data:`bench.openings.VARIANTS`.
 """
@@ -50,6 +51,9 @@ def parse_args(argv=None):
                         "so that a long ladder can run in parts")
     p.add_argument("--time-ms", default="300", help="time a move in ms, or 'none' (default 300)")
     p.add_argument("--openings", type=int, default=20, help="openings, each played twice (default 20)")
+    p.add_argument("--skip-openings", type=int, default=0, metavar="N",
+                   help="start after the first N openings (a long match in chunks: --openings 10, then "
+                        "--skip-openings 10 --openings 10)")
     p.add_argument("--games", type=int, default=20, help="games of a one-player variant (default 20)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel games (default: cores)")
     p.add_argument("--seed", type=int, default=1)
@@ -64,7 +68,7 @@ def parse_args(argv=None):
         args.variant, args.a, args.b = preset["variant"], preset["a"], preset["b"]
         args.time_ms, args.openings = str(preset["time_ms"]), preset["openings"]
     args.time_ms = None if args.time_ms.lower() == "none" else float(args.time_ms)
-    if args.openings < 1 or args.games < 1 or args.workers < 1:
+    if args.openings < 1 or args.games < 1 or args.workers < 1 or args.skip_openings < 0:
         p.error("--openings, --games and --workers are at least 1")
     low, _, high = args.rungs.partition("-")
     try:
@@ -104,9 +108,13 @@ def line_for(r: dict) -> str:
                      f", mean score {s['mean_score']:.0f}")
         return text + f"; {fmt_ms(t['mean_ms'])} ms a move (max {fmt_ms(t['max_ms'])})"
     ta, tb = r["timing"][r["a"]], r["timing"][r["b"]]
-    return (f"{r['a']} vs {r['b']} on {r['variant']}, {r['openings']} openings x 2: {r['text']}; "
+    text = (f"{r['a']} vs {r['b']} on {r['variant']}, {r['openings']} openings x 2: {r['text']}; "
             f"ms a move {fmt_ms(ta['mean_ms'])} (max {fmt_ms(ta['max_ms'])}) vs "
             f"{fmt_ms(tb['mean_ms'])} (max {fmt_ms(tb['max_ms'])})")
+    if r.get("adjudication"):
+        text += (f"; games ended by: {', '.join(f'{k} {n}' for k, n in sorted(r['ends'].items()))} "
+                 f"(adjudication: {r['adjudication']})")
+    return text
 
 
 def markdown(report: dict) -> str:
@@ -138,7 +146,8 @@ def main(argv=None):
         if b is None:
             r = match.solo(v.name, a, args.time_ms, args.games, args.workers, args.seed, progress)
         else:
-            r = match.head_to_head(v.name, a, b, args.time_ms, args.openings, args.workers, args.seed, progress)
+            r = match.head_to_head(v.name, a, b, args.time_ms, args.openings, args.workers, args.seed, progress,
+                                   skip=args.skip_openings)
         results.append(r)
         print(line_for(r), flush=True)
     report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -1,0 +1,54 @@
+"""The chess match's plumbing: the openings, the material adjudication, and sunfish as a player
+(untimed: a short time a move, only legality is asserted)."""
+import chess
+import pytest
+
+from bench import adjudication, openings, peers, players
+from engine import api
+
+
+def test_chess_openings_are_legal_distinct_and_running():
+    lines = openings.variant("chess").openings
+    assert len(lines) >= 20 and len(set(lines)) == len(lines)
+    for line in lines:
+        board = chess.Board()
+        for move in line:
+            board.push_uci(move)
+        assert not board.is_game_over()
+
+
+def test_material_balance_counts_white_minus_black():
+    assert adjudication.material_balance(chess.Board()) == 0
+    assert adjudication.material_balance(chess.Board("4k3/8/8/8/8/8/8/R3K2R w - - 0 1")) == 10
+    assert adjudication.material_balance(chess.Board("q3k3/pp6/8/8/8/8/8/4K2N w - - 0 1")) == -8
+
+
+def test_material_adjudication_needs_a_lead_held_for_its_plies():
+    judge = adjudication.MaterialAdjudication(lead=5, plies=4, max_plies=100)
+    assert judge([5, 5, 5], 20) is None                     # not yet held for 4 plies
+    assert judge([0, 5, 5, 5, 5], 20)[0] == [1.0, -1.0]
+    assert judge([-6, -5, -7, -5], 20)[0] == [-1.0, 1.0]
+    assert judge([5, 5, 4, 5], 20) is None                  # the lead dropped once
+    assert judge([1, 1], 100)[0] == [0.0, 0.0]              # the ply limit: a draw
+    state = {"fen": chess.STARTING_FEN, "moves": ["e2e4", "d7d5", "e4d5"]}
+    assert judge.measure(state) == 1
+
+
+def test_sunfish_history_replays_castling_and_promotion_like_python_chess():
+    fen = "r3k2r/1P3p2/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    moves = ["e1g1", "e8g8", "b7a8q"]
+    history = peers.sunfish_history(fen, moves)
+    board = chess.Board(fen)
+    for move in moves:
+        board.push_uci(move)
+    ours = peers.sunfish_history(board.fen(), [])[-1]
+    assert history[-1].board == ours.board
+
+
+@pytest.mark.parametrize("moves", [[], ["e2e4"], ["e2e4", "e7e5", "g1f3"]])
+def test_sunfish_player_answers_a_legal_move(moves):
+    game, state = api.load("chess", {"fen": chess.STARTING_FEN, "moves": moves})
+    position = players.Position("chess", {"fen": chess.STARTING_FEN, "moves": []}, list(moves),
+                                game.state_to_json(state), game, state, 50, 1)
+    move = players.build("sunfish").choose(position)
+    assert move in [game.move_to_json(m) for m in game.actions(state)]
