@@ -2,7 +2,8 @@
 error by default), with the fields an operator of many replicas filters on: the request id (the client's
 ``X-Request-ID`` when it is a sane token, else a new one, and echoed back either way), method, route
 template, status, duration, client key, and for searches the game, algorithm, nodes and whether time ran
-out."""
+out. A streamed search's line is written when its stream closes, so that it has the search's figures and
+the stream's whole duration."""
 import json
 import logging
 import re
@@ -30,9 +31,21 @@ def begin() -> None:
     g.log_started = time.perf_counter()
 
 
-def note_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> None:
-    """What a search adds to its request's line."""
-    g.search_log = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None) -> None:
+    """What a search adds to its request's line: into the request's own fields, or ``into`` (the dict
+    :func:`streamed_search` gave, filled while the response streams)."""
+    fields = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+    if into is None:
+        g.search_log = fields
+    else:
+        into.update(fields)
+
+
+def streamed_search() -> dict:
+    """For a response that streams its search: the dict the stream fills with :func:`note_search`. The
+    request's line then waits for the stream to close."""
+    g.search_log = g.streamed_search_log = {}
+    return g.search_log
 
 
 def end(response: Response) -> Response:
@@ -44,12 +57,21 @@ def end(response: Response) -> Response:
         "method": request.method,
         "route": request.url_rule.rule if request.url_rule is not None else None,
         "status": response.status_code,
-        "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
+        "duration_ms": None,
         "client": client_key(),
-        **g.get("search_log", {}),
     }
-    LOGGER.info(json.dumps(line, separators=(",", ":")))
+    streamed = g.get("streamed_search_log")
+    if streamed is not None and response.is_streamed:
+        response.call_on_close(lambda: write(line, started, streamed))  # after the request's context
+    else:
+        write(line, started, g.get("search_log", {}))
     return response
+
+
+def write(line: dict, started: float | None, search: dict) -> None:
+    if started is not None:
+        line["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    LOGGER.info(json.dumps({**line, **search}, separators=(",", ":")))
 
 
 def register(app: Flask) -> None:
