@@ -57,6 +57,9 @@ def test_chess_a_move_by_clicking_the_ai_s_reply_in_san_and_a_promotion(page, se
     wait_for_human(page, "white", ply=3)
     assert moves_played(page)[0].startswith("a8=Q")
     assert page.locator('svg.board [data-square="a8"]').get_attribute("data-piece") == "Q"
+    # The state keeps black's king move in its "moves" after the FEN: the board shows it made.
+    assert json.loads(page.input_value("#state-text"))["moves"]
+    assert page.locator('svg.board [data-piece="k"]').get_attribute("data-square") != "a2"
 
 
 def test_pacman_moves_with_the_arrow_keys_and_the_ghosts_reply(page):

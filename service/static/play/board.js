@@ -24,7 +24,8 @@ const DRAUGHTS_FEN = /^[BW]:[BW]/;
 /** {rows, cols, cells[r][c], kind, square(name) -> [r, c]} for a state with a board, else null. */
 export function boardOf(state) {
   if (state && typeof state.fen === "string") {
-    return DRAUGHTS_FEN.test(state.fen.trim()) ? draughtsBoard(state.fen.trim()) : chessBoard(state.fen);
+    return DRAUGHTS_FEN.test(state.fen.trim()) ? draughtsBoard(state.fen.trim())
+      : chessBoard(state.fen, Array.isArray(state.moves) ? state.moves : []);
   }
   const board = state && state.board;
   if (!Array.isArray(board) || board.length === 0) return null;
@@ -42,12 +43,27 @@ export function boardOf(state) {
   return null;
 }
 
-function chessBoard(fen) {
+/** A chess board: the FEN's placement with the state's UCI `moves` (played from it) made on it. */
+function chessBoard(fen, moves) {
   const ranks = fen.split(" ")[0].split("/");
   if (ranks.length !== 8) return null;
   const cells = ranks.map((rank) => [...rank.replace(/\d/g, (n) => ".".repeat(Number(n)))]);
   if (!cells.every((row) => row.length === 8)) return null;
-  return { rows: 8, cols: 8, cells, kind: "chess", square: (name) => [8 - Number(name.slice(1)), name.charCodeAt(0) - 97] };
+  const square = (name) => [8 - Number(name.slice(1)), name.charCodeAt(0) - 97];
+  for (const move of moves) {
+    if (typeof move !== "string" || !SQUARES.test(move)) return null;
+    const [[r0, c0], [r1, c1]] = [square(move.slice(0, 2)), square(move.slice(2, 4))];
+    const piece = cells[r0][c0];
+    if (piece.toLowerCase() === "p" && c0 !== c1 && cells[r1][c1] === ".") cells[r0][c1] = ".";  // en passant
+    if (piece.toLowerCase() === "k" && Math.abs(c1 - c0) === 2) {                                // castling
+      const [from, to] = c1 > c0 ? [7, 5] : [0, 3];
+      [cells[r0][to], cells[r0][from]] = [cells[r0][from], "."];
+    }
+    const promoted = move[4];
+    cells[r1][c1] = promoted ? (piece === piece.toUpperCase() ? promoted.toUpperCase() : promoted) : piece;
+    cells[r0][c0] = ".";
+  }
+  return { rows: 8, cols: 8, cells, kind: "chess", square };
 }
 
 /** A draughts board from a PDN FEN ("B:W18,24,K10:B12,K22", ranges such as "B1-12" too). */
