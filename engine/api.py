@@ -10,7 +10,7 @@ import gc
 import sys
 
 from engine.deadline import Deadline, ReadTimeout, reading
-from engine.errors import AlgorithmMismatch, GameOver, InvalidState
+from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
 from engine.limits import Limits
 from engine.result import TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
@@ -164,22 +164,45 @@ def to_json_progress(game, progress):
                                pv=[game.move_to_json(m) for m in progress.pv])
 
 
-def legal_moves(game_id: str, state_json, limits: Limits = Limits()) -> dict:
-    game, state = load(game_id, state_json, limits)
+def legal_moves(game_id: str, state_json, limits: Limits = Limits(), options: dict | None = None) -> dict:
+    """``POST /v1/games/{game}/legal-moves``; ``options`` are the game's options (2048's
+    ``tile_probabilities``), as a search takes them in its ``algorithm`` object."""
+    game, state = load_with_options(game_id, state_json, limits, options)
     return describe_state(game, state)
 
 
-def apply(game_id: str, state_json, move_json, limits: Limits = Limits()) -> dict:
-    game, state = load(game_id, state_json, limits)
+def apply(game_id: str, state_json, move_json, limits: Limits = Limits(), options: dict | None = None) -> dict:
+    game, state = load_with_options(game_id, state_json, limits, options)
     if game.is_terminal(state):
         raise GameOver("the game is already over: no move can be applied")
     child = game.result(state, game.move_from_json(move_json, state))
     return {"state": game.state_to_json(child), **describe_state(game, child)}
 
 
+# A game's own errors name its options as settings of a search (``algorithm.tile_probabilities``).
+ALGORITHM_PREFIX, OPTION_PREFIX = "algorithm.", "options."
+
+
+def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None):
+    """``load`` for the rules routes, whose game options come in ``options`` rather than in an
+    ``algorithm`` object: an option the game does not declare, or a bad value, is an error on
+    ``options.<name>``."""
+    options = options or {}
+    for name in options:
+        if name not in game_type(game_id).option_names:
+            raise AlgorithmMismatch(f"{game_id} has no option {name!r}; its options: "
+                                    f"{list(game_type(game_id).option_names)}", field=f"options.{name}")
+    try:
+        return load(game_id, state_json, limits, **options)
+    except EngineError as exc:
+        exc.errors = {field.replace(ALGORITHM_PREFIX, OPTION_PREFIX, 1) if field.startswith(ALGORITHM_PREFIX)
+                      else field: messages for field, messages in exc.errors.items()}
+        raise
+
+
 def describe_state(game, state) -> dict:
-    """Who moves, the legal moves, and the result if the game is over (with the reason, where the game
-    gives one)."""
+    """Who moves, the legal moves (at a chance node the outcomes, with their probabilities in the same
+    order), and the result if the game is over (with the reason, where the game gives one)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
     moves = [] if terminal else game.actions(state)
@@ -191,6 +214,9 @@ def describe_state(game, state) -> dict:
     }
     if game.notation is not None:
         info[game.notation] = [game.move_notation(state, m) for m in moves]
+    if not terminal and mover < 0:
+        probability = dict(game.chance_outcomes(state))
+        info["probabilities"] = [probability[m] for m in moves]
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
         reason = game.end_reason(state)

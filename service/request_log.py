@@ -3,8 +3,8 @@ error by default), with the fields an operator of many replicas filters on: the 
 ``X-Request-ID`` when it is a sane token, else a new one, and echoed back either way), method, route
 template, status, duration, the client key the per-client limits count by (service/fairness.py: a digest
 of the API key, never the key itself), the game of a game's route, and for searches the game, algorithm,
-nodes and whether time ran out (a streamed search's line is written as its stream starts: game and
-algorithm only)."""
+nodes and whether time ran out. A streamed search's line is written when its stream closes, so that it has
+the search's figures and the stream's whole duration."""
 import json
 import logging
 import re
@@ -27,10 +27,21 @@ def begin() -> None:
     g.log_started = time.perf_counter()
 
 
-def note_search(game: str, algorithm: str, nodes: int | None = None, timed_out: bool | None = None) -> None:
-    """What a search adds to its request's line (nodes and timed_out once it has answered)."""
-    g.search_log = {"game": game, "algorithm": algorithm,
-                    **({} if nodes is None else {"nodes": nodes, "timed_out": timed_out})}
+def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None) -> None:
+    """What a search adds to its request's line: into the request's own fields, or ``into`` (the dict
+    :func:`streamed_search` gave, filled while the response streams)."""
+    fields = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+    if into is None:
+        g.search_log = fields
+    else:
+        into.update(fields)
+
+
+def streamed_search() -> dict:
+    """For a response that streams its search: the dict the stream fills with :func:`note_search`. The
+    request's line then waits for the stream to close."""
+    g.search_log = g.streamed_search_log = {}
+    return g.search_log
 
 
 def end(response: Response) -> Response:
@@ -42,13 +53,22 @@ def end(response: Response) -> Response:
         "method": request.method,
         "route": request.url_rule.rule if request.url_rule is not None else None,
         "status": response.status_code,
-        "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
+        "duration_ms": None,
         "client": client_key(),
         **({"game": request.view_args["game"][:64]} if request.view_args and "game" in request.view_args else {}),
-        **g.get("search_log", {}),
     }
-    LOGGER.info(json.dumps(line, separators=(",", ":")))
+    streamed = g.get("streamed_search_log")
+    if streamed is not None and response.is_streamed:
+        response.call_on_close(lambda: write(line, started, streamed))  # after the request's context
+    else:
+        write(line, started, g.get("search_log", {}))
     return response
+
+
+def write(line: dict, started: float | None, search: dict) -> None:
+    if started is not None:
+        line["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    LOGGER.info(json.dumps({**line, **search}, separators=(",", ":")))
 
 
 def register(app: Flask) -> None:

@@ -30,8 +30,20 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
-class AlgorithmSchema(StrictSchema):
-    """``algorithm``: the name and the settings the client chose (absent settings stay absent)."""
+class GameOptionsSchema(StrictSchema):
+    """The games' options (``GameOption``): ``options`` of the rules routes, and fields of ``algorithm``."""
+
+    evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
+    tile_probabilities = fields.Dict(
+        keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
+        values=JSONNumber(validate=validate.Range(min=0, max=1)),
+        validate=validate.Length(min=1, max=MAX_TILES))
+    no_progress_plies = JSONInteger(validate=validate.Range(min=1, max=MAX_NO_PROGRESS_PLIES))
+
+
+class AlgorithmSchema(GameOptionsSchema):
+    """``algorithm``: the name and the settings the client chose (absent settings stay absent), the game's
+    options among them."""
 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
     depth = JSONInteger(validate=validate.Range(min=1))
@@ -50,12 +62,6 @@ class AlgorithmSchema(StrictSchema):
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
     level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
-    evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
-    tile_probabilities = fields.Dict(
-        keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
-        values=JSONNumber(validate=validate.Range(min=0, max=1)),
-        validate=validate.Length(min=1, max=MAX_TILES))
-    no_progress_plies = JSONInteger(validate=validate.Range(min=1, max=MAX_NO_PROGRESS_PLIES))
 
 
 class SearchRequestSchema(StrictSchema):
@@ -77,6 +83,7 @@ class StateRequestSchema(StrictSchema):
     """``POST /v1/games/{game}/legal-moves``."""
 
     state = fields.Dict(required=True)
+    options = fields.Nested(GameOptionsSchema)
 
 
 class ChanceOutcomeSchema(StrictSchema):
@@ -92,3 +99,4 @@ class ApplyRequestSchema(StrictSchema):
 
     state = fields.Dict(required=True)
     move = Move(ChanceOutcomeSchema(), required=True)
+    options = fields.Nested(GameOptionsSchema)

@@ -42,7 +42,8 @@ def describe_game(game):
 def legal_moves(game):
     known_game(game)
     request = StateRequestSchema().load(json_body())
-    return jsonify(engine.api.legal_moves(game, request["state"], limits=current_app.config["SETTINGS"].limits()))
+    return jsonify(engine.api.legal_moves(game, request["state"], limits=current_app.config["SETTINGS"].limits(),
+                                          options=request.get("options")))
 
 
 @blueprint.post("/v1/games/<game>/apply")
@@ -50,4 +51,4 @@ def apply(game):
     known_game(game)
     request = ApplyRequestSchema().load(json_body())
     return jsonify(engine.api.apply(game, request["state"], request["move"],
-                                    limits=current_app.config["SETTINGS"].limits()))
+                                    limits=current_app.config["SETTINGS"].limits(), options=request.get("options")))

@@ -24,7 +24,7 @@ from engine.errors import EngineError
 
 from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
 from service.metrics import IN_FLIGHT, record_search
-from service.request_log import note_search
+from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
 from service.serialize import progress_info, search_response
 
@@ -46,8 +46,7 @@ def search_stream():
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
         cap = current_app.config["SETTINGS"].max_trace_bytes
-        note_search(request["game_id"], algorithm["name"])
-        response = Response(events(prepared, request["game_id"], algorithm, trace, cap),
+        response = Response(events(prepared, request["game_id"], algorithm, trace, cap, streamed_search()),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -56,8 +55,10 @@ def search_stream():
     return response
 
 
-def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int):
-    """The stream's bytes. Closing the generator (the client went away) cancels the search."""
+def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
+           log: dict):
+    """The stream's bytes. Closing the generator (the client went away) cancels the search. ``log``
+    receives the search's figures for the request's log line (those of the cancelled search too)."""
     queue = SimpleQueue()
     worker = threading.Thread(target=run, args=(prepared, queue), name="search", daemon=True)
     worker.start()
@@ -72,6 +73,7 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                 yield event(INFO, progress_info(data))
             elif kind == RESULT:
                 record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
+                note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                 yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))
                 return
             else:
@@ -80,6 +82,11 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
     finally:
         prepared.cancel()
         worker.join()
+        if not log:  # the client left first: the cancelled search's figures, if it got as far as a result
+            while not queue.empty():
+                kind, data = queue.get()
+                if kind == RESULT:
+                    note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
 
 
 def run(prepared: engine.api.Search, queue: SimpleQueue) -> None:

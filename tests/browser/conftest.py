@@ -1,7 +1,8 @@
 """A real server and Debian's chromium driven by Playwright (never Playwright's own browsers: nothing is
 downloaded). scripts/test installs chromium when it is missing; without it these tests skip (and fail
 under CI=true).
-Screenshots go to test-artifacts/screenshots (gitignored) for review."""
+Screenshots go to test-artifacts/screenshots (gitignored) for review. BROWSER_TEST_SERVER=http://host:port
+runs the tests against a server already running (started from the same tree) instead of a new one."""
 import os
 from pathlib import Path
 import shutil
@@ -19,6 +20,9 @@ TIMEOUT_MS = 20_000  # every wait of a page, bounded (the machine may be loaded)
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
+    if os.environ.get("BROWSER_TEST_SERVER"):
+        yield os.environ["BROWSER_TEST_SERVER"].rstrip("/")
+        return
     with gunicorn(tmp_path_factory.mktemp("browser")) as (base, _):
         yield base
 

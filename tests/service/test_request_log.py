@@ -59,3 +59,38 @@ def test_an_error_and_a_missing_id_are_logged_too(client, lines):
     (line,) = lines()
     assert line["request_id"] == generated and line["status"] == 422 and "game" not in line
     assert line["client"].startswith("addr:")
+
+
+STREAMED = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta", "depth": 5},
+            "time_limit_ms": 10000}
+
+
+def test_a_streamed_search_logs_one_line_with_its_figures_when_the_stream_ends(client, lines):
+    response = client.post("/v1/search/stream", json=STREAMED, headers={"X-Request-ID": "s-1"})
+    body = response.get_data(as_text=True)
+    result = json.loads(body.rsplit("data: ", 1)[1])
+    response.close()  # as a WSGI server does once it has sent the body
+    (line,) = lines()
+    assert line["request_id"] == "s-1" and line["route"] == "/v1/search/stream" and line["status"] == 200
+    assert (line["game"], line["algorithm"], line["timed_out"]) == ("connect4", "alphabeta", False)
+    assert line["nodes"] == result["stats"]["nodes"] > 0
+    assert line["duration_ms"] >= result["stats"]["time_ms"]  # the line waited for the stream
+
+
+def test_a_stream_the_client_leaves_logs_the_cancelled_search(client, lines):
+    endless = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
+               "time_limit_ms": 10000}
+    response = client.post("/v1/search/stream", json=endless, buffered=False)
+    assert next(response.response).startswith(b": keep-alive")  # the search runs
+    assert lines() == []                                       # its line waits for the stream
+    response.close()
+    (line,) = lines()
+    assert (line["route"], line["game"], line["algorithm"]) == ("/v1/search/stream", "tictactoe", "minimax")
+    assert line["nodes"] > 0 and line["timed_out"] is True and line["duration_ms"] < 5000
+
+
+def test_a_stream_refused_before_it_starts_logs_at_once(client, lines):
+    response = client.post("/v1/search/stream", json={**STREAMED, "algorithm": {"name": "alphabeta", "depth": 0}})
+    assert response.status_code == 422
+    (line,) = lines()
+    assert line["route"] == "/v1/search/stream" and line["status"] == 422 and "nodes" not in line

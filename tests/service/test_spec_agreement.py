@@ -12,8 +12,8 @@ from service.config import Settings
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 from service.routes.search import ALPHABETA_DEFAULTS
 from service.spec import load_spec
-from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, SearchRequestSchema,
-                             StateRequestSchema)
+from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, GameOptionsSchema,
+                             SearchRequestSchema, StateRequestSchema)
 
 SETTINGS = Settings()
 MIRRORS = {
@@ -22,6 +22,7 @@ MIRRORS = {
     "StateRequest": StateRequestSchema(),
     "ApplyRequest": ApplyRequestSchema(),
     "ChanceOutcome": ChanceOutcomeSchema(),
+    "GameOptions": GameOptionsSchema(),
 }
 SIMPLE_TYPES = {JSONInteger: "integer", JSONNumber: "number", JSONBoolean: "boolean", JSONString: "string",
                 fields.Dict: "object"}
@@ -162,9 +163,12 @@ def test_the_spec_s_defaults_are_the_engine_s(spec):
 
 
 def test_the_spec_s_game_options_are_the_registry_s(spec):
-    """A game option's schema in the spec is the one its game declares."""
-    props = spec["components"]["schemas"]["Algorithm"]["properties"]
-    for game in game_types():
-        for option in game.options:
-            declared = {k: v for k, v in props[option.name].items() if k != "description"}
-            assert declared == option.schema, (game.id, option.name)
+    """A game option's schema in the spec is the one its game declares, in the algorithm and in the rules
+    routes' options alike; the options are the declared ones, and nothing else."""
+    schemas = spec["components"]["schemas"]
+    assert set(schemas["GameOptions"]["properties"]) == all_option_names() == set(GameOptionsSchema().fields)
+    for props in (schemas["Algorithm"]["properties"], schemas["GameOptions"]["properties"]):
+        for game in game_types():
+            for option in game.options:
+                declared = {k: v for k, v in props[option.name].items() if k != "description"}
+                assert declared == option.schema, (game.id, option.name)

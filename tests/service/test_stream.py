@@ -120,9 +120,16 @@ def test_a_traced_tree_search_streams_the_trace(client):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with gunicorn(tmp_path_factory.mktemp("stream"), WEB_CONCURRENCY=1) as (base, _):
-        yield base
+def served(tmp_path_factory):
+    """The server's base URL and its log file."""
+    log_dir = tmp_path_factory.mktemp("stream")
+    with gunicorn(log_dir, WEB_CONCURRENCY=1) as (base, _):
+        yield base, log_dir / "gunicorn.log"
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served[0]
 
 
 def test_on_a_real_server_depths_increase_and_the_result_is_the_search_body(server):
@@ -146,3 +153,25 @@ def test_closing_the_stream_frees_the_only_worker_at_once(server):
         "game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "minimax"}})
     assert answer.status_code == 200 and answer.json()["value"] == 3
     assert time.monotonic() - closed < 2.0  # not the 10 s the abandoned search was given
+
+
+def logged(log_path, request_id: str, timeout_s: float = 10.0) -> dict:
+    """The request log line (JSON) of ``request_id`` in the server's log, once it is written."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for text in log_path.read_text(errors="replace").splitlines():
+            if text.startswith("{") and f'"request_id":"{request_id}"' in text:
+                return json.loads(text)
+        time.sleep(0.1)
+    raise AssertionError(f"no log line for {request_id}")
+
+
+def test_on_a_real_server_the_stream_s_log_line_has_the_search_s_figures(served):
+    server, log_path = served
+    with requests.post(f"{server}/v1/search/stream", json=DEEPENING, stream=True, timeout=30,
+                       headers={"X-Request-ID": "stream-log-1"}) as response:
+        result = parse(response.text)[-1][1]
+    line = logged(log_path, "stream-log-1")
+    assert (line["route"], line["status"], line["game"], line["algorithm"]) == (
+        "/v1/search/stream", 200, "connect4", "alphabeta")
+    assert line["nodes"] == result["stats"]["nodes"] and line["timed_out"] is False

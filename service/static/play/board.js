@@ -1,38 +1,117 @@
-// Grid boards drawn from the state alone: a "board" of strings (one character a cell: tic-tac-toe, Connect
-// Four and any game that writes its board so) or of rows of numbers (2048). A click on a cell becomes a
-// move when the game's moves are integers: a column index when the move schema allows no more moves than
-// there are columns, else the row-major cell index. Games whose state has no such board are played with
-// the legal-move buttons alone.
-import { clickable, svg } from "./svg.js";
+// Grid boards drawn from the state alone, and the cells a move touches, read from the move's own notation:
+// - a "board" of strings, one character a cell (tic-tac-toe, Connect Four, Othello, draughts) or of rows
+//   of numbers (2048); a chess "fen" is read into such a board;
+// - a move that is an integer is a column (when the move schema allows no more moves than there are
+//   columns) or a row-major cell index; a string of squares ("d3", "e2e4", "e7e8q") names cells by column
+//   letter and row number (rows counted from the top of a "board", from the bottom of a FEN, as each
+//   format has it); a string of numbers ("11-15", "26x17x10") names the dark squares of a draughts board,
+//   numbered from the top left.
+// A move of one cell is played by a click on it; a move from one cell to another by a click on each (a
+// choice comes up when several moves join the same two cells: promotions, alternative capture paths).
+// Other moves (2048's slides, "pass") are played with the buttons below the board or the keyboard.
+import { clickable, html, svg } from "./svg.js";
 
 const CELL = 48;
 // [fill, label] of the usual pieces: tic-tac-toe and Connect Four, draughts men and kings (b, w, B, W).
 const PIECE_COLOURS = { X: ["#d9534f", "#fff"], O: ["#f0ad4e", "#fff"], b: ["#333", "#fff"],
                         w: ["#f3ead8", "#333"], B: ["#000", "#ffd700"], W: ["#fffaf0", "#b8860b"] };
+// Chess pieces: the solid glyphs for both sides, filled white or black.
+const CHESS_GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const SQUARES = /^(?:[a-h][1-8])+[qrbn]?$/;
+const NUMBERED = /^\d+(?:[-x]\d+)+$/;
+const DRAUGHTS_FEN = /^[BW]:[BW]/;
 
-/** {rows, cols, cells[r][c]} for a state with a grid board, else null. */
-export function gridOf(state) {
+/** {rows, cols, cells[r][c], kind, square(name) -> [r, c]} for a state with a board, else null. */
+export function boardOf(state) {
+  if (state && typeof state.fen === "string") {
+    return DRAUGHTS_FEN.test(state.fen.trim()) ? draughtsBoard(state.fen.trim())
+      : chessBoard(state.fen, Array.isArray(state.moves) ? state.moves : []);
+  }
   const board = state && state.board;
   if (!Array.isArray(board) || board.length === 0) return null;
+  const cols = board[0].length;
+  if (!board.every((row) => row.length === cols)) return null;
+  const fromTop = (name) => [Number(name.slice(1)) - 1, name.charCodeAt(0) - 97];
   if (board.every((row) => typeof row === "string")) {
-    const cols = board[0].length;
-    if (!board.every((row) => row.length === cols)) return null;
-    return { rows: board.length, cols, cells: board.map((row) => [...row]) };
+    const cells = board.map((row) => [...row]);
+    const draughts = cells.flat().every((x) => "bwBW.".includes(x)) && cols % 2 === 0;
+    return { rows: board.length, cols, cells, kind: draughts ? "draughts" : "plain", square: fromTop };
   }
   if (board.every((row) => Array.isArray(row) && row.every((x) => typeof x === "number"))) {
-    const cols = board[0].length;
-    if (!board.every((row) => row.length === cols)) return null;
-    return { rows: board.length, cols, cells: board };
+    return { rows: board.length, cols, cells: board, kind: "tiles", square: fromTop };
   }
   return null;
 }
 
-/** The legal move a click on cell (r, c) plays, or undefined. */
-export function moveForCell(grid, r, c, legalMoves, moveSchema) {
-  if (!legalMoves.length || !legalMoves.every((m) => Number.isInteger(m))) return undefined;
-  const byColumn = moveSchema && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < grid.cols;
-  const move = byColumn ? c : r * grid.cols + c;
-  return legalMoves.includes(move) ? move : undefined;
+/** A chess board: the FEN's placement with the state's UCI `moves` (played from it) made on it. */
+function chessBoard(fen, moves) {
+  const ranks = fen.split(" ")[0].split("/");
+  if (ranks.length !== 8) return null;
+  const cells = ranks.map((rank) => [...rank.replace(/\d/g, (n) => ".".repeat(Number(n)))]);
+  if (!cells.every((row) => row.length === 8)) return null;
+  const square = (name) => [8 - Number(name.slice(1)), name.charCodeAt(0) - 97];
+  for (const move of moves) {
+    if (typeof move !== "string" || !SQUARES.test(move)) return null;
+    const [[r0, c0], [r1, c1]] = [square(move.slice(0, 2)), square(move.slice(2, 4))];
+    const piece = cells[r0][c0];
+    if (piece.toLowerCase() === "p" && c0 !== c1 && cells[r1][c1] === ".") cells[r0][c1] = ".";  // en passant
+    if (piece.toLowerCase() === "k" && Math.abs(c1 - c0) === 2) {                                // castling
+      const [from, to] = c1 > c0 ? [7, 5] : [0, 3];
+      [cells[r0][to], cells[r0][from]] = [cells[r0][from], "."];
+    }
+    const promoted = move[4];
+    cells[r1][c1] = promoted ? (piece === piece.toUpperCase() ? promoted.toUpperCase() : promoted) : piece;
+    cells[r0][c0] = ".";
+  }
+  return { rows: 8, cols: 8, cells, kind: "chess", square };
+}
+
+/** A draughts board from a PDN FEN ("B:W18,24,K10:B12,K22", ranges such as "B1-12" too). */
+function draughtsBoard(fen) {
+  const cells = [...Array(8)].map(() => Array(8).fill("."));
+  const board = { rows: 8, cols: 8, cells, kind: "draughts", square: () => [-1, -1] };
+  for (const part of fen.split(":").slice(1)) {
+    const side = part[0].toLowerCase();
+    for (const item of part.slice(1).split(",").filter(Boolean)) {
+      const king = item.startsWith("K");
+      const [lo, hi = lo] = item.replace("K", "").split("-").map(Number);
+      for (let n = lo; n <= hi && n >= 1 && n <= 32; n++) {
+        const cell = numberedCell(board, n);
+        cells[Math.floor(cell / 8)][cell % 8] = king ? side.toUpperCase() : side;
+      }
+    }
+  }
+  return board;
+}
+
+/** The cell index of draughts square `n` (1 at the top left dark square, row by row). */
+function numberedCell(board, n) {
+  const perRow = board.cols / 2, r = Math.floor((n - 1) / perRow);
+  return r * board.cols + 2 * ((n - 1) % perRow) + (r % 2 === 0 ? 1 : 0);
+}
+
+/**
+ * What a click plays: {from, to} cell indices (from null for a move of one click, whose `to` lists the
+ * cells any of which plays it), or null for a move with no cell.
+ */
+export function targetsOf(move, board, moveSchema) {
+  const size = board.rows * board.cols;
+  const inside = (cells) => cells.every((i) => Number.isInteger(i) && i >= 0 && i < size);
+  let cells = null;
+  if (Number.isInteger(move)) {
+    const byColumn = moveSchema && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < board.cols;
+    if (byColumn) return { from: null, to: [...Array(board.rows).keys()].map((r) => r * board.cols + move) };
+    cells = [move];
+  } else if (typeof move === "string" && SQUARES.test(move)) {
+    cells = move.match(/[a-h][1-8]/g).map((name) => {
+      const [r, c] = board.square(name);
+      return r >= 0 && r < board.rows && c < board.cols ? r * board.cols + c : -1;
+    });
+  } else if (typeof move === "string" && NUMBERED.test(move) && board.kind === "draughts") {
+    cells = move.split(/[-x]/).map((n) => numberedCell(board, Number(n)));
+  }
+  if (!cells || !inside(cells)) return null;
+  return cells.length === 1 ? { from: null, to: cells } : { from: cells[0], to: [cells[cells.length - 1]] };
 }
 
 /** [fill, label colour] of a piece: its usual colours, else a hue of its own. */
@@ -49,38 +128,107 @@ function tileColour(value) {
   return `hsl(${40 - level * 2.5}, ${50 + level * 3}%, ${88 - level * 4}%)`;
 }
 
-/** Draw the grid into `container`; `onMove(move)` is called for a click on a cell that plays a move. */
-export function drawGrid(container, grid, { legalMoves = [], moveSchema = null, onMove = null, lastMove } = {}) {
-  const width = grid.cols * CELL, height = grid.rows * CELL;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board", "data-testid": "board",
-                            role: "grid", "aria-label": `board, ${grid.rows} by ${grid.cols}` });
-  for (let r = 0; r < grid.rows; r++) {
-    for (let c = 0; c < grid.cols; c++) {
-      const value = grid.cells[r][c];
-      const g = svg("g", { transform: `translate(${c * CELL},${r * CELL})`, "data-cell": r * grid.cols + c });
-      const numeric = typeof value === "number";
-      g.append(svg("rect", { width: CELL, height: CELL, class: "cell",
-                             fill: numeric ? tileColour(value) : undefined }));
-      if (numeric) {
-        if (value) {
-          g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "tile", "font-size": value >= 1000 ? 13 : 18 },
-                       String(value)));
-        }
-      } else if (value !== ".") {
-        const [fill, label] = coloursOf(value);
-        g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, fill, class: "piece" }));
-        g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "piece-label", fill: label }, value));
-        g.setAttribute("data-piece", value);
+function drawPiece(g, board, value) {
+  if (typeof value === "number") {
+    if (value) {
+      g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "tile", "font-size": value >= 1000 ? 13 : 18 },
+                   String(value)));
+      g.setAttribute("data-piece", String(value));
+    }
+    return;
+  }
+  if (value === ".") return;
+  g.setAttribute("data-piece", value);
+  if (board.kind === "chess") {
+    const white = value === value.toUpperCase();
+    g.append(svg("text", { x: CELL / 2, y: CELL / 2 + 2, class: `chess-piece ${white ? "white" : "black"}` },
+                 CHESS_GLYPHS[value.toLowerCase()] || value));
+    return;
+  }
+  const [fill, label] = coloursOf(value);
+  g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, fill, class: "piece" }));
+  g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "piece-label", fill: label }, value));
+}
+
+/** The name written in a corner of a cell: a chess square, or a draughts square's number. */
+function cellName(board, r, c) {
+  if (board.kind === "chess") return `${String.fromCharCode(97 + c)}${8 - r}`;
+  if (board.kind === "draughts" && (r + c) % 2 === 1) return String(r * board.cols / 2 + Math.floor(c / 2) + 1);
+  return null;
+}
+
+/**
+ * Draw `board` into `container`. `moves`: the legal moves as [{move, label}]; `onMove(move)` plays one
+ * (null: no clicks now); `lastCells`: the cells of the last move, highlighted.
+ */
+export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, lastCells = [] } = {}) {
+  const width = board.cols * CELL, height = board.rows * CELL;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board ${board.kind}`, "data-testid": "board",
+                            role: "grid", "aria-label": `board, ${board.rows} by ${board.cols}` });
+  const choice = html("div", { class: "choice", "data-testid": "choice", hidden: "" });
+  const targeted = onMove ? moves.map((m) => ({ ...m, ...targetsOf(m.move, board, moveSchema) }))
+    .filter((m) => m.to) : [];
+  const groups = [];
+  let selected = null;
+
+  const offer = (candidates) => {
+    if (candidates.length === 1) {
+      onMove(candidates[0].move);
+      return;
+    }
+    choice.replaceChildren(html("span", {}, "Which move? "), ...candidates.map((m) => {
+      const button = html("button", { "data-move": JSON.stringify(m.move) }, m.label);
+      button.addEventListener("click", () => onMove(m.move));
+      return button;
+    }));
+    choice.hidden = false;
+    choice.querySelector("button").focus();
+  };
+  const select = (cell) => {
+    selected = selected === cell ? null : cell;
+    choice.hidden = true;
+    for (const g of groups) {
+      const i = Number(g.dataset.cell);
+      g.classList.toggle("selected", i === selected);
+      g.classList.toggle("target", selected !== null && targeted.some((m) => m.from === selected && m.to[0] === i));
+    }
+  };
+  const click = (cell) => {
+    if (selected !== null) {
+      const landing = targeted.filter((m) => m.from === selected && m.to[0] === cell);
+      if (landing.length) {
+        offer(landing);
+        return;
       }
-      const move = onMove ? moveForCell(grid, r, c, legalMoves, moveSchema) : undefined;
-      if (move !== undefined) {
-        clickable(g, `play ${move} (row ${r + 1}, column ${c + 1})`, () => onMove(move));
-        g.classList.add("playable");
+    }
+    const here = targeted.filter((m) => m.from === null && m.to.includes(cell));
+    if (here.length) offer(here);
+    else if (targeted.some((m) => m.from === cell)) select(cell);
+    else select(null);
+  };
+
+  for (let r = 0; r < board.rows; r++) {
+    for (let c = 0; c < board.cols; c++) {
+      const index = r * board.cols + c;
+      const value = board.cells[r][c];
+      const g = svg("g", { transform: `translate(${c * CELL},${r * CELL})`, "data-cell": index });
+      const dark = (board.kind === "chess" || board.kind === "draughts") && (r + c) % 2 === 1;
+      g.append(svg("rect", { width: CELL, height: CELL, class: dark ? "cell dark" : "cell",
+                             fill: typeof value === "number" ? tileColour(value) : undefined }));
+      const name = cellName(board, r, c);
+      if (name) g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
+      if (name) g.setAttribute("data-square", name);
+      drawPiece(g, board, value);
+      const playable = targeted.some((m) => (m.from === null ? m.to.includes(index) : m.from === index));
+      if (playable || targeted.some((m) => m.from !== null && m.to[0] === index)) {
+        clickable(g, `${name || `row ${r + 1}, column ${c + 1}`}`, () => click(index));
+        if (playable) g.classList.add("playable");
       }
-      if (lastMove !== undefined && lastMove === r * grid.cols + c) g.classList.add("last");
+      if (lastCells.includes(index)) g.classList.add("last");
+      groups.push(g);
       root.append(g);
     }
   }
-  container.replaceChildren(root);
+  container.replaceChildren(root, choice);
   return root;
 }

@@ -2,14 +2,21 @@
 // undo) and asks the API for everything else: the legal moves, the result of a move, the AI's search
 // (streamed, so its iterations show while it thinks).
 import { describeError, postJSON, streamSearch } from "./api.js";
-import { drawGrid, gridOf } from "./board.js";
-import { drawTree, labelOf } from "./tree.js";
+import { drawBackgammon, isBackgammon } from "./backgammon.js";
+import { boardOf, drawGrid, targetsOf } from "./board.js";
+import { drawMaze, isMaze } from "./maze.js";
+import { drawTree } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
 const CHANCE_DELAY_MS = 250;
 const FIRST_GAME = "tictactoe";
+// The arrow keys play the move of that name, in games whose moves are directions (2048, Pacman); Space
+// plays Pacman's Stop.
+const KEY_MOVES = { ArrowUp: ["up", "North"], ArrowDown: ["down", "South"], ArrowLeft: ["left", "West"],
+                    ArrowRight: ["right", "East"], " ": ["Stop"] };
+const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
 export class PlayPanel {
   constructor(games) {
@@ -29,6 +36,8 @@ export class PlayPanel {
     $("ai-move").addEventListener("click", () => this.aiMove());
     $("stop").addEventListener("click", () => this.stopThinking());
     $("load-state").addEventListener("click", () => this.loadPasted());
+    $("extra").addEventListener("change", () => this.refresh());
+    document.addEventListener("keydown", (event) => this.key(event));
     this.chooseGame();
   }
 
@@ -73,8 +82,8 @@ export class PlayPanel {
   }
 
   /**
-   * A pasted state: JSON, or the bare text of a game whose state is one string field (a FEN, Connect
-   * Four's move list), which the page wraps in that field.
+   * A pasted state: JSON, or the bare text of the one string field of the game's initial state other than
+   * `to_move` (a chess FEN), which the page puts in that field.
    */
   async loadPasted() {
     const text = $("state-text").value.trim();
@@ -84,9 +93,10 @@ export class PlayPanel {
     } catch (error) {
       problem = `The state is not valid JSON: ${error.message}`;
     }
-    const fields = Object.entries(this.game.initial_state);
-    if ((problem || typeof state !== "object") && fields.length === 1 && typeof fields[0][1] === "string") {
-      state = { [fields[0][0]]: text };  // "4453" is JSON too, but a number, never a state
+    const strings = Object.entries(this.game.initial_state)  // the side to move is never a whole position
+      .filter(([name, value]) => typeof value === "string" && name !== "to_move");
+    if ((problem || typeof state !== "object") && strings.length === 1) {
+      state = { [strings[0][0]]: text };  // "4453" is JSON too, but a number, never a state
     } else if (problem) {
       this.showError(problem);
       return;
@@ -94,15 +104,39 @@ export class PlayPanel {
     this.setPosition([], state);
   }
 
+  /** The game's options among the "More settings" (2048's tile_probabilities): the rules take them too. */
+  gameOptions() {
+    const names = new Set((this.game.options || []).map((option) => option.name));
+    let extra = {};
+    try {
+      extra = JSON.parse($("extra").value.trim() || "{}");
+    } catch {
+      return {};  // the search reports it
+    }
+    return Object.fromEntries(Object.entries(extra).filter(([name]) => names.has(name)));
+  }
+
+  /** The request of a rules route: the state and the game's options, if any. */
+  rules(body) {
+    const options = this.gameOptions();
+    return Object.keys(options).length ? { ...body, options } : body;
+  }
+
+  /** The settings changed: the current position again, as the rules now see it (chance's odds). */
+  refresh() {
+    const position = this.position;
+    if (position) this.setPosition(this.history.slice(0, -1), position.state, position.move);
+  }
+
   /** Start from `state` (checked by the API, which also says who moves and what is legal). */
-  async setPosition(history, state) {
+  async setPosition(history, state, move = undefined) {
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
     try {
-      const info = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/legal-moves`, { state });
+      const info = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/legal-moves`, this.rules({ state }));
       if (generation !== this.generation) return;
-      this.history = [...history, { state, info, move: undefined }];
+      this.history = [...history, { state, info, move }];
       this.clearThinking();
       this.show();
       this.maybeAiMove();
@@ -120,7 +154,7 @@ export class PlayPanel {
     this.show();
     try {
       const answer = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/apply`,
-                                    { state: position.state, move });
+                                    this.rules({ state: position.state, move }));
       if (generation !== this.generation) return;
       const { state, ...info } = answer;
       this.history.push({ state, info, move });
@@ -135,6 +169,27 @@ export class PlayPanel {
     }
   }
 
+  /** Whether a human may move now. */
+  humanTurn() {
+    const position = this.position;
+    if (!position || position.info.terminal || position.info.to_move === "chance" || this.search || this.pending) {
+      return false;
+    }
+    const human = $("side").value;
+    return human === BOTH || human === position.info.to_move;
+  }
+
+  /** An arrow key (or Space) plays the direction of that name, when it is legal and a human's turn. */
+  key(event) {
+    if ($("play").hidden || TYPING.has(event.target.tagName) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const names = KEY_MOVES[event.key];
+    if (!names || !this.humanTurn()) return;
+    const move = this.position.info.moves.find((m) => names.includes(m));
+    if (move === undefined) return;
+    event.preventDefault();
+    this.play(move);
+  }
+
   /** Whoever is to move next: chance draws an outcome, the AI searches, a human waits for a click. */
   maybeAiMove() {
     const position = this.position;
@@ -144,7 +199,7 @@ export class PlayPanel {
       const generation = this.generation;
       setTimeout(() => {
         if (generation !== this.generation) return;
-        this.play(drawOutcome(position.state, position.info.moves));
+        this.play(drawOutcome(position.info));
       }, CHANCE_DELAY_MS);
       return;
     }
@@ -217,14 +272,23 @@ export class PlayPanel {
     const position = this.position;
     if (!position) return;
     const { state, info } = position;
-    $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.])/g, " ");
+    $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
     const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search && !this.pending;
     const onMove = humanTurn ? (move) => this.play(move) : null;
-    const grid = gridOf(state);
+    const labels = moveLabels(info);
     const area = $("board");
-    if (grid) {
-      const last = Number.isInteger(position.move) ? position.move : undefined;
-      drawGrid(area, grid, { legalMoves: info.moves, moveSchema: this.game.move_schema, onMove, lastMove: last });
+    const board = boardOf(state);
+    if (isMaze(state)) {
+      drawMaze(area, state);
+    } else if (isBackgammon(state)) {
+      drawBackgammon(area, state);
+    } else if (board) {
+      const previous = this.history[this.history.length - 2];
+      const last = previous && position.move !== undefined ? targetsOf(position.move, boardOf(previous.state) || board,
+                                                                         this.game.move_schema) : null;
+      const lastCells = !last ? [] : last.from === null ? (last.to.length === 1 ? last.to : []) : [last.from, ...last.to];
+      drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
+                              moveSchema: this.game.move_schema, onMove, lastCells });
     } else if (state && state.root) {
       drawTree(area, state.root, { onChild: onMove });
     } else {
@@ -232,12 +296,14 @@ export class PlayPanel {
                                      + "play with the move buttons below."));
     }
     const moves = $("moves");
-    moves.replaceChildren(...info.moves.map((m) => {
-      const button = html("button", { "data-move": JSON.stringify(m) }, moveText(m));
+    moves.replaceChildren(...info.moves.map((m, i) => {
+      const button = html("button", { "data-move": JSON.stringify(m) }, labels[i]);
+      if (info.probabilities) button.title = `probability ${formatNumber(info.probabilities[i])}`;
       button.disabled = !humanTurn;
       button.addEventListener("click", () => this.play(m));
       return button;
     }));
+    this.showMoveList();
     $("undo").disabled = this.history.length < 2;
     $("ai-move").disabled = info.terminal || info.to_move === "chance";
     if (info.terminal) this.setStatus(resultText(this.game, info), "over");
@@ -245,6 +311,17 @@ export class PlayPanel {
       const plies = this.history.length - 1;
       this.setStatus(`${info.to_move === "chance" ? "Chance" : info.to_move} to move (ply ${plies + 1}).`);
     }
+  }
+
+  /** The moves played since the start, each in the game's notation where it has one (chess: SAN). */
+  showMoveList() {
+    const items = this.history.slice(1).map((entry, i) => {
+      const before = this.history[i].info;
+      const index = before.moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(entry.move));
+      return html("li", { "data-mover": before.to_move }, index >= 0 ? moveLabels(before)[index] : moveText(entry.move));
+    });
+    $("move-list").replaceChildren(...items);
+    $("move-list").scrollTop = $("move-list").scrollHeight;
   }
 
   setStatus(text, kind = "") {
@@ -268,17 +345,20 @@ export class PlayPanel {
 
   showResult(result) {
     const s = result.stats;
+    const notation = Object.keys(result).find((k) => k.startsWith("pv_"))?.slice(3);
+    const pv = notation ? result[`pv_${notation}`] : result.pv.map(moveText);
     const rows = [
-      ["move", moveText(result.move)], ["value", result.value], ["perspective", result.perspective],
+      ["move", notation ? result[notation] : moveText(result.move)], ["value", result.value],
+      ["perspective", result.perspective],
       ["outcome", result.outcome ?? "not proven"],
       ["plies to end", result.plies_to_end ?? "–"],
       ["depth", s.depth_completed], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
-      ["time (ms)", s.time_ms], ["stopped", s.stop_reason], ["PV", result.pv.map(moveText).join(" ")],
+      ["time (ms)", s.time_ms], ["stopped", s.stop_reason], ["PV", pv.join(" ")],
     ];
     if (s.iterations !== null) rows.push(["iterations", s.iterations]);
     if (result.values) rows.push(["values", result.values.map(formatNumber).join(", ")]);
     fillStats($("stats"), rows, "result");
-    drawBars($("bars"), result.moves, result.move);
+    drawBars($("bars"), result.moves, result.move, notation);
   }
 
   showError(text) {
@@ -290,20 +370,30 @@ export class PlayPanel {
   }
 }
 
-/**
- * A chance outcome: by the probabilities a tree's chance node writes on its children ("p"), else (the
- * rules list outcomes without their odds) uniformly among the outcomes.
- */
-function drawOutcome(state, outcomes) {
-  const children = state && state.root && Array.isArray(state.root.children) ? state.root.children : [];
-  const weighted = children.map((child, i) => [labelOf(child, i), child.p])
-    .filter(([label, p]) => typeof p === "number" && outcomes.some((o) => JSON.stringify(o) === JSON.stringify(label)));
-  let r = Math.random() * weighted.reduce((sum, [, p]) => sum + p, 0);
-  for (const [label, p] of weighted) {
-    r -= p;
-    if (r < 0) return label;
+/** A chance outcome, drawn by the probabilities the rules give with the outcomes. */
+function drawOutcome(info) {
+  const p = info.probabilities || info.moves.map(() => 1 / info.moves.length);
+  let r = Math.random() * p.reduce((sum, x) => sum + x, 0);
+  for (let i = 0; i < info.moves.length; i++) {
+    r -= p[i];
+    if (r < 0) return info.moves[i];
   }
-  return outcomes[Math.floor(Math.random() * outcomes.length)];
+  return info.moves[info.moves.length - 1];
+}
+
+/** Each legal move as people write it: in the game's notation where the rules give one (chess: SAN). */
+function moveLabels(info) {
+  const notation = Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
+                                                 && info[k].length === info.moves.length);
+  return info.moves.map((m, i) => (notation ? info[notation][i] : outcomeText(m)));
+}
+
+/** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
+function outcomeText(move) {
+  if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {
+    return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
+  }
+  return moveText(move);
 }
 
 /** The game's result from the final utilities: the winner of a two-sided game, else every utility. */
@@ -319,7 +409,7 @@ function resultText(game, info) {
 }
 
 /** Every root move's value as a horizontal bar, from the lowest value to the highest. */
-function drawBars(container, moves, chosen) {
+function drawBars(container, moves, chosen, notation) {
   if (!moves.length) {
     container.replaceChildren();
     return;
@@ -336,7 +426,7 @@ function drawBars(container, moves, chosen) {
     const x0 = scale(0), x1 = scale(m.value);
     const best = JSON.stringify(m.move) === JSON.stringify(chosen);
     chart.append(svg("text", { x: labelWidth - 6, y: y + 15, class: "bar-label", "text-anchor": "end" },
-                     moveText(m.move)));
+                     notation && m[notation] ? m[notation] : moveText(m.move)));
     chart.append(svg("rect", { x: Math.min(x0, x1), y: y + 3, width: Math.max(1, Math.abs(x1 - x0)),
                                height: rowHeight - 6, class: best ? "bar best" : "bar",
                                "data-move": JSON.stringify(m.move) }));

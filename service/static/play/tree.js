@@ -5,7 +5,7 @@ import { clickable, formatNumber, moveText, svg } from "./svg.js";
 
 const DX = 76, DY = 84, MARGIN = 30, R = 15;
 
-export function labelOf(child, index) {
+function labelOf(child, index) {
   if (child.move !== undefined) return child.move;
   if (child.id !== undefined) return child.id;
   return index;
