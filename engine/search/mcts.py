@@ -10,7 +10,8 @@ player its own utility) and one-player games against chance (2048) are all searc
 
 Rollouts (``rollout``): ``random`` plays uniformly random moves; ``heuristic`` plays a move that wins at once
 when the game can tell (``immediate_win``), else with probability 0.1 a random move, else the move whose
-result the mover's own evaluation rates highest (one ply, first on ties). Chance outcomes are sampled.
+result the mover's own evaluation rates highest (one ply, first on ties; among the game's
+``candidate_actions`` when it prunes its moves, as a wide board does). Chance outcomes are sampled.
 
 MCTS-Solver, in win/draw/loss games without chance: a terminal state's result is proven; a node is a
 proven win for its mover as soon as one child is, and otherwise proven once every child is (the best of
@@ -46,7 +47,7 @@ import random
 
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
+from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.settings import AlgorithmSettings, check_finite, is_integer
@@ -108,6 +109,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate
     immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
+    candidates = game.candidate_actions if CANDIDATES in game.capabilities else None
     playout = (game.random_playout if rollout == RANDOM
                and RANDOM_PLAYOUT in game.capabilities else None)
     solver = game.outcome_game and not game.has_chance and game.n_players == 2
@@ -209,7 +211,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 return win
         if uniform() < ROLLOUT_EPSILON:
             return legal[int(uniform() * len(legal))]
-        return greedy(s, m, legal)
+        return greedy(s, m, candidates(s)[0] if candidates else legal)  # a wide game's few moves worth a look
 
     def greedy(s, m, legal):
         """The move whose result ``m`` evaluates highest, the first on ties; every state it looks at

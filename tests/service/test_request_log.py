@@ -44,14 +44,6 @@ def test_a_rules_call_logs_its_game(client, lines):
     assert line["route"] == "/v1/games/<game>/legal-moves" and line["game"] == "tictactoe" and "nodes" not in line
 
 
-def test_a_streamed_search_logs_its_game_and_algorithm(client, lines):
-    response = client.post("/v1/search/stream", json={"game": "tictactoe", "state": TICTACTOE,
-                                                      "algorithm": {"name": "minimax"}})
-    assert response.status_code == 200 and b"event: result" in response.get_data()
-    (line,) = lines()
-    assert (line["route"], line["game"], line["algorithm"]) == ("/v1/search/stream", "tictactoe", "minimax")
-
-
 def test_an_error_and_a_missing_id_are_logged_too(client, lines):
     response = client.post("/v1/search", json={"game": "chess?"}, headers={"X-Request-ID": "bad id"})
     generated = response.headers["X-Request-ID"]

@@ -48,6 +48,15 @@ def client():
     return ValidatingClient(make_app())
 
 
+def streamed(client, request: dict):
+    """The response to a streamed search and its text, closed as a WSGI server closes it once sent (which
+    releases the search's admission)."""
+    response = client.post("/v1/search/stream", json=request)
+    text = response.get_data(as_text=True)
+    response.close()
+    return response, text
+
+
 def check_against_the_spec(events: list) -> None:
     """Every event's data is what openapi.yaml says it is."""
     for name, data in events:
@@ -55,9 +64,9 @@ def check_against_the_spec(events: list) -> None:
 
 
 def test_deepening_reports_each_depth_then_the_search_body(client):
-    response = client.post("/v1/search/stream", json=DEEPENING)
+    response, text = streamed(client, DEEPENING)
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
-    events = parse(response.get_data(as_text=True))
+    events = parse(text)
     check_against_the_spec(events)
     infos = [data for name, data in events if name == "info"]
     assert [e for e, _ in events] == ["info"] * len(infos) + ["result"]
@@ -76,8 +85,8 @@ def test_deepening_reports_each_depth_then_the_search_body(client):
     ({"name": "expectimax", "depth": 2}, "2048", {"board": [[2, 2, 0, 0], [0, 4, 0, 0], [0] * 4, [0, 0, 0, 2]]}),
 ])
 def test_expectimax_and_maxn_report_their_iterations(client, algorithm, game, state):
-    events = parse(client.post("/v1/search/stream", json={"game": game, "state": state, "algorithm": algorithm,
-                                                            "time_limit_ms": 300}).get_data(as_text=True))
+    events = parse(streamed(client, {"game": game, "state": state, "algorithm": algorithm,
+                                     "time_limit_ms": 300})[1])
     check_against_the_spec(events)
     depths = [data["depth"] for name, data in events if name == "info"]
     assert depths and depths == sorted(set(depths))
@@ -85,7 +94,7 @@ def test_expectimax_and_maxn_report_their_iterations(client, algorithm, game, st
 
 
 def test_mcts_reports_every_so_many_iterations(client):
-    events = parse(client.post("/v1/search/stream", json=SEEDED_MCTS).get_data(as_text=True))
+    events = parse(streamed(client, SEEDED_MCTS)[1])
     check_against_the_spec(events)
     assert [data["iterations"] for name, data in events if name == "info"] == [1024, 2048]
     assert events[-1][0] == "result" and events[-1][1]["stats"]["iterations"] == 2500
@@ -103,10 +112,9 @@ def test_a_bad_request_is_a_problem_before_any_stream(client):
 def test_an_error_the_search_raises_is_an_error_event(client):
     chance_tree = {"root": {"type": "max", "children": [
         {"type": "chance", "children": [{"p": 0.5, "value": 1}, {"p": 0.5, "value": 3}]}, {"value": 2}]}}
-    response = client.post("/v1/search/stream", json={"game": "tree", "state": chance_tree,
-                                                      "algorithm": {"name": "alphabeta"}})
+    response, text = streamed(client, {"game": "tree", "state": chance_tree, "algorithm": {"name": "alphabeta"}})
     assert response.status_code == 200
-    [(name, problem)] = parse(response.get_data(as_text=True))
+    [(name, problem)] = parse(text)
     check_against_the_spec([(name, problem)])
     assert name == "error" and problem["status"] == 422 and "expectimax" in problem["errors"]["algorithm.name"][0]
 
@@ -114,7 +122,7 @@ def test_an_error_the_search_raises_is_an_error_event(client):
 def test_a_traced_tree_search_streams_the_trace(client):
     request = {"game": "tree", "state": FIGURE_5_2, "trace": True,
                "algorithm": {"name": "alphabeta", "move_ordering": False, "transposition_table": False}}
-    events = parse(client.post("/v1/search/stream", json=request).get_data(as_text=True))
+    events = parse(streamed(client, request)[1])
     assert events[-1][0] == "result" and events[-1][1]["stats"]["nodes"] == 11
     assert len(events[-1][1]["trace"]) == 11
 
@@ -123,7 +131,10 @@ def test_a_traced_tree_search_streams_the_trace(client):
 def served(tmp_path_factory):
     """The server's base URL and its log file."""
     log_dir = tmp_path_factory.mktemp("stream")
-    with gunicorn(log_dir, WEB_CONCURRENCY=1) as (base, _):
+    # Per-client limits generous enough for this module's searches from one address (they have tests of
+    # their own); the one worker's search slot is what the disconnect test is about.
+    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
+    with gunicorn(log_dir, WEB_CONCURRENCY=1, **limits) as (base, _):
         yield base, log_dir / "gunicorn.log"
 
 
