@@ -28,6 +28,7 @@ class GameTask:
     seats: tuple            # a player spec per seat (player number)
     time_ms: float | None   # the time a move
     seed: int
+    stop_at: int | None = None  # a one-player game stops once its milestone (2048: highest tile) reaches this
 
 
 _PLAYERS = {}   # spec -> Player, kept for the worker's lifetime (an OpenSpiel player keeps its state)
@@ -68,6 +69,9 @@ def play(task: GameTask) -> dict:
             move = game.move_from_json(answer, state)      # an illegal answer is an error, not a forfeit
         history.append(game.move_to_json(move))
         state = game.result(state, move)
+        if task.stop_at is not None and solo_summary.milestone(v, game.state_to_json(state)) >= task.stop_at:
+            verdict = list(game.utilities(state)), f"stopped at {task.stop_at}"
+            break
         if judge is not None and not game.is_terminal(state):
             measures.append(judge.measure(game.state_to_json(state)))
             verdict = judge(measures, len(history))
@@ -143,10 +147,12 @@ def head_to_head(variant: str, a: str, b: str, time_ms, n_openings: int, workers
                       for r in results]}
 
 
-def solo(variant: str, spec: str, time_ms, games: int, workers: int, seed: int = 1, log=None) -> dict:
-    """Seeded whole games of a one-player game (its chance outcomes drawn from each game's seed)."""
-    tasks = [GameTask(variant, (), (spec,), time_ms, seed * 100_003 + i) for i in range(games)]
+def solo(variant: str, spec: str, time_ms, games: int, workers: int, seed: int = 1, log=None,
+         stop_at: int | None = None) -> dict:
+    """Seeded whole games of a one-player game (its chance outcomes drawn from each game's seed); with
+    ``stop_at``, each game stops once its milestone reaches that (a run censored there, to save time)."""
+    tasks = [GameTask(variant, (), (spec,), time_ms, seed * 100_003 + i, stop_at) for i in range(games)]
     results = run(tasks, workers, log)
     v = openings.variant(variant)
-    return {"variant": variant, "player": spec, "time_ms": time_ms, "games": len(results),
-            "summary": solo_summary.summarise(v, results), "timing": {spec: timing(results, spec)}}
+    return {"variant": variant, "player": spec, "time_ms": time_ms, "games": len(results), "stop_at": stop_at,
+            "summary": solo_summary.summarise(v, results, stop_at), "timing": {spec: timing(results, spec)}}

@@ -57,6 +57,9 @@ def parse_args(argv=None):
     p.add_argument("--games", type=int, default=20, help="games of a one-player variant (default 20)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel games (default: cores)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--stop-at", type=int, metavar="N",
+                   help="one-player variants: stop each game once its milestone (2048: the highest tile) "
+                        "reaches N; the rates above N are then not measured")
     p.add_argument("--preset", choices=sorted(PRESETS), help="a named set of options (overrides the others)")
     p.add_argument("--json", default=str(REPO_ROOT / "bench" / "strength.json"), metavar="PATH")
     p.add_argument("--markdown", metavar="PATH", help="append the results as a section to PATH "
@@ -104,8 +107,10 @@ def line_for(r: dict) -> str:
         text = f"{r['player']} on {r['variant']}, {r['games']} games: mean plies {s['mean_plies']:.0f}"
         if "highest_tile" in s:
             text += (f", highest tile {s['highest_tile']}, reached " +
-                     ", ".join(f"{k}: {100 * v:.0f}%" for k, v in s["reached"].items()) +
+                     ", ".join(f"{k}: {'-' if v is None else f'{100 * v:.0f}%'}" for k, v in s["reached"].items()) +
                      f", mean score {s['mean_score']:.0f}")
+        if "stop_at" in s:
+            text += f"; stopped at {s['stop_at']}: {s['stopped']}, ended early: {s['ended_early']}"
         return text + f"; {fmt_ms(t['mean_ms'])} ms a move (max {fmt_ms(t['max_ms'])})"
     ta, tb = r["timing"][r["a"]], r["timing"][r["b"]]
     text = (f"{r['a']} vs {r['b']} on {r['variant']}, {r['openings']} openings x 2: {r['text']}; "
@@ -144,7 +149,8 @@ def main(argv=None):
         progress = log if args.verbose else None
         log(f"[{a}{'' if b is None else ' vs ' + b} on {v.name}]")
         if b is None:
-            r = match.solo(v.name, a, args.time_ms, args.games, args.workers, args.seed, progress)
+            r = match.solo(v.name, a, args.time_ms, args.games, args.workers, args.seed, progress,
+                           args.stop_at)
         else:
             r = match.head_to_head(v.name, a, b, args.time_ms, args.openings, args.workers, args.seed, progress,
                                    skip=args.skip_openings)

@@ -112,6 +112,15 @@ def test_solo_2048_summary_reports_milestones():
     assert s["mean_plies"] == 20
 
 
+def test_a_stopped_2048_run_counts_the_stops_and_leaves_the_rates_above_unmeasured():
+    r = match.solo("2048", "ours:expectimax,depth=1", None, 2, 1, seed=3, stop_at=64)
+    s = r["summary"]
+    assert (s["stop_at"], s["stopped"], s["ended_early"]) == (64, 2, 0)
+    assert s["highest_tile"] == {"64": 2}
+    assert s["reached"] == {"2048": None, "4096": None, "8192": None}
+    assert "stopped at 64: 2, ended early: 0" in strength.line_for(r)
+
+
 def test_cli_presets_and_ladder():
     args = strength.parse_args(["--preset", "issue10"])
     assert (args.variant, args.time_ms, args.openings) == ("connect4", 300.0, 25)
