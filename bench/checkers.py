@@ -5,9 +5,11 @@
 - A match against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, one random rollout per leaf, its solver
   on) at ``S`` seconds a move, colours alternating. The bot counts simulations, not time: it gets the
   number it runs in ``S`` seconds from the start position, measured once before the match. OpenSpiel is
-  the referee (its rules: a draw after 40 plies without a capture, or 1000 plies); our side searches
-  with ``alphabeta`` (the defaults) through ``engine.api.search`` under its own rules (threefold
-  repetition, ``no_progress_plies`` 80), and a game that our rules end first is scored a draw.
+  the referee (its rules: a draw after 40 plies without a capture, a man's move not restarting the
+  count, or 1000 plies); our side searches with ``alphabeta`` (the defaults) through
+  ``engine.api.search`` under the referee's draw rule (the game options ``no_progress_plies`` 40 and
+  ``man_move_resets`` false, :data:`REFEREE_RULES`), plus threefold repetition, which OpenSpiel does not
+  have: a game that repetition ends first is scored a draw.
 
 The published figures go in ``bench/STRENGTH.md`` ("Checkers").
 """
@@ -17,9 +19,11 @@ import sys
 import time
 
 from engine.api import search
-from engine.games.checkers import SQUARES, row_col
+from engine.games.checkers import SQUARES, fen_of, row_col
 from engine.games.checkers import load as load_checkers
 
+# OpenSpiel's draw rule as our game options: 40 plies without a capture, whatever the men do.
+REFEREE_RULES = {"no_progress_plies": 40, "man_move_resets": False}
 PUBLISHED_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 
 
@@ -91,14 +95,14 @@ def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed:
     referee = os_game.new_initial_state()
     bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, seed), 2 ** 0.5, simulations, 1000, True,
                           seed, False)
-    game, state = load_checkers({})
+    game, state = load_checkers({}, **REFEREE_RULES)
     us = 0 if ours_black else 1
     plies = 0
     while not referee.is_terminal():
         if game.is_terminal(state):
-            return 0, plies, "draw by our rules (repetition or no progress)"
+            return 0, plies, f"draw by our rules ({game.end_reason(state)}) at {fen_of(*state[:4])}"
         if referee.current_player() == us:
-            move = search("checkers", game.state_to_json(state), {"name": "alphabeta"},
+            move = search("checkers", game.state_to_json(state), {"name": "alphabeta", **REFEREE_RULES},
                           time_limit_ms=int(seconds * 1000)).move
             for action in openspiel_moves(referee)[move]:
                 referee.apply_action(action)
@@ -112,7 +116,8 @@ def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed:
         state = game.result(state, game.move_from_json(move, state))
         plies += 1
     returns = referee.returns()[us]
-    return int(returns), plies, "OpenSpiel's end" if returns == 0 else ("won" if returns > 0 else "lost")
+    ending = "OpenSpiel's end (a draw)" if returns == 0 else ("won" if returns > 0 else "lost")
+    return int(returns), plies, f"{ending} at {fen_of(*state[:4])}, {len(state[4])} plies since the last capture"
 
 
 def run_match(games: int, seconds: float, seed: int) -> dict:

@@ -39,6 +39,7 @@ class GameOptionsSchema(StrictSchema):
         values=JSONNumber(validate=validate.Range(min=0, max=1)),
         validate=validate.Length(min=1, max=MAX_TILES))
     no_progress_plies = JSONInteger(validate=validate.Range(min=1, max=MAX_NO_PROGRESS_PLIES))
+    man_move_resets = JSONBoolean()
 
 
 class AlgorithmSchema(GameOptionsSchema):

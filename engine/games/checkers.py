@@ -17,14 +17,17 @@ either side, the player to move (0 Black, 1 White), the positions (:func:`positi
 last capture or man's move, oldest first, and whether the game is drawn here: by threefold repetition (the
 current position is in the history twice) or after ``no_progress_plies`` plies that neither capture nor
 move a man (the history is that long). Only those earlier positions can ever come back (a man's move or a
-capture cannot be undone), so the history is everything the rest of the game depends on.
+capture cannot be undone), so the history is everything the rest of the game depends on. Under the game
+option ``man_move_resets`` false (OpenSpiel's rule: its draw is 40 plies without a capture), a man's move
+does not restart the count: the history then runs from the last capture, and the positions in it from
+before the last man's move count the plies but can never repeat.
 
 Repetition and the transposition table (graph-history interaction): the value of a position depends on
-its history, so the table key is the whole state, history included (``Game.key``, the state itself:
-checkers does not list ``HASHING``), and two states share a table entry only when they share their future: a draw by repetition found below one path is never reused for
-the same position reached along another path, where the repetition would not happen. The history
-resets at every capture and man's move, so the opening and middle game lose no transpositions; only
-the king moves of an end game, whose orders differ, miss some.
+its history, so the table key (:meth:`Checkers.key`) holds what of the history the future depends on:
+its length (the no-progress count) and the earlier positions that can still come back, in a fixed order.
+Two states share a table entry only when they share their future: a draw by repetition found below one
+path is never reused for the same position reached along another path, where the repetition would not
+happen.
 
 A move is ``(from, to, captured, path)``: one-bit boards of the moving piece's square and its landing
 square, the captured pieces, and for a multi-jump the squares it lands on (``None`` otherwise); in JSON it
@@ -35,7 +38,7 @@ from functools import lru_cache
 import re
 
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
-from engine.game import EVALUATION, MOVE_ORDERING, PLIES_BOUND, Game
+from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 from engine.registry import NO_CHANCE, GameOption, GameType
 
 GAME_ID = "checkers"
@@ -43,6 +46,7 @@ BLACK, WHITE = 0, 1
 COLOURS = "bw"
 SQUARES = range(1, 33)
 DEFAULT_NO_PROGRESS_PLIES = 80          # 40 moves each: the forty-move rule of tournament play
+DEFAULT_MAN_MOVE_RESETS = True
 MAX_NO_PROGRESS_PLIES = 1000
 
 
@@ -77,6 +81,7 @@ def rows(*numbers) -> int:
 
 CROWN = (rows(7), rows(0))             # where each side's men are crowned
 BACK_RANK = (rows(0), rows(7))         # each side's own back row
+DOUBLE_CORNERS = sum(BIT[n] for n in (1, 5, 28, 32))
 CENTRE = sum(BIT[n] for n in (10, 11, 14, 15, 18, 19, 22, 23))
 # Men's advancement: a man past his side's first three rows counts once, in the two rows before his crown
 # twice (Black's rows 3-6 and 5-6 from the top, White's 4-1 and 2-1).
@@ -235,6 +240,14 @@ def position_of(key: int) -> tuple:
     return key & mask, key >> BOARD_BITS & mask, key >> 2 * BOARD_BITS & mask, key >> 3 * BOARD_BITS
 
 
+def men_of(key: int) -> int:
+    """The men of both sides, and their colours, in a :func:`position_key`: two positions in which they
+    differ can never be the same again (men only move forward)."""
+    mask = (1 << BOARD_BITS) - 1
+    kings = key >> 2 * BOARD_BITS & mask
+    return key & ~(kings | kings << BOARD_BITS) & ((1 << 2 * BOARD_BITS) - 1)
+
+
 def make_state(black: int, white: int, kings: int, turn: int, history: tuple, limit: int) -> tuple:
     """The state of a position reached after ``history``, with its draw flag for the no-progress ``limit``."""
     drawn = len(history) >= limit or (bool(history)
@@ -249,6 +262,12 @@ NO_PROGRESS_PLIES = GameOption(
             "default": DEFAULT_NO_PROGRESS_PLIES},
     description="checkers: the game is drawn after this many plies in a row (moves of either player) "
                 f"without a capture or a man's move (default {DEFAULT_NO_PROGRESS_PLIES}: forty moves each)")
+MAN_MOVE_RESETS = GameOption(
+    name="man_move_resets",
+    schema={"type": "boolean", "default": DEFAULT_MAN_MOVE_RESETS},
+    description="checkers: whether a man's move, as well as a capture, starts the no_progress_plies count "
+                "again (default true); false counts the plies since the last capture only, as OpenSpiel's "
+                "checkers does (its draw: no_progress_plies 40, man_move_resets false)")
 # Every game ends: a man moves at most 7 times and at most 23 captures are made by kings, and between two
 # such moves (and before the first, after the last) come fewer than the limit's plies.
 IRREVERSIBLE_MOVES = 24 * 7 + 23
@@ -261,8 +280,8 @@ GAME_TYPE = GameType(
                 "jumping an adjacent enemy piece to the empty square beyond. Captures are forced, a capture "
                 "goes on while the piece can jump again, and a man reaching the far row is crowned and his "
                 "move ends. A player who cannot move loses. Draws: threefold repetition, or "
-                "algorithm.no_progress_plies plies (default 80) without a capture or a man's move. Black "
-                "moves first.",
+                "algorithm.no_progress_plies plies (default 80) without a capture or a man's move (with "
+                "algorithm.man_move_resets false, without a capture: OpenSpiel's rule). Black moves first.",
     state_format="{\"board\": [8 strings of 8, top row first: 'b', 'w' men, 'B', 'W' kings, '.' empty], "
                  "\"to_move\": \"b\" | \"w\", \"history\"?: [PDN FENs]} or {\"fen\": PDN FEN, "
                  "\"history\"?: [...]} or {} (the start). The dark squares are numbered 1-32 from the top: "
@@ -270,7 +289,8 @@ GAME_TYPE = GameType(
                  "Black starts on 1-12. A FEN is \"B:W18,24,K10:B12,K22\": the side to move, then each "
                  "side's squares, K for a king (a range such as B1-12 lists men). history lists the "
                  "positions since the last capture or man's move, oldest first (repetition draws count "
-                 "them); each must lead to the next by one king's step.",
+                 "them); each must lead to the next by one king's step (with man_move_resets false: since "
+                 "the last capture, by one step).",
     initial_state={"board": START_BOARD, "to_move": "b", "history": []},
     move_format="PDN: \"11-15\" for a step; \"22x15\" or \"26x17x10\" for a capture through each "
                 "landing square (\"26x10\" is accepted when only one path joins the two squares)",
@@ -285,7 +305,7 @@ GAME_TYPE = GameType(
     max_length=IRREVERSIBLE_MOVES + (IRREVERSIBLE_MOVES + 1) * MAX_NO_PROGRESS_PLIES,
     key_fixes_ply=False,        # a king's step adds nothing: the position does not tell the ply
     move_schema={"type": "string", "pattern": "^[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2})+)$"},
-    options=(NO_PROGRESS_PLIES,),
+    options=(NO_PROGRESS_PLIES, MAN_MOVE_RESETS),
     sample_states=(
         {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"},
         {"fen": "W:W9,10,11,19,K2:B5,6,13,14,15,22,K31"},
@@ -299,19 +319,20 @@ GAME_TYPE = GameType(
 
 class Checkers(Game):
     """English checkers. Utilities: +1 for a win, -1 for a loss, 0 for a draw. ``limit`` is the
-    ``no_progress_plies`` rule: the game is drawn after that many plies in a row without a capture or a
-    man's move."""
+    ``no_progress_plies`` rule: the game is drawn after that many plies in a row without a capture or
+    (when ``man_move_resets``, the default) a man's move."""
 
     id = GAME_ID
     game_type = GAME_TYPE
-    capabilities = frozenset({EVALUATION, MOVE_ORDERING, PLIES_BOUND})
+    capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, PLIES_BOUND})
     players = ("b", "w")
     outcome_game = True
     zero_sum = True
     utility_bounds = (-1.0, 1.0)
 
-    def __init__(self, limit: int = DEFAULT_NO_PROGRESS_PLIES):
+    def __init__(self, limit: int = DEFAULT_NO_PROGRESS_PLIES, man_move_resets: bool = DEFAULT_MAN_MOVE_RESETS):
         self.limit = limit
+        self.man_move_resets = man_move_resets
 
     # --- the rules -------------------------------------------------------------------------------
 
@@ -330,12 +351,11 @@ class Checkers(Game):
             nb, nw = black ^ captured, white ^ frm ^ to
         if frm & kings:
             nk = (kings ^ frm ^ to) & ~captured
-            if not captured:                       # a king's step: the only move that can be undone
-                return make_state(nb, nw, nk, 1 - turn,
-                                  history + (position_key(black, white, kings, turn),), self.limit)
         else:
             nk = kings & ~captured | to & CROWN[turn]
-        return nb, nw, nk, 1 - turn, (), False
+        if captured or self.man_move_resets and not frm & kings:      # the count starts again
+            return nb, nw, nk, 1 - turn, (), False
+        return make_state(nb, nw, nk, 1 - turn, history + (position_key(black, white, kings, turn),), self.limit)
 
     def is_terminal(self, state):
         return state[5] or stuck(*state[:4])
@@ -354,8 +374,19 @@ class Checkers(Game):
             side = ("Black", "White")[turn]
             return f"{side} {'has no pieces left' if not (black, white)[turn] else 'cannot move'}"
         if len(history) >= self.limit:
-            return f"{self.limit} plies without a capture or a man's move"
+            return f"{self.limit} plies without a capture" + (" or a man's move" if self.man_move_resets else "")
         return "threefold repetition"
+
+    def key(self, state):
+        """What the rest of the game depends on: the position, the plies counted towards the no-progress
+        draw, and (in ascending order, so that move orders that transpose share an entry) the earlier
+        positions that can still come back, those with the current position's men."""
+        black, white, kings, turn, history, _ = state
+        if not history:
+            return black, white, kings, turn
+        men = (black | white << BOARD_BITS) & ~(kings | kings << BOARD_BITS)
+        return (black, white, kings, turn, len(history),
+                tuple(sorted(k for k in history if men_of(k) == men)))
 
     # --- knowledge for searches ------------------------------------------------------------------
 
@@ -379,7 +410,8 @@ class Checkers(Game):
         quiescence search without standing pat (a capture cannot be declined): where the player to move
         must capture, the value is the best of the captures, up to ``QUIESCENCE_PLIES`` plies deep. An
         end of the game met on the way counts ``NEAR_WIN`` (or 0), so that evaluations stay strictly
-        inside the utilities; a quiet position gets :func:`static_value`. Exact on terminal states."""
+        inside the utilities; a quiet position gets :func:`static_value`, less as its no-progress count
+        runs (:meth:`urgency`). Exact on terminal states."""
         if self.is_terminal(state):
             return self.utility(state, player)
         value = self.quiescent(state, QUIESCENCE_PLIES)
@@ -387,7 +419,7 @@ class Checkers(Game):
 
     def quiescent(self, state, plies: int) -> float:
         """The value of a live ``state`` for its player to move, its forced captures played out."""
-        black, white, kings, turn, _, _ = state
+        black, white, kings, turn, history, _ = state
         me, opp = (black, white) if turn == BLACK else (white, black)
         if plies and can_capture(me, opp, kings, turn, ON_BOARD & ~(black | white)):
             best = -1.0
@@ -400,8 +432,15 @@ class Checkers(Game):
                 if value > best:
                     best = value
             return best
-        value = static_value(black, white, kings)
+        value = static_value(black, white, kings) * self.urgency(len(history))
         return value if turn == BLACK else -value
+
+    def urgency(self, counted: int) -> float:
+        """How much of a quiet position's worth is left with ``counted`` plies already towards the
+        no-progress draw: all of it on a fresh count, half of it when the draw is one ply away, so that
+        the side ahead makes its progress (a capture, or a man's move where that starts the count
+        again) before the draw comes within the search's sight."""
+        return 1 - counted / (2 * self.limit)
 
     def plies_bound(self, state):
         """Every man can move at most as many times as he has rows to go, and every capture takes one of
@@ -468,7 +507,9 @@ def static_value(black: int, white: int, kings: int) -> float:
     - centre control: 4 for each piece on the eight central squares;
     - mobility: 2 for each plain step the side has;
     - in an end game (8 pieces or fewer), the side ahead brings its kings near the enemy: 3 off for each
-      row or column between a king and the nearest enemy piece."""
+      row or column between a king and the nearest enemy piece, and 10 off for each enemy king in a
+      double corner (squares 1 and 5, 28 and 32), where a king behind holds out longest (elsewhere he is
+      trapped sooner)."""
     empty = ON_BOARD & ~(black | white)
     black_men, white_men = black & ~kings, white & ~kings
     black_kings, white_kings = black & kings, white & kings
@@ -489,7 +530,8 @@ def static_value(black: int, white: int, kings: int) -> float:
         hunters, prey = (black_kings, white) if material > 0 else (white_kings, black)
         distance = sum(min(max(abs(r - pr), abs(c - pc)) for pr, pc in map(COORD.get, bits_of(prey)))
                        for r, c in map(COORD.get, bits_of(hunters)))
-        score -= 3 * distance if material > 0 else -3 * distance
+        sheltered = (prey & kings & DOUBLE_CORNERS).bit_count()
+        score -= (3 * distance + 10 * sheltered) if material > 0 else -(3 * distance + 10 * sheltered)
     return score / (abs(score) + 300)
 
 
@@ -507,8 +549,8 @@ MOVE_RE = re.compile(r"^[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2})+)$")
 
 
 @lru_cache(maxsize=16)
-def game_for(limit: int) -> Checkers:
-    return Checkers(limit)
+def game_for(limit: int, man_move_resets: bool) -> Checkers:
+    return Checkers(limit, man_move_resets)
 
 
 def board_rows(black: int, white: int, kings: int) -> list:
@@ -613,8 +655,9 @@ def check_position(black: int, white: int, kings: int, turn: int, field: str) ->
 
 def parse_history(history, current: tuple, game: Checkers) -> tuple:
     """The keys of the positions in ``history`` (PDN FENs, oldest first), checked: each is followed by
-    the next (the last by the current position) through one legal king's step, and the game was not
-    already over at any of them."""
+    the next (the last by the current position) through one legal king's step (or any step, not a
+    capture, when a man's move does not start the count again), and the game was not already over at
+    any of them."""
     if not isinstance(history, list):
         raise InvalidState("history is a list of PDN FEN strings, oldest first", field="state.history")
     if len(history) > game.limit:
@@ -634,11 +677,13 @@ def parse_history(history, current: tuple, game: Checkers) -> tuple:
                                field=field)
         after = positions[i + 1] if i + 1 < len(positions) else current
         state = make_state(*position, (), game.limit)
-        if not any(not m[2] and m[0] & position[2] and game.result(state, m)[:4] == after
-                   for m in game.actions(state)):
-            raise InvalidState(f"no king's step leads from this position to the "
+        if not any(not m[2] and (m[0] & position[2] or not game.man_move_resets)
+                   and game.result(state, m)[:4] == after for m in game.actions(state)):
+            since = "capture or man's move" if game.man_move_resets else "capture (man_move_resets is false)"
+            step = "king's step" if game.man_move_resets else "step"
+            raise InvalidState(f"no {step} leads from this position to the "
                                f"{'next one' if i + 1 < len(positions) else 'current position'}: the history "
-                               f"lists the positions since the last capture or man's move", field=field)
+                               f"lists the positions since the last {since}", field=field)
     return tuple(keys)
 
 
@@ -651,10 +696,18 @@ def parse_limit(value) -> int:
     return value
 
 
-def load(state_json, limits=None, no_progress_plies=None, **_):
+def parse_resets(value) -> bool:
+    if value is None:
+        return DEFAULT_MAN_MOVE_RESETS
+    if not isinstance(value, bool):
+        raise AlgorithmMismatch("man_move_resets is true or false", field="algorithm.man_move_resets")
+    return value
+
+
+def load(state_json, limits=None, no_progress_plies=None, man_move_resets=None, **_):
     """``(game, state)`` from ``{"board", "to_move", "history"?}``, ``{"fen", "history"?}`` or ``{}`` (the
     start); :class:`InvalidState` names the field at fault."""
-    game = game_for(parse_limit(no_progress_plies))
+    game = game_for(parse_limit(no_progress_plies), parse_resets(man_move_resets))
     unknown = set(state_json) - {"board", "to_move", "fen", "history"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a checkers state has board and to_move, or fen, "

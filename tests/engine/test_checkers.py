@@ -7,7 +7,7 @@ import pytest
 
 from bench.checkers import openspiel_moves
 from engine.api import apply, legal_moves, load, search
-from engine.errors import IllegalMove, InvalidState
+from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
 from engine.games.checkers import GAME_TYPE
 from engine.search.solver import can_solve
 
@@ -147,6 +147,44 @@ def test_the_no_progress_rule_is_a_game_option():
     assert game.state_to_json(state)["history"] == []
 
 
+OPENSPIEL_RULE = {"no_progress_plies": 4, "man_move_resets": False}
+
+
+def test_openspiel_rule_a_mans_move_does_not_start_the_count_again():
+    men = {"fen": "B:WK19,K23,30:BK1,K32,12"}
+    game, state = play(men, "1-5", "19-24", "12-16", "30-26", **OPENSPIEL_RULE)
+    assert game.is_terminal(state) and game.utility(state, 0) == 0.0
+    assert game.end_reason(state) == "4 plies without a capture"
+    game, state = play(men, "1-5", "19-24", "12-16", **OPENSPIEL_RULE)
+    as_json = game.state_to_json(state)
+    assert len(as_json["history"]) == 3 and not game.is_terminal(state)
+    assert load("checkers", as_json, **OPENSPIEL_RULE)[1] == state                # a man's step in it
+    with pytest.raises(InvalidState) as caught:                       # not under the default rule
+        load("checkers", as_json)
+    assert "state.history[2]" in caught.value.errors
+    # A capture starts it again.
+    game, state = play({"fen": "B:WK19,K23,16:BK1,K32,12"}, "1-5", "19-24", "12x19x26", **OPENSPIEL_RULE)
+    assert game.state_to_json(state)["history"] == []
+    with pytest.raises(AlgorithmMismatch) as caught:
+        load("checkers", {}, man_move_resets="no")
+    assert "algorithm.man_move_resets" in caught.value.errors
+
+
+def test_the_table_key_keeps_what_the_future_depends_on():
+    """Two orders of the same king moves share a key; a different count, or a position that can still
+    come back, does not; positions from before a man's move, which cannot come back, are left out."""
+    start = {"fen": "B:WK19,K23:BK1,K32"}
+    game, one = play(start, "1-5", "19-15", "32-27", "23-18")
+    _, other = play(start, "32-27", "23-18", "1-5", "19-15")
+    assert one[:4] == other[:4] and one[4] != other[4] and game.key(one) == game.key(other)
+    _, longer = play(start, "1-5", "19-15", "5-9", "23-18", "9-5", "15-19", "32-27", "19-15")
+    assert longer[:4] == one[:4] and game.key(longer) != game.key(one)
+    men = {"fen": "B:WK19,K23,30:BK1,K32,12"}
+    game, a = play(men, "1-5", "19-15", "12-16", "15-19", "5-1", **OPENSPIEL_RULE)
+    _, b = play(men, "32-27", "19-15", "12-16", "15-19", "27-32", **OPENSPIEL_RULE)
+    assert a[4] != b[4] and game.key(a) == game.key(b) == (*a[:4], 5, ())
+
+
 def test_history_round_trips_and_is_checked():
     game, state = play(KINGS, *SHUFFLE)
     as_json = game.state_to_json(state)
@@ -276,3 +314,18 @@ def test_repetition_draws_do_not_poison_the_table():
         assert not plain.stats.timed_out and not enhanced.stats.timed_out
         assert enhanced.value == plain.value, state
         assert enhanced.outcome == plain.outcome
+
+
+def test_a_won_king_ending_is_converted_before_the_draw():
+    """Three kings against one, refereed under OpenSpiel's rule (40 plies without a capture draw,
+    whatever the men do): alpha-beta at a fixed depth, playing both sides, wins before the count runs
+    out."""
+    rules = {"no_progress_plies": 40, "man_move_resets": False}
+    game, state = load("checkers", {"fen": "B:WK14:BK1,K3,K32"}, **rules)
+    for _ in range(40):
+        if game.is_terminal(state):
+            break
+        move = search("checkers", game.state_to_json(state), {"name": "alphabeta", "depth": 6, **rules},
+                      time_limit_ms=120000).move
+        state = game.result(state, game.move_from_json(move, state))
+    assert game.is_terminal(state) and game.utility(state, 0) == 1.0, game.end_reason(state)
