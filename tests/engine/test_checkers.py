@@ -171,17 +171,19 @@ def test_openspiel_rule_a_mans_move_does_not_start_the_count_again():
 
 
 def test_the_table_key_keeps_what_the_future_depends_on():
-    """Two orders of the same king moves share a key; a different count, or a position that can still
-    come back, does not; positions from before a man's move, which cannot come back, are left out."""
-    start = {"fen": "B:WK19,K23:BK1,K32"}
-    game, one = play(start, "1-5", "19-15", "32-27", "23-18")
-    _, other = play(start, "32-27", "23-18", "1-5", "19-15")
-    assert one[:4] == other[:4] and one[4] != other[4] and game.key(one) == game.key(other)
-    _, longer = play(start, "1-5", "19-15", "5-9", "23-18", "9-5", "15-19", "32-27", "19-15")
-    assert longer[:4] == one[:4] and game.key(longer) != game.key(one)
-    men = {"fen": "B:WK19,K23,30:BK1,K32,12"}
-    game, a = play(men, "1-5", "19-15", "12-16", "15-19", "5-1", **OPENSPIEL_RULE)
-    _, b = play(men, "32-27", "19-15", "12-16", "15-19", "27-32", **OPENSPIEL_RULE)
+    """Under OpenSpiel's rule two orders of the same men's moves share a key (the positions before a
+    man's move cannot come back); king moves that visit different positions, which could repeat, do not."""
+    opening = ("9-13", "24-20", "10-14", "23-19")
+    game, one = play({}, *opening, **OPENSPIEL_RULE | {"no_progress_plies": 9})
+    _, other = play({}, *opening[2:], *opening[:2], **OPENSPIEL_RULE | {"no_progress_plies": 9})
+    assert one[:4] == other[:4] and one[4] != other[4] and game.key(one) == game.key(other) == (*one[:4], 4, ())
+    start = {"fen": "B:WK29,K30:BK1,K4"}
+    game, one = play(start, "1-5", "29-25", "4-8", "30-26")
+    _, other = play(start, "4-8", "30-26", "1-5", "29-25")
+    assert one[:4] == other[:4] and game.key(one) != game.key(other)
+    men = {"fen": "B:WK29,K30,31:BK1,K4,12"}
+    game, a = play(men, "1-5", "29-25", "5-1", "25-29", "12-16", **OPENSPIEL_RULE | {"no_progress_plies": 9})
+    _, b = play(men, "4-8", "30-26", "8-4", "26-30", "12-16", **OPENSPIEL_RULE | {"no_progress_plies": 9})
     assert a[4] != b[4] and game.key(a) == game.key(b) == (*a[:4], 5, ())
 
 
