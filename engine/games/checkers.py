@@ -385,8 +385,10 @@ class Checkers(Game):
         if not history:
             return black, white, kings, turn
         men = (black | white << BOARD_BITS) & ~(kings | kings << BOARD_BITS)
-        return (black, white, kings, turn, len(history),
-                tuple(sorted(k for k in history if men_of(k) == men)))
+        since = len(history)           # they come after the last man's move: men never come back
+        while since and men_of(history[since - 1]) == men:
+            since -= 1
+        return black, white, kings, turn, len(history), tuple(sorted(history[since:]))
 
     # --- knowledge for searches ------------------------------------------------------------------
 
