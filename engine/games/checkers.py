@@ -38,6 +38,7 @@ from functools import lru_cache
 import re
 
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
+from engine.games.checkers_kings import plies_to_win
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 from engine.registry import NO_CHANCE, GameOption, GameType
 
@@ -412,8 +413,10 @@ class Checkers(Game):
         quiescence search without standing pat (a capture cannot be declined): where the player to move
         must capture, the value is the best of the captures, up to ``QUIESCENCE_PLIES`` plies deep. An
         end of the game met on the way counts ``NEAR_WIN`` (or 0), so that evaluations stay strictly
-        inside the utilities; a quiet position gets :func:`static_value`, less as its no-progress count
-        runs (:meth:`urgency`). Exact on terminal states."""
+        inside the utilities; a quiet position of two kings against one that the two win before the
+        no-progress draw counts ``TABLE_WIN`` less a thousandth for each ply the win takes
+        (:mod:`engine.games.checkers_kings`); any other gets :func:`static_value`, less as its
+        no-progress count runs (:meth:`urgency`). Exact on terminal states."""
         if self.is_terminal(state):
             return self.utility(state, player)
         value = self.quiescent(state, QUIESCENCE_PLIES)
@@ -434,6 +437,10 @@ class Checkers(Game):
                 if value > best:
                     best = value
             return best
+        known = plies_to_win(black, white, kings, turn)
+        if known is not None and known[1] <= self.limit - len(history):
+            winner, plies = known
+            return (TABLE_WIN - plies / 1000) * (1 if winner == turn else -1)
         value = static_value(black, white, kings) * self.urgency(len(history))
         return value if turn == BLACK else -value
 
@@ -497,6 +504,7 @@ class Checkers(Game):
 
 QUIESCENCE_PLIES = 8
 NEAR_WIN = 0.999
+TABLE_WIN = 0.99          # two kings' proven win over one (checkers_kings), less a thousandth a ply
 
 
 def static_value(black: int, white: int, kings: int) -> float:

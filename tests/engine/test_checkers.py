@@ -9,6 +9,7 @@ from bench.checkers import openspiel_moves
 from engine.api import apply, legal_moves, load, search
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
 from engine.games.checkers import GAME_TYPE
+from engine.games.checkers_kings import plies_to_win, table
 from engine.search.solver import can_solve
 
 PERFT = [7, 49, 302, 1469, 7361, 36768, 179740]  # depths 1-7 from the start (depth 8: 845931, in bench/)
@@ -331,3 +332,51 @@ def test_a_won_king_ending_is_converted_before_the_draw():
                       time_limit_ms=120000).move
         state = game.result(state, game.move_from_json(move, state))
     assert game.is_terminal(state) and game.utility(state, 0) == 1.0, game.end_reason(state)
+
+
+def two_kings_win_within(game, state, plies: int) -> bool:
+    """The reference for the table: Black's two kings win within ``plies`` against White's lone king, a
+    capture of one of them counting as no win (as in the table), by plain recursion over the rules."""
+    moves = game.actions(state)
+    if state[3] == 1:
+        if not moves:
+            return True
+        if moves[0][2] or not plies:
+            return False
+        return all(two_kings_win_within(game, game.result(state, m), plies - 1) for m in moves)
+    if any(m[2] for m in moves):
+        return plies >= 1
+    return plies > 1 and any(two_kings_win_within(game, game.result(state, m), plies - 1) for m in moves)
+
+
+def test_the_two_kings_table_agrees_with_a_plain_search():
+    """Short wins are exactly as long as the table says, positions it does not list are not won soon,
+    and it reads the same with the colours swapped."""
+    rng = random.Random(5)
+    won = table()
+    short = sorted(p for p, n in won.items() if n <= 5)
+    game, _ = load("checkers", {})
+    for two, one, turn in rng.sample(short, 40):
+        state = (two, one, two | one, turn, (), False)
+        n = won[two, one, turn]
+        assert two_kings_win_within(game, state, n) and not two_kings_win_within(game, state, n - 1)
+        assert plies_to_win(one, two, two | one, 1 - turn) == (1, n)        # the colours swapped
+    squares = [1 << (n - 1 + (n - 1) // 8) for n in range(1, 33)]
+    unlisted = [(a | b, c, t) for a, b, c in (rng.sample(squares, 3) for _ in range(300)) for t in (0, 1)
+                if (a | b, c, t) not in won]
+    for two, one, turn in unlisted[:20]:
+        assert not two_kings_win_within(game, (two, one, two | one, turn, (), False), 5)
+    assert len(won) > 20000 and max(won.values()) < 40
+
+
+def test_two_kings_beat_one_in_the_double_corner():
+    """The lone king in a double corner: alpha-beta at a fixed depth, playing both sides under
+    OpenSpiel's rule, wins in the table's number of plies."""
+    rules = {"no_progress_plies": 40, "man_move_resets": False}
+    game, state = load("checkers", {"fen": "W:WK1:BK14,K23"}, **rules)
+    expected = plies_to_win(*state[:4])[1]
+    for _ in range(expected):
+        move = search("checkers", game.state_to_json(state), {"name": "alphabeta", "depth": 2, **rules},
+                      time_limit_ms=120000).move
+        state = game.result(state, game.move_from_json(move, state))
+    assert game.is_terminal(state) and game.utility(state, 0) == 1.0
