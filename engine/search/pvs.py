@@ -14,7 +14,7 @@ win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is
 for a share of the time; a result the heuristic deepening proves in such a game is scored by the game's
 solver after all (:func:`engine.search.endgame.scored_outcome`).
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import math
 
 from engine.deadline import Deadline, Timeout
@@ -38,6 +38,9 @@ NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
 # after the first dozen), and searched again in full if they beat alpha after all.
 LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+# Mate search: without a depth limit, when the deepening prunes forward (null moves, reductions), this share
+# of the time first looks full-width for a forced win in at most MATE_MAX_MOVES of the mover's moves.
+MATE_SHARE, MATE_MAX_MOVES = 1 / 4, 3
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -99,6 +102,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     horizon = 0                                        # the depth of the current iteration (extensions' cap)
     guesses = 0     # nodes of the current pass valued by anything but the rules (horizon, table, repetition)
     mask = Deadline.CHECK_MASK
+    clock = deadline                                   # what the nodes poll: a phase's share, or the whole
     tt = {}
     killers, history = {}, {}
     stats = Stats()
@@ -109,7 +113,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         nonlocal nodes, leaves, cutoffs, tt_hits, max_ply
         nodes += 1
         if not nodes & mask:
-            deadline.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
+            clock.check_room(len(tt) * TABLE_FREE_SECONDS_PER_ENTRY)
         if ply > max_ply:
             max_ply = ply
         pv[ply] = []
@@ -191,7 +195,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             if i == 0:
                 v = child_score(child, same, d, alpha, beta, ply, player, other)
             else:
-                reduction = late_move_reduction(i, a, child, quiet) if quiet else 0
+                # No reduction once a proven score is in the window: a shallower search could hide the
+                # defence against a mate, or the shorter mate.
+                reduction = late_move_reduction(i, a, child, quiet) if quiet and abs(alpha) < PROVEN else 0
                 v = child_score(child, same, d - reduction, alpha, math.nextafter(alpha, math.inf), ply, player,
                                 other)
                 if reduction and v > alpha:
@@ -214,7 +220,7 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
         if tt_capacity:
             if len(tt) >= tt_capacity:
-                deadline.check_room(len(tt) * TABLE_SECONDS_PER_ENTRY)
+                clock.check_room(len(tt) * TABLE_SECONDS_PER_ENTRY)
                 tt.clear()
             flag = TT_UPPER if best <= alpha0 else TT_LOWER if best >= beta else TT_EXACT
             tt[key] = (d, flag, to_table(best, ply), best_mv)
@@ -372,6 +378,47 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             s = result(s, hit[3])
         return line
 
+    def prove_win(ranking):
+        """The mate search: ``(plies, scores, line)`` of the shortest forced win for the mover in at most
+        ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
+
+        For n = 1, 2, ... a null-window pass asks whether some root move wins within ``2n - 1`` plies.
+        It is full-width: no null moves and no reductions, so no defence goes unsearched, and it never
+        reaches the horizon (mate-distance pruning stops every line at the ply of the last winning move),
+        so no evaluation enters it: a win it finds is proven, and, every shorter n having failed over all
+        the root's moves, the shortest one."""
+        nonlocal extra, clock, horizon
+        full, extra, clock = extra, replace(extra, null_move=False, reductions=False), deadline.share(MATE_SHARE)
+        try:
+            for n in range(1, MATE_MAX_MOVES + 1):
+                horizon = 2 * n - 1
+                found = win_pass(horizon, ranking)
+                if found is not None:
+                    return found
+        except Timeout:
+            pass
+        finally:
+            extra, clock = full, deadline
+        return None
+
+    def win_pass(d, ranking):
+        """Whether a root move wins within ``d`` plies (a win there scores ``WIN - d``, a later one less):
+        ``(d, scores, line)`` with that move's exact score last and, before it, the moves that do not
+        (upper bounds: at best a win two plies later), or None."""
+        lo = WIN - d - 0.5
+        hi = math.nextafter(lo, math.inf)
+        other, scores = opponent[root_player], []
+        for a in ranking:
+            child = result(state, a)
+            mover = to_move(child)
+            same = mover == root_player or sides[mover] == sides[root_player] and mover >= 0
+            v = child_score(child, same, d, lo, hi, 0, root_player, other)
+            if v > lo:
+                scores.append((a, WIN - d, EXACT))
+                return d, scores, table_line([a] + pv[1], d, WIN - d)
+            scores.append((a, min(v, WIN - d - 2), UPPER))
+        return None
+
     bound = game.plies_bound(state)
     last = MAX_ID_DEPTH if depth is None else depth
     if bound is not None:
@@ -394,8 +441,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                                                      stats.max_depth)
         stats.stop_reason = COMPLETED
     completed, completed_score, exhausted = None, 0.0, False
+    if depth is None and outcome_game and (extra.null_move or extra.reductions):
+        completed = prove_win(ranking)                 # a proven win ends the search: no deepening
+        if completed is not None:
+            stats.stop_reason = SOLVED
     try:
-        for d in range(first_depth, last + 1):
+        for d in range(first_depth, last + 1) if completed is None else ():
             nodes += 1
             root_entry = trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
             horizon = d
