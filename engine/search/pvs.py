@@ -39,8 +39,9 @@ NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # after the first dozen), and searched again in full if they beat alpha after all.
 LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # Mate search: without a depth limit, when the deepening prunes forward (null moves, reductions), this share
-# of the time first looks full-width for a forced win in at most MATE_MAX_MOVES of the mover's moves.
-MATE_SHARE, MATE_MAX_MOVES = 1 / 4, 3
+# of the time first looks full-width for a forced win in at most MATE_MAX_MOVES of the mover's moves (the
+# hardest shared mate in 3 takes about 2.4 s of CPU: half of 5 s; bench/RESULTS.md, chess).
+MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -388,11 +389,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         so no evaluation enters it: a win it finds is proven, and, every shorter n having failed over all
         the root's moves, the shortest one."""
         nonlocal extra, clock, horizon
-        full, extra, clock = extra, replace(extra, null_move=False, reductions=False), deadline.share(MATE_SHARE)
+        # (Without quiescence, whose noisy moves it would only use to order: the game's order has them first.)
+        full, extra = extra, replace(extra, null_move=False, reductions=False, quiescence=False)
+        clock = deadline.share(MATE_SHARE)
         try:
+            children = [(a, result(state, a)) for a in ranking]
             for n in range(1, MATE_MAX_MOVES + 1):
                 horizon = 2 * n - 1
-                found = win_pass(horizon, ranking)
+                found = win_pass(horizon, children)
                 if found is not None:
                     return found
         except Timeout:
@@ -401,15 +405,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             extra, clock = full, deadline
         return None
 
-    def win_pass(d, ranking):
-        """Whether a root move wins within ``d`` plies (a win there scores ``WIN - d``, a later one less):
-        ``(d, scores, line)`` with that move's exact score last and, before it, the moves that do not
-        (upper bounds: at best a win two plies later), or None."""
+    def win_pass(d, children):
+        """Whether a root move wins within ``d`` plies (a win there scores ``WIN - d``, a later one less),
+        given the root's ``(move, child)`` pairs: ``(d, scores, line)`` with that move's exact score last
+        and, before it, the moves that do not (upper bounds: at best a win two plies later), or None."""
         lo = WIN - d - 0.5
         hi = math.nextafter(lo, math.inf)
         other, scores = opponent[root_player], []
-        for a in ranking:
-            child = result(state, a)
+        for a, child in children:
             mover = to_move(child)
             same = mover == root_player or sides[mover] == sides[root_player] and mover >= 0
             v = child_score(child, same, d, lo, hi, 0, root_player, other)
