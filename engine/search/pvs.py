@@ -8,6 +8,8 @@ In a game whose players alternate, the knowledge a game lists among its capabili
 enhancements of strong chess programs (:class:`Enhancements`): quiescence search through its noisy moves
 with stand-pat and delta pruning, one more ply at forcing states (check), null-move pruning where the game
 allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
+Since null moves and reductions can hide a defence or a mate, such a search without a depth limit first
+gives a share of its time to a full-width mate search (``prove_win``): the wins it proves are the shortest.
 
 Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
 win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
