@@ -21,7 +21,7 @@ import math
 
 from engine.deadline import Deadline, Timeout
 from engine.game import (ASPIRATION, CANDIDATES, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE,
-                         REPETITION)
+                         REPETITION, SAFE_CHILDREN)
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end,
                                   sides_of)
@@ -32,9 +32,10 @@ from engine.search.endgame import endgame_solve, has_endgame_solver, scored_outc
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
-# the most plies left at which it is tried (a longer solve seldom finishes within a request's time).
+# the most plies left at which it is tried (a longer solve seldom finishes within a request's time: in
+# Connect Four at 300 ms a move none of 8 positions with 26 to 30 plies left was solved, 2 of 4 with 22).
 SOLVE_SHARE = 1 / 3
-SOLVE_MAX_PLIES = 30
+SOLVE_MAX_PLIES = 24
 # Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
 NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
@@ -101,6 +102,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     next_win = 3 if has_win_test and declares(game, "alternating") else 1
     immediate_win = game.immediate_win
     extra = Enhancements.of(game, ordering, tracer is not None)
+    # Safe children (Connect Four): below the root, a node whose player cannot win at once searches only
+    # the moves after which the opponent cannot win at once either, with the children the game built while
+    # ordering them; the others lose in two plies, and a node without a safe move is that loss. As in the
+    # exact solver, this needs the immediate-win test and players that alternate.
+    safe_children = (game.safe_children if ordering and not pruning and next_win == 3 and not extra.quiescence
+                     and SAFE_CHILDREN in game.capabilities else None)
     noisy_actions, forcing, null_move, repeated = game.noisy_actions, game.forcing, game.null_move, game.repeated
     horizon = 0                                        # the depth of the current iteration (extensions' cap)
     guesses = 0     # nodes of the current pass valued by anything but the rules (horizon, table, repetition)
@@ -183,14 +190,22 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 guesses += 1
                 return v
         loud = [a for _, a in noisy_actions(s)] if extra.quiescence and ordering else ()
-        listed, complete = searched_moves(s)
+        built = None
+        if safe_children is not None:
+            built = {a: child for _, a, child in safe_children(s)}
+            if not built:                              # every move lets the opponent win at once
+                leaves += 1
+                return -(WIN - ply - 2)
+            listed, complete = list(built), True
+        else:
+            listed, complete = searched_moves(s)
         moves = order(listed, table_move, ply, loud)
         quiet = reducible(s, d, moves, ply, loud) if extra.reductions else ()
         alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
-            child = result(s, a)
+            child = built[a] if built is not None else result(s, a)
             # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
             # for the other side, as a two-player game's terminal state is.)
             mover = to_move(child)
@@ -298,7 +313,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
 
     def order(moves, table_move, ply, loud=()):
         """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA),
-        the killers, and the other moves by their history, ties in the game's order."""
+        the killers, and the other moves by their history, ties in the game's order (safe children: in the
+        game's order, by their threat scores)."""
         if not ordering:
             if table_move is not None and moves[0] != table_move:
                 moves = [table_move] + [m for m in moves if m != table_move]
@@ -306,7 +322,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         if loud:
             noisy = set(loud)
             moves = [m for m in moves if m not in noisy]
-        if history:
+        # (Threat scores order safe children better than history: at depth 8 in Connect Four, 6% fewer
+        # nodes and a fifth less time on 13 positions.)
+        if history and safe_children is None:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
         first = [m for m in (table_move, *loud, *killers.get(ply, ()))
                  if m is not None and (m in moves or m in loud)]
