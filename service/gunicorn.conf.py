@@ -1,10 +1,10 @@
 """gunicorn settings for Tactician: ``gunicorn -c service/gunicorn.conf.py``.
 
-Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running one
-search at a time (service/admission.py). Workers are threaded (service/worker.py, gunicorn's gthread with
-problem+json errors and a draining SIGTERM): while one thread searches, the others read requests and
-answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES are refused
-with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
+Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running at most
+SEARCHES_PER_WORKER searches at once (service/admission.py). Workers are threaded (service/worker.py,
+gunicorn's gthread with problem+json errors and a draining SIGTERM): while threads search, the others read
+requests and answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES
+are refused with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
 only a backstop well above it. On SIGTERM a worker answers /readyz and new searches with 503, answers the
 connections still in the listen backlog, finishes the requests in hand, and exits.
 """
@@ -28,7 +28,7 @@ wsgi_app = "service.wsgi:app"
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 worker_class = "service.worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
-# One thread searches and MAX_WAITING_SEARCHES wait for it; the rest read requests, answer health checks
+# SEARCHES_PER_WORKER threads search and MAX_WAITING_SEARCHES wait; the rest read requests, answer health checks
 # and cheap routes, and refuse searches. A client that stops sending holds one for up to READ_TIMEOUT_MS,
 # so there are plenty (an idle thread costs little): README, "Settings", says how to size them.
 threads = int(os.environ.get("THREADS", "64"))

@@ -19,8 +19,8 @@
   most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the body reader answers 408).
 
 Threads let ``/livez``, ``/readyz`` and the other cheap routes be answered while a search runs; the
-admission control of :mod:`service.admission` keeps searches to one at a time per worker (they are
-CPU-bound) and refuses, at once, those that would wait too long.
+admission control of :mod:`service.admission` keeps a worker's searches to ``SEARCHES_PER_WORKER`` at
+once (they are CPU-bound) and refuses, at once, those beyond its waiting line.
 """
 from functools import partial
 import html
