@@ -1,11 +1,11 @@
-"""``python -m bench.chess [--seconds 1] [--data DIR]``: our chess engine against sunfish, side by side.
+"""``python -m bench.chess [--seconds 1] [--mate-seconds 5] [--data DIR]``: our chess engine against sunfish.
 
 Both engines run in this process, one position at a time, with the same time per position:
 
 - Bratko-Kopec (``bratko_kopec.epd``): solved when the move is one of the position's ``bm`` moves;
 - the mates in 3 (``mate3.fen``): solved when the move mates in 3 against any defence. A move is checked,
-  whoever played it, by our exact search of the position after it (a proven loss for the defender within
-  4 plies), with ``--verify-seconds`` for that proof;
+  whoever played it, by our search after each reply (a win for the mover proven within 3 plies by its
+  full-width mate search), with ``--verify-seconds`` for each;
 - from the start position: nodes per second and the depth reached in the same time.
 
 Our side goes through ``engine.api.search`` (alpha-beta, its defaults). Sunfish (``pip install -r
@@ -15,14 +15,25 @@ positions come from /work/shared/data/chess (not copied into the repository). Pr
 for bench/RESULTS.md.
 """
 import argparse
+import os
 import platform
 import time
 from pathlib import Path
 
 import chess
 
-DEFAULT_DATA = Path("/work/shared/data/chess")
+REPO_ROOT = Path(__file__).resolve().parent.parent
 START = chess.STARTING_FEN
+
+
+def data_dir() -> Path:
+    """``$TACTICIAN_CHESS_DATA`` when set, else ``../shared/data/chess`` next to the repository (a worktree
+    elsewhere falls back on the machine's ``/work/shared/data/chess``)."""
+    env = os.environ.get("TACTICIAN_CHESS_DATA")
+    if env:
+        return Path(env)
+    beside = REPO_ROOT.parent / "shared" / "data" / "chess"
+    return beside if beside.is_dir() else Path("/work/shared/data/chess")
 
 
 def read_epd(path: Path) -> list:
@@ -76,7 +87,8 @@ def san(fen: str, uci: str | None) -> str | None:
 
 
 def mates_in_three(fen: str, uci: str | None, verify_seconds: float) -> bool:
-    """Whether ``uci`` mates in 3: checkmate at once, or the defender proven lost within 4 plies."""
+    """Whether ``uci`` mates in 3: checkmate at once, or after every reply a win for the mover proven by
+    our search within 3 plies (its full-width mate search; ``verify_seconds`` for each reply)."""
     from engine import api
     if san(fen, uci) is None:
         return False
@@ -86,12 +98,19 @@ def mates_in_three(fen: str, uci: str | None, verify_seconds: float) -> bool:
         return True
     if board.is_game_over():
         return False
-    result = api.search("chess", {"fen": board.fen()}, {"name": "alphabeta"},
-                        time_limit_ms=int(verify_seconds * 1000))
-    return result.outcome == "loss" and result.plies_to_end <= 4
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        ended, after = board.is_game_over(), board.fen()
+        board.pop()
+        if ended:                                        # the reply mates, stalemates or draws
+            return False
+        result = api.search("chess", {"fen": after}, {"name": "alphabeta"}, time_limit_ms=int(verify_seconds * 1000))
+        if result.outcome != "win" or result.plies_to_end > 3:
+            return False
+    return True
 
 
-def run(data: Path, seconds: float, verify_seconds: float) -> str:
+def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float) -> str:
     from engine import api
     api.preload()
     ours(START, 0.05)                                    # warm up (first-call costs are not measured)
@@ -124,16 +143,18 @@ def run(data: Path, seconds: float, verify_seconds: float) -> str:
     mates = read_fens(data / "mate3.fen")
     rows, ours_solved, sunfish_solved, proven = [], 0, 0, 0
     for n, fen in enumerate(mates, 1):
-        move, result = ours(fen, seconds)
-        s_move = sunfish_move(fen, seconds)[0]
+        move, result = ours(fen, mate_seconds)
+        s_move = sunfish_move(fen, mate_seconds)[0]
         a, b = mates_in_three(fen, move, verify_seconds), mates_in_three(fen, s_move, verify_seconds)
         ours_solved, sunfish_solved = ours_solved + a, sunfish_solved + b
         proven += result.outcome == "win" and result.plies_to_end == 5
         rows.append(f"| {n} | {san(fen, move)}{' ✓' if a else ''} | {result.outcome} {result.plies_to_end} | "
+                    f"{result.stats.time_ms / 1000:.2f} | "
                     f"{san(fen, s_move)}{' ✓' if b else ''} |")
-    lines.append(f"\nMates in 3: **ours {ours_solved} / {len(mates)} (proven `win` in 5 plies within the "
-                 f"second: {proven}), sunfish {sunfish_solved} / {len(mates)}**.\n")
-    lines.append("| # | ours | our proof | sunfish |\n|---|---|---|---|")
+    lines.append(f"\nMates in 3, {mate_seconds:g} s a position for each engine: **ours {ours_solved} / "
+                 f"{len(mates)} (proven `win` in 5 plies within that time: {proven}), sunfish {sunfish_solved} / "
+                 f"{len(mates)}**.\n")
+    lines.append("| # | ours | our proof | our seconds | sunfish |\n|---|---|---|---|---|")
     lines += rows
     lines.append("\nSeconds really used a position (mean / max): " + ", ".join(
         f"{side} {sum(t) / len(t):.2f} / {max(t):.2f}" for side, t in USED.items()) + ".")
@@ -144,10 +165,12 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m bench.chess", description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=1.0, help="time per position for each engine (default 1)")
     p.add_argument("--verify-seconds", type=float, default=10.0,
-                   help="time for the proof that a move mates in 3 (default 10)")
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the directory of the test positions")
+                   help="time for each proof, after a reply, that a move mates in 3 (default 10)")
+    p.add_argument("--mate-seconds", type=float, default=5.0,
+                   help="time per mate-in-3 position for each engine (default 5, the issue's limit)")
+    p.add_argument("--data", type=Path, default=data_dir(), help="the directory of the test positions")
     args = p.parse_args(argv)
-    print(run(args.data, args.seconds, args.verify_seconds))
+    print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds))
 
 
 if __name__ == "__main__":

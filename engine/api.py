@@ -8,6 +8,7 @@ from contextlib import contextmanager
 import dataclasses
 import gc
 import sys
+import time
 
 from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
@@ -16,6 +17,9 @@ from engine.result import TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
 from engine.search.settings import settings_from
+
+# Seconds past a search's deadline that writing its moves in the game's notation (chess: SAN) may take.
+NOTATION_GRACE = 0.010
 
 # Search depth is capped (trees by Limits.max_tree_depth, boards by their size); each ply costs a few
 # Python frames, so leave ample head room above the default limit of 1000.
@@ -97,7 +101,7 @@ class Search:
         with no_cyclic_gc():
             result = self.module.search(game, self.state, self.settings, deadline=self.deadline,
                                         trace=self.trace, limits=self.limits)
-        return to_json_moves(game, result, self.state)
+        return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
         self.deadline.cancel()
@@ -127,15 +131,22 @@ def no_cyclic_gc():
             gc.enable()
 
 
-def to_json_moves(game, result, state=None):
+def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     """Replace the engine's internal moves and values by their JSON form; in a game with a notation of
-    its own (chess: SAN), given the searched ``state``, the moves in that notation too."""
+    its own (chess: SAN), given the searched ``state``, the moves in that notation too. Writing them
+    stops ``NOTATION_GRACE`` seconds after ``deadline`` (the search's): the chosen move and the first of
+    the principal variation are always written, the variation is then cut to the moves written, and a
+    root move written too late has no notation."""
     to_json, value = game.move_to_json, game.value_to_json
     if game.notation is not None and state is not None:
+        until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
         result.notation = game.notation
         result.move_notation = game.move_notation(state, result.move)
-        result.pv_notation = line_notation(game, state, result.pv)
+        result.pv_notation = game.line_notation(state, result.pv, until)
+        del result.pv[len(result.pv_notation):]
         for mv in result.moves:
+            if until is not None and time.perf_counter() > until:
+                break
             mv.notation = game.move_notation(state, mv.move)
     result.move = to_json(result.move)
     result.value = value(result.value)
@@ -147,15 +158,6 @@ def to_json_moves(game, result, state=None):
         if mv.certainty_equivalent is not None:
             mv.certainty_equivalent = value(mv.certainty_equivalent)
     return result
-
-
-def line_notation(game, state, line) -> list:
-    """The moves of ``line``, played one after another from ``state``, in the game's notation."""
-    out = []
-    for move in line:
-        out.append(game.move_notation(state, move))
-        state = game.result(state, move)
-    return out
 
 
 def to_json_progress(game, progress):

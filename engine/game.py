@@ -12,6 +12,7 @@ lists those it implements in :attr:`Game.capabilities`, and searches use a capab
 listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
+import time
 from typing import NamedTuple
 
 CHANCE = -1
@@ -258,6 +259,17 @@ class Game:
     def move_notation(self, state, move) -> str | None:
         """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
         return None
+
+    def line_notation(self, state, line, until: float | None = None) -> list:
+        """The moves of ``line``, played one after another from ``state``, in the game's notation: all of
+        them, or the first few (at least one) once ``time.perf_counter()`` passes ``until``."""
+        out = []
+        for move in line:
+            out.append(self.move_notation(state, move))
+            if until is not None and time.perf_counter() > until:
+                break
+            state = self.result(state, move)
+        return out
 
     def state_to_json(self, state) -> dict:
         raise NotImplementedError

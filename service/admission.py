@@ -1,13 +1,15 @@
 """Admission control: how many searches a worker runs and lets wait, and refusing the rest at once.
 
-Searches are CPU-bound, so a worker runs one at a time (its other threads answer health checks and the
-cheap routes meanwhile). At most ``MAX_WAITING_SEARCHES`` more may wait for it; one more is refused at
-once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once the worker is told to
-stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those it holds finish.
-A waiting search's time limit runs while it waits (the limit counts from the request's arrival), and it
-waits no longer than that: if the slot has not come free by then, it answers at its deadline with what a
-millisecond finds (``timed_out``). So a search never answers later than its limit plus the usual margin,
-however long the running one takes.
+A worker runs up to ``SEARCHES_PER_WORKER`` searches at once (they are CPU-bound: beyond one, they share
+the worker's core, time-sliced by the interpreter, so that a short search that arrives while a long one
+runs gets its share of the core at once rather than waiting for it); its other threads answer health
+checks and the cheap routes meanwhile. At most ``MAX_WAITING_SEARCHES`` more may wait for a slot; one
+more is refused at once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once
+the worker is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those
+it holds finish. A waiting search's time limit runs while it waits (the limit counts from the request's
+arrival), and it waits no longer than that: if no slot has come free by then, it answers at its deadline
+with what a millisecond finds (``timed_out``). So a search never answers later than its limit plus the
+usual margin, however long the running ones take.
 """
 from contextlib import contextmanager
 import math
@@ -23,11 +25,13 @@ ARRIVED = "tactician.arrived"
 
 
 class Admission:
-    """One worker's search slot and its waiting line."""
+    """One worker's search slots and their waiting line."""
 
-    def __init__(self, max_waiting: int, retry_after_s: int):
-        self.slot = threading.Lock()
+    def __init__(self, slots: int, max_waiting: int, retry_after_s: int):
+        self.slots = threading.Semaphore(slots)
+        self.max_running = slots
         self.guard = threading.Lock()
+        self.running = 0
         self.waiting = 0
         self.max_waiting = max_waiting
         self.retry_after_s = retry_after_s
@@ -41,7 +45,7 @@ class Admission:
         """Refuse at once (before the body is even read) when a search could not be admitted now."""
         if self.draining:
             raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
-        if self.slot.locked() and self.waiting >= self.max_waiting:
+        if self.running >= self.max_running and self.waiting >= self.max_waiting:
             raise self.full()
 
     def full(self) -> ServiceUnavailable:
@@ -50,29 +54,33 @@ class Admission:
 
     @contextmanager
     def search(self, patience_s: float):
-        """Hold the search slot for the body of the ``with``, waiting for it at most ``patience_s`` (the
+        """Hold a search slot for the body of the ``with``, waiting for one at most ``patience_s`` (the
         search's time left) if waiting is allowed, else raise :class:`ServiceUnavailable` (503 with
-        ``Retry-After``). A search whose time ran out while it waited runs without the slot: it has no
+        ``Retry-After``). A search whose time ran out while it waited runs without a slot: it has no
         time left, so it answers at once with what a millisecond finds."""
         if self.draining:
             raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
-        if not self.slot.acquire(blocking=False):
+        if not self.slots.acquire(blocking=False):
             with self.guard:
                 if self.waiting >= self.max_waiting:
                     raise self.full()
                 self.waiting += 1
             try:
-                admitted = self.slot.acquire(timeout=patience_s)
+                admitted = self.slots.acquire(timeout=patience_s)
             finally:
                 with self.guard:
                     self.waiting -= 1
             if not admitted:
                 yield
                 return
+        with self.guard:
+            self.running += 1
         try:
             yield
         finally:
-            self.slot.release()
+            with self.guard:
+                self.running -= 1
+            self.slots.release()
 
 
 def admission(app: Flask) -> Admission:
@@ -81,5 +89,5 @@ def admission(app: Flask) -> Admission:
 
 def register(app: Flask) -> None:
     settings = app.config["SETTINGS"]
-    app.extensions[EXTENSION] = Admission(settings.max_waiting_searches,
+    app.extensions[EXTENSION] = Admission(settings.searches_per_worker, settings.max_waiting_searches,
                                           math.ceil(settings.default_time_limit_ms / 1000))

@@ -22,7 +22,8 @@ class Settings:
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
     max_trace_bytes: int = 256 * 1024
-    max_waiting_searches: int = 2
+    searches_per_worker: int = 2
+    max_waiting_searches: int = 6
     read_timeout_ms: int = 5_000
     max_searches_per_client: int = 1
     search_seconds_per_client_minute: int = 60

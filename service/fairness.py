@@ -3,8 +3,10 @@ at most ``MAX_SEARCHES_PER_CLIENT`` searches at once and spend at most ``SEARCH_
 search-seconds a minute; over either, 429 problem+json with ``Retry-After``.
 
 The counts live in a flask-limiter storage (``RATE_LIMIT_STORAGE_URI``): ``memory://`` by default, which is
-per worker process, so that a client's limits are per worker; ``redis://host:6379`` shares them between
-the workers and the instances of a deployment, which makes them exact. A search is charged its time limit,
+per worker process, except the count of searches running, which the workers of one gunicorn share
+(:mod:`service.shared_counts`): a client cannot hold a search on every worker, leaving none for the
+others; ``redis://host:6379`` shares both between the workers and the instances of a deployment, which
+makes them exact. A search is charged its time limit,
 in milliseconds, when it is admitted (the most it can spend) and refunded what it did not use when it
 answers.
 """
@@ -13,15 +15,20 @@ import hashlib
 import math
 import time
 
-from flask import Flask, current_app, request
+from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItemPerMinute
 from werkzeug.exceptions import TooManyRequests
 
+from service.shared_counts import SharedCounts
+
 EXTENSION = "tactician.fairness"
 API_KEY_HEADER = "X-API-Key"
 NAMESPACE = "search-seconds"
+MEMORY = "memory://"
+# (client, worker) pairs the shared count of running searches can hold: more than a server's threads.
+SHARED_CAPACITY = 4096
 
 
 def client_key() -> str:
@@ -45,6 +52,7 @@ class Fairness:
         self.budget = RateLimitItemPerMinute(self.budget_s * 1000)
         # A worker that dies holding a count must not hold it for ever.
         self.running_expiry = math.ceil(settings.max_time_limit_ms / 1000) + 60
+        self.shared = SharedCounts(SHARED_CAPACITY) if settings.rate_limit_storage_uri == MEMORY else None
 
     @contextmanager
     def search(self, time_limit_ms: int):
@@ -58,18 +66,35 @@ class Fairness:
             wait = max(1, math.ceil(reset - time.time()))
             raise TooManyRequests(f"This client has spent its {self.budget_s} search-seconds of the minute; "
                                   f"retry in {wait} s.", retry_after=wait)
-        running = f"tactician/running/{key}"
         started = time.perf_counter()
         try:
-            if storage.incr(running, self.running_expiry) > self.max_running:
-                raise TooManyRequests(f"This client already has {self.max_running} search(es) running; retry "
-                                      "when one has answered.", retry_after=1)
-            yield
+            with self.running(key):
+                yield
         finally:
-            storage.incr(running, self.running_expiry, amount=-1)
             unused = charged - math.ceil((time.perf_counter() - started) * 1000)
             if unused > 0:
                 storage.incr(self.budget.key_for(NAMESPACE, key), self.budget.get_expiry(), amount=-unused)
+
+    @contextmanager
+    def running(self, key: str):
+        """One of the client's running searches for the body of the ``with``, or :class:`TooManyRequests`."""
+        refusal = TooManyRequests(f"This client already has {self.max_running} search(es) running; retry when "
+                                  "one has answered.", retry_after=1)
+        if self.shared is not None:
+            if not self.shared.increment(key, self.max_running):
+                raise refusal
+            try:
+                yield
+            finally:
+                self.shared.decrement(key)
+            return
+        storage, running = self.limiter.storage, f"tactician/running/{key}"
+        try:
+            if storage.incr(running, self.running_expiry) > self.max_running:
+                raise refusal
+            yield
+        finally:
+            storage.incr(running, self.running_expiry, amount=-1)
 
 
 def fairness(app: Flask) -> Fairness:

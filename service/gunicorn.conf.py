@@ -1,10 +1,10 @@
 """gunicorn settings for Tactician: ``gunicorn -c service/gunicorn.conf.py``.
 
-Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running one
-search at a time (service/admission.py). Workers are threaded (service/worker.py, gunicorn's gthread with
-problem+json errors and a draining SIGTERM): while one thread searches, the others read requests and
-answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES are refused
-with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
+Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running at most
+SEARCHES_PER_WORKER searches at once (service/admission.py). Workers are threaded (service/worker.py,
+gunicorn's gthread with problem+json errors and a draining SIGTERM): while threads search, the others read
+requests and answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES
+are refused with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
 only a backstop well above it. On SIGTERM a worker answers /readyz and new searches with 503, answers the
 connections still in the listen backlog, finishes the requests in hand, and exits.
 """
@@ -19,13 +19,16 @@ if _own_metrics_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tactician-metrics-")
 _metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 
+# Where retiring workers note their pids (service/worker.py, which reads the same variable).
+RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
+
 _max_time_limit_s = int(os.environ.get("MAX_TIME_LIMIT_MS", "10000")) / 1000.0
 
 wsgi_app = "service.wsgi:app"
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 worker_class = "service.worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
-# One thread searches and MAX_WAITING_SEARCHES wait for it; the rest read requests, answer health checks
+# SEARCHES_PER_WORKER threads search and MAX_WAITING_SEARCHES wait; the rest read requests, answer health checks
 # and cheap routes, and refuse searches. A client that stops sending holds one for up to READ_TIMEOUT_MS,
 # so there are plenty (an idle thread costs little): README, "Settings", says how to size them.
 threads = int(os.environ.get("THREADS", "64"))
@@ -46,19 +49,50 @@ errorlog = "-"
 
 
 def on_starting(server):
-    """Start from an empty metrics directory: old files would be added to the new counts."""
+    """Start from an empty metrics directory: old files would be added to the new counts. Make the
+    directory where retiring workers note their pids (service/worker.py); the workers inherit its name."""
     os.makedirs(_metrics_dir, exist_ok=True)
     for name in os.listdir(_metrics_dir):
         os.unlink(os.path.join(_metrics_dir, name))
+    os.environ[RETIRING_DIR_ENV] = tempfile.mkdtemp(prefix="tactician-retiring-")
+
+
+def retiring_workers(server) -> int:
+    """How many of the running workers are retiring after ``max_requests`` (each noted its pid in the
+    directory; the notes of those that have exited are removed)."""
+    directory = os.environ.get(RETIRING_DIR_ENV)
+    if not directory or not os.path.isdir(directory):
+        return 0
+    count = 0
+    for name in os.listdir(directory):
+        if int(name) in server.WORKERS:
+            count += 1
+        else:
+            os.unlink(os.path.join(directory, name))
+    return count
+
+
+def nworkers_changed(server, new_value, old_value):
+    """The number of workers is always ``workers`` plus one for each worker still retiring: a retiring
+    worker's SIGTTIN (service/worker.py) forks its replacement at once, and when it has exited the count
+    comes back (``child_exit``). Two retiring workers' SIGTTINs may arrive as one signal, so the count is
+    recomputed rather than counted. (So an operator's SIGTTIN and SIGTTOU change nothing: set
+    WEB_CONCURRENCY.)"""
+    target = server.cfg.workers + retiring_workers(server)
+    if old_value is not None and new_value != target:
+        server.num_workers = target
 
 
 def child_exit(server, worker):
-    """A dead worker's live gauges must not be reported (its counters stay, as they should)."""
+    """A dead worker's live gauges must not be reported (its counters stay, as they should). When it
+    was a retiring worker, its replacement is already running: the count of workers comes back."""
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+    server.num_workers = server.cfg.workers + retiring_workers(server)
 
 
 def on_exit(server):
     if _own_metrics_dir:
         shutil.rmtree(_metrics_dir, ignore_errors=True)
+    shutil.rmtree(os.environ.get(RETIRING_DIR_ENV, ""), ignore_errors=True)

@@ -7,19 +7,29 @@
   arrived for ``DRAIN_QUIET_SECONDS``, so that requests already waiting in the listen backlog are answered
   too (by 503, not by a connection reset). Then gunicorn stops the worker gracefully: the requests in hand
   finish.
+- **A recycled worker is replaced at once**: a worker that reaches ``max_requests`` still finishes the
+  searches it holds (up to ``MAX_TIME_LIMIT_MS``), and has stopped accepting meanwhile. gunicorn forks its
+  replacement only when it exits, so when every worker retired at once, new connections waited in the
+  listen backlog for seconds (the flood bench's 7 s refusals). The retiring worker asks the arbiter for
+  its replacement at once (``SIGTTIN``: one worker more), leaving a note in the directory named by
+  ``RETIRING_DIR_ENV``, which ``child_exit`` (service/gunicorn.conf.py) reads to take the extra worker
+  back when it exits.
 - **Slow clients do not hold threads**: a new connection that sends nothing goes back to the poller after
   ``IDLE_CONNECTION_WAIT_SECONDS`` (gthread's default: 5 s), and every blocking read of a request waits at
   most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the body reader answers 408).
 
 Threads let ``/livez``, ``/readyz`` and the other cheap routes be answered while a search runs; the
-admission control of :mod:`service.admission` keeps searches to one at a time per worker (they are
-CPU-bound) and refuses, at once, those that would wait too long.
+admission control of :mod:`service.admission` keeps a worker's searches to ``SEARCHES_PER_WORKER`` at
+once (they are CPU-bound) and refuses, at once, those beyond its waiting line.
 """
 from functools import partial
 import html
 import json
+import os
+from pathlib import Path
 import re
 import selectors
+import signal
 import socket
 import struct
 import sys
@@ -32,9 +42,14 @@ from service.admission import ARRIVED, admission
 from service.config import Settings
 
 DRAIN_QUIET_SECONDS = 0.5
-# How long the searching thread may hold the GIL while another thread waits for it (Python's default is
-# 5 ms): a health check is answered within a few of these.
-GIL_SWITCH_SECONDS = 0.001
+# How long a searching thread may hold the GIL while another thread waits for it (Python's default is
+# 5 ms). A health check or a refusal takes the GIL back a few dozen times (each socket call releases it),
+# waiting up to this long each time behind the searches: at 1 ms the flood bench's /livez p99 was 64 ms.
+# Switching costs nothing while no other thread wants the GIL.
+GIL_SWITCH_SECONDS = 0.0002
+# The environment variable (set by service/gunicorn.conf.py, which names it too) naming the directory where a retiring worker
+# notes its pid for the arbiter: see the module docstring.
+RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
 # gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
 # back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
 IDLE_CONNECTION_WAIT_SECONDS = 0.05
@@ -77,6 +92,30 @@ class ProblemSocket:
 
 class Worker(gthread.ThreadWorker):
     """``worker_class = "service.worker.Worker"`` (see ``service/gunicorn.conf.py``)."""
+
+    @property
+    def alive(self) -> bool:
+        return self.__dict__.get("_alive", False)
+
+    @alive.setter
+    def alive(self, value: bool) -> None:
+        """gunicorn clears ``alive`` to stop the worker; when it does because ``max_requests`` was reached
+        (not on SIGTERM), the arbiter is asked for the replacement at once."""
+        retiring = self.alive and not value and self.nr >= self.max_requests
+        self.__dict__["_alive"] = value
+        if retiring:
+            self.ask_for_replacement()
+
+    def ask_for_replacement(self) -> None:
+        app = getattr(self, "flask_app", None)
+        directory = os.environ.get(RETIRING_DIR_ENV)
+        if directory is None or app is None or admission(app).draining:
+            return
+        try:
+            Path(directory, str(self.pid)).touch()
+            os.kill(self.ppid, signal.SIGTTIN)
+        except OSError as error:  # the arbiter replaces this worker when it exits, as gunicorn does
+            self.log.warning("Could not ask for this worker's replacement: %s", error)
 
     def init_process(self):
         gthread.DEFAULT_WORKER_DATA_TIMEOUT = IDLE_CONNECTION_WAIT_SECONDS

@@ -225,3 +225,58 @@ def test_every_fitting_algorithm_runs_on_chess(algorithm):
     assert result.move in [m.uci() for m in chess.Board(fen).legal_moves]
     if algorithm["name"] in ("minimax", "alphabeta", "expectimax"):
         assert result.move == "d1d8" and result.value == 100.0      # the mate, worth a won game
+
+
+def shared_mates_in_three() -> list:
+    """The FENs of the shared mates in 3 (../shared/data/chess/mate3.fen); empty when the data is absent."""
+    from bench.chess import data_dir, read_fens
+    path = data_dir() / "mate3.fen"
+    return read_fens(path) if path.is_file() else []
+
+
+@pytest.mark.parametrize("number", range(1, 15))
+def test_the_shared_mates_in_three_are_proven(number):
+    """Untimed (a limit far beyond the mate search's need): the mate search proves each a win in exactly
+    5 plies, and its principal variation is a mate that python-chess confirms."""
+    fens = shared_mates_in_three()
+    if len(fens) < number:
+        pytest.skip("the shared mates in 3 are not here")
+    fen = fens[number - 1]
+    result = api.search("chess", {"fen": fen}, {"name": "alphabeta"}, time_limit_ms=600_000)
+    assert (result.outcome, result.plies_to_end, result.value) == ("win", 5, 100.0)
+    board = chess.Board(fen)
+    for move in result.pv:
+        board.push_uci(move)
+    assert len(result.pv) == 5 and board.is_checkmate()
+
+
+
+def test_writing_san_stops_soon_after_the_deadline():
+    """A principal variation is written in SAN within the answer's time: when the search's deadline is
+    long past, only the chosen move and the first of the variation are, and the variation is cut to
+    them; with time in hand, all of it is."""
+    from engine.api import to_json_moves
+    from engine.deadline import Deadline
+    from engine.result import MoveValue, SearchResult, Stats
+
+    state = state_of(chess.STARTING_FEN)
+    line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7"]   # Ruy Lopez
+
+    def answer(deadline):
+        s, codes = state, []
+        for text in line:
+            code = GAME.move_from_json(text, s)
+            codes.append(code)
+            s = play(s, code)
+        result = SearchResult(move=codes[0], value=0.0, perspective="white", pv=list(codes),
+                              moves=[MoveValue(m, 0.0) for m in moves(state)], stats=Stats())
+        return to_json_moves(GAME, result, state, deadline)
+
+    late = Deadline(1.0)
+    late.end -= 10.0                                             # expired ten seconds ago
+    cut = answer(late)
+    assert (cut.move_notation, cut.pv_notation, cut.pv) == ("e4", ["e4"], ["e2e4"])
+    assert all(mv.notation is None for mv in cut.moves)
+    full = answer(Deadline(600.0))
+    assert full.pv == line and full.pv_notation == "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7".split()
+    assert all(mv.notation for mv in full.moves)

@@ -8,10 +8,15 @@ come from seeded random play, stopped a dozen empty cells before the end of the 
 import random
 from functools import lru_cache
 
+from hypothesis import assume, given, settings, strategies as st
 import pytest
 
 from engine.api import Limits, apply, legal_moves, load, search
+from engine.deadline import Deadline
 from engine.errors import InvalidState
+from engine.game import SAFE_CHILDREN
+from engine.games.connect4 import Connect4
+from engine.search import alphabeta
 
 ROWS, COLS = 6, 7
 EMPTY_BOARD = ["......."] * ROWS
@@ -382,3 +387,33 @@ def test_depth_limited_search_answers_with_a_heuristic_value():
     r = search("connect4", {"moves": ""}, {"name": "alphabeta", "depth": 4})
     assert r.outcome is None and -1 < r.value < 1 and r.move in range(7)
     assert r.stats.depth_completed == 4
+
+
+class WithoutSafeChildren(Connect4):
+    """Connect Four whose searches do not know the safe-children test: every legal move is searched."""
+
+    capabilities = Connect4.capabilities - {SAFE_CHILDREN}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, COLS - 1), max_size=30), st.integers(1, 4))
+def test_searching_only_safe_children_keeps_the_depth_limited_value(columns, depth):
+    """The principal-variation search below the root skips the moves that let the opponent win at once (they
+    lose in two plies, worse than any safe move's score) and scores a node without a safe move as that
+    loss: at a fixed depth (no table, which could graft deeper results), the root value is that of the
+    search over every move, and each search's choice is one the other values as highly (exactly, or by an
+    upper bound: the fail-soft bounds of the other root moves depend on the order below them)."""
+    game, state = load("connect4", {"moves": ""})
+    for c in columns:
+        if game.is_terminal(state):
+            break
+        if c in game.actions(state):
+            state = game.result(state, c)
+    assume(not game.is_terminal(state))
+    chosen = alphabeta.Settings(depth=depth, transposition_table=False)
+    plain = alphabeta.search(WithoutSafeChildren(), state, chosen, deadline=Deadline())
+    safe = alphabeta.search(game, state, chosen, deadline=Deadline())
+    assert safe.value == plain.value
+    for one, other in ((safe, plain), (plain, safe)):
+        listed = next(m for m in other.moves if m.move == one.move)
+        assert listed.value == one.value if listed.bound == "exact" else listed.value >= one.value

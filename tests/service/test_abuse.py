@@ -110,7 +110,7 @@ def test_every_game_lists_the_algorithms_that_fit_it(client):
 def test_searches_beyond_the_waiting_bound_are_refused_at_once():
     """Issue 17 #6: one search runs, MAX_WAITING_SEARCHES wait, the next is a 503 with Retry-After, at
     once; when the slot frees, searches are admitted again."""
-    app = make_app(MAX_WAITING_SEARCHES=1)
+    app = make_app(SEARCHES_PER_WORKER=1, MAX_WAITING_SEARCHES=1)
     client = ValidatingClient(app)
     gate = admission(app)
     body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
@@ -131,6 +131,24 @@ def test_searches_beyond_the_waiting_bound_are_refused_at_once():
     waiting.join(timeout=10)
     assert answers[0].status_code == 200
     assert post(client, body).status_code == 200
+
+
+def test_a_search_arriving_while_another_runs_gets_a_slot_of_its_own():
+    """The starving-client bench: a victim's search that landed on the worker where a hog's 10 s search
+    ran waited for the one slot until its own deadline, and answered with what a millisecond finds. With
+    SEARCHES_PER_WORKER (default 2) slots it runs at once, beside the long one."""
+    app = make_app()
+    gate = admission(app)
+    quick = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1},
+             "time_limit_ms": 6000}
+    with gate.search(60):  # the hog's search, running
+        assert gate.running == 1
+        started = time.perf_counter()
+        answer = post(ValidatingClient(app), quick)
+        assert answer.status_code == 200
+        assert time.perf_counter() - started < 3.0  # waiting for the slot would take the whole 6 s
+        assert answer.get_json()["stats"]["timed_out"] is False
+    assert gate.running == 0
 
 
 def test_draining_refuses_searches_and_readiness():
@@ -186,7 +204,7 @@ def test_a_stream_is_admitted_as_a_search_is():
     """The streaming route ran its searches outside the worker's search slot and the client's limits: a
     client over its share is refused (429), a stream beyond the waiting bound is refused (503), and a
     finished stream gives its slot and its share back."""
-    app = make_app(MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=1)
+    app = make_app(SEARCHES_PER_WORKER=1, MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=1)
     gate = admission(app)
     with app.test_request_context(headers={"X-API-Key": "hog"}):  # the hog's search, running
         holding = fairness(app).search(1000)
@@ -212,7 +230,7 @@ def test_a_stream_is_admitted_as_a_search_is():
         streamed = client.post("/v1/search/stream", json=STREAM_BODY, headers={"X-API-Key": "hog"})
         assert streamed.status_code == 200 and b"event: result" in streamed.get_data()
         streamed.close()
-    assert not gate.slot.locked() and gate.waiting == 0
+    assert gate.running == 0 and gate.waiting == 0
     assert post(app.test_client(), STREAM_BODY).status_code == 200
     with app.test_request_context(headers={"X-API-Key": "hog"}):
         with fairness(app).search(1000):  # the hog's share is back: this would be a 429 otherwise

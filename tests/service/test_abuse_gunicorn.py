@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SEARCH_MS = 3000
 # Two workers, each running one search with one more allowed to wait. Every request here comes from one
 # address: the per-client limits (tested in test_abuse.py) are set out of the way.
-ENV = {"WEB_CONCURRENCY": "2", "MAX_WAITING_SEARCHES": "1", "MAX_TIME_LIMIT_MS": "5000",
+ENV = {"WEB_CONCURRENCY": "2", "SEARCHES_PER_WORKER": "1", "MAX_WAITING_SEARCHES": "1", "MAX_TIME_LIMIT_MS": "5000",
        "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64",
        "MAX_SEARCHES_PER_CLIENT": "100", "SEARCH_SECONDS_PER_CLIENT_MINUTE": "100000"}
 ADMITTED = 2 * (1 + 1)

@@ -134,7 +134,7 @@ def served(tmp_path_factory):
     # Per-client limits generous enough for this module's searches from one address (they have tests of
     # their own); the one worker's search slot is what the disconnect test is about.
     limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
-    with gunicorn(log_dir, WEB_CONCURRENCY=1, **limits) as (base, _):
+    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
         yield base, log_dir / "gunicorn.log"
 
 

@@ -81,3 +81,33 @@ def test_a_recycled_worker_is_replaced_at_once(tmp_path):
         [replacement] = psutil.Process(process.pid).children()
         cpu = replacement.cpu_times()
         assert cpu.user + cpu.system < 0.5, cpu
+
+
+def test_a_retiring_worker_is_replaced_while_it_finishes_its_search(tmp_path):
+    """The flood bench's 7 s refusals: a worker that reaches ``max_requests`` finishes its searches with
+    its listener closed, and gunicorn forked its replacement only when it exited; with every worker
+    retiring at once, new connections waited in the listen backlog for a search's length. The replacement
+    now starts when the worker begins to retire: a health check is answered while the last search runs,
+    and once the retired worker has exited the server is back to its one worker."""
+    with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
+                  MAX_REQUESTS="2") as (base, process):
+        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # the first request, once booted
+        answers = []
+        body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": 10000}
+        last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
+                                                                               timeout=60)))
+        last.start()
+        arbiter = psutil.Process(process.pid)
+        while len(arbiter.children()) < 2 and last.is_alive():
+            time.sleep(0.05)
+        assert last.is_alive(), "no replacement was started while the retiring worker searched"
+        livez = requests.get(f"{base}/livez", timeout=60)
+        assert livez.status_code == 200
+        assert last.is_alive(), "the health check was answered only after the search"
+        last.join(timeout=60)
+        assert [r.status_code for r in answers] == [200]
+        deadline = time.monotonic() + 30
+        while len(arbiter.children()) != 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.5)  # the arbiter would have forked a second worker by now if it still counted two
+        assert len(arbiter.children()) == 1

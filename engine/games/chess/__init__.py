@@ -173,6 +173,9 @@ class Chess(Game):
         """SAN (``"Nf3"``, ``"exd8=Q+"``, ``"O-O"``)."""
         return notation.san(state, move)
 
+    def line_notation(self, state, line, until=None):
+        return notation.line_san(state, line, until)
+
     def end_reason(self, state):
         return REASONS.get(state[STATUS])
 

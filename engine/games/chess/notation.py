@@ -3,6 +3,8 @@
 The search never calls python-chess; these functions convert between its boards and the engine's states
 (:mod:`.position`) when a request is read and when an answer is written.
 """
+import time
+
 import chess
 
 from engine.errors import IllegalMove, InvalidState
@@ -132,6 +134,19 @@ def san(state: tuple, move: int) -> str:
         LAST_BOARD.clear()
         board = LAST_BOARD[state[KEY]] = to_board(state)
     return board.san(chess.Move.from_uci(uci(move)))
+
+
+def line_san(state: tuple, line, until: float | None = None) -> list:
+    """The moves of ``line`` from ``state`` in SAN, on one python-chess board: all of them, or the first
+    few (at least one) once ``time.perf_counter()`` passes ``until``."""
+    board, out = to_board(state), []
+    for move in line:
+        m = chess.Move.from_uci(uci(move))
+        out.append(board.san(m))
+        if until is not None and time.perf_counter() > until:
+            break
+        board.push(m)
+    return out
 
 
 LAST_BOARD = {}                                   # the key of the last state written in SAN -> its board
