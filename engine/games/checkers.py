@@ -38,7 +38,7 @@ from functools import lru_cache
 import re
 
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
-from engine.games.checkers_kings import plies_to_win
+from engine.games.checkers_kings import plies_to_win, table
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 from engine.registry import NO_CHANCE, GameOption, GameType
 
@@ -743,3 +743,6 @@ def load(state_json, limits=None, no_progress_plies=None, man_move_resets=None, 
     check_position(*position, field)
     history = parse_history(state_json.get("history", []), position, game)
     return game, make_state(*position, history, game.limit)
+
+
+table()      # the two-kings table is built here, at import, so that no search pays for it in its time
