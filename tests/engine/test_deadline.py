@@ -59,11 +59,11 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
 
 
 def test_a_solve_cut_short_counts_the_nodes_it_visited():
-    """Twelve stones in (30 plies left), this position is far too big to solve in the third of 100 ms
-    the solve may take: the answer comes from the heuristic deepening, but the nodes of the unfinished
+    """Eighteen stones in (24 plies left, the most the exact solve takes on: ``pvs.SOLVE_MAX_PLIES``), this
+    position is far too big to solve in the third of 100 ms the solve may take: the answer comes from the heuristic deepening, but the nodes of the unfinished
     solve are counted too."""
     from engine.search import pvs
-    r = search("connect4", {"moves": "444333555222"}, {"name": "alphabeta"}, time_limit_ms=100)
+    r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta"}, time_limit_ms=100)
     assert r.stats.timed_out and r.outcome is None and r.stats.depth_completed >= 4
     calls = []
     real = pvs.exact_solve
@@ -76,7 +76,7 @@ def test_a_solve_cut_short_counts_the_nodes_it_visited():
 
     pvs.exact_solve = counted
     try:
-        r = search("connect4", {"moves": "444333555222"}, {"name": "alphabeta"}, time_limit_ms=100)
+        r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta"}, time_limit_ms=100)
     finally:
         pvs.exact_solve = real
     assert calls[0] == 0 and calls[1] > 0 and r.stats.nodes > calls[1]
