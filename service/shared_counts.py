@@ -74,22 +74,17 @@ class SharedCounts:
         digest[0] |= 1
         return bytes(digest)
 
-    def entries(self, digest: bytes):
-        """The offsets of the entries holding ``digest``."""
+    def entries(self, prefix: bytes):
+        """The offsets of the entries that begin with ``prefix`` (a digest, or a whole entry)."""
         start = 0
-        while (offset := self.table.find(digest, start)) >= 0:
+        while (offset := self.table.find(prefix, start)) >= 0:
             if offset % ENTRY.size == 0:
                 yield offset
             start = offset + 1
 
     def find(self, entry: bytes):
         """The offset of the first entry equal to ``entry``, or None."""
-        start = 0
-        while (offset := self.table.find(entry, start)) >= 0:
-            if offset % ENTRY.size == 0:
-                return offset
-            start = offset + 1
-        return None
+        return next(self.entries(entry), None)
 
     @contextmanager
     def locked(self):

@@ -159,12 +159,3 @@ def test_cli_options():
         parse_args(["--only", "nope"])
     with pytest.raises(SystemExit):
         parse_args(["--repeat", "0"])
-
-
-def test_openspiel_connect_four_starts_from_the_declared_empty_board_or_moves():
-    from bench import os_games
-    t = os_games.translation("connect4")
-    assert t.setup({"board": ["......."] * 6}) == []
-    assert t.setup({"moves": "4453"}) == [3, 3, 4, 2]
-    with pytest.raises(ValueError):
-        t.setup({"board": ["......."] * 5 + ["...X..."]})

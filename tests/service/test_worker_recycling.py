@@ -39,17 +39,24 @@ def answer_of(sock: socket.socket) -> bytes:
     return answer
 
 
+def last_search_after_boot(base, time_limit_ms, timeout):
+    """A worker recycled after its second request: its first (a health check, once booted) is sent here,
+    then its second and last, a minimax search of ``time_limit_ms`` on a big board, in a thread. Returns
+    the thread and the list its answer (within ``timeout`` seconds) is appended to."""
+    assert requests.get(f"{base}/livez", timeout=60).status_code == 200
+    answers = []
+    body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": time_limit_ms}
+    last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
+                                                                           timeout=timeout)))
+    last.start()
+    return last, answers
+
 def test_a_recycled_worker_answers_the_connections_it_accepted(tmp_path):
     """One worker recycled after its second request (a 1 s search). Connections that reach it meanwhile
     and send their request a second later are answered (``Connection: close``), not reset."""
     with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
                   MAX_REQUESTS="2") as (base, _):
-        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # the first request, once booted
-        answers = []
-        body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": 1000}
-        last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
-                                                                               timeout=30)))
-        last.start()
+        last, answers = last_search_after_boot(base, time_limit_ms=1000, timeout=30)
         time.sleep(0.2)
         port = int(base.rsplit(":", 1)[1])
         late = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(4)]
@@ -94,12 +101,7 @@ def test_a_retiring_worker_is_replaced_while_it_finishes_its_search(tmp_path):
     and once the retired worker has exited the server is back to its one worker."""
     with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
                   MAX_REQUESTS="2") as (base, process):
-        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # the first request, once booted
-        answers = []
-        body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": 10000}
-        last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
-                                                                               timeout=60)))
-        last.start()
+        last, answers = last_search_after_boot(base, time_limit_ms=10000, timeout=60)
         arbiter = psutil.Process(process.pid)
         while len(arbiter.children()) < 2 and last.is_alive():
             time.sleep(0.05)
