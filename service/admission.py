@@ -18,10 +18,15 @@ import threading
 from flask import Flask
 from werkzeug.exceptions import ServiceUnavailable
 
+from service import lifecycle
+
 EXTENSION = "tactician.admission"
 # The WSGI environ key under which the server (service/worker.py) gives a request's arrival, a
 # time.perf_counter(): the time limit counts from then.
 ARRIVED = "tactician.arrived"
+# The WSGI environ key under which the server may give a callable that the app calls when it admits a
+# search: the server counts only those toward ``max_requests`` (service/worker.py).
+SEARCH_STARTED = "tactician.search_started"
 
 
 class Admission:
@@ -35,11 +40,16 @@ class Admission:
         self.waiting = 0
         self.max_waiting = max_waiting
         self.retry_after_s = retry_after_s
-        self.draining = False
+        self.drained = False
 
     def drain(self) -> None:
         """From now on: refuse new searches, and answer ``/readyz`` with 503."""
-        self.draining = True
+        self.drained = True
+
+    @property
+    def draining(self) -> bool:
+        """This worker was told to stop, or the whole server was (service/lifecycle.py)."""
+        return self.drained or lifecycle.stopping()
 
     def check(self) -> None:
         """Refuse at once (before the body is even read) when a search could not be admitted now."""

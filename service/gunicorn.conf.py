@@ -6,11 +6,14 @@ gunicorn's gthread with problem+json errors and a draining SIGTERM): while threa
 requests and answer health checks and cheap routes, and the searches waiting beyond MAX_WAITING_SEARCHES
 are refused with 503 at once. Each search ends by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is
 only a backstop well above it. On SIGTERM a worker answers /readyz and new searches with 503, answers the
-connections still in the listen backlog, finishes the requests in hand, and exits.
+connections still in the listen backlog, finishes the requests in hand, and exits. With HEALTH_BIND set, the
+arbiter answers /livez and /readyz on a port of their own (service/health_listener.py).
 """
 import os
 import shutil
 import tempfile
+
+from service import health_listener, lifecycle
 
 # Prometheus' multiprocess mode must be chosen before prometheus_client is imported anywhere: the workers
 # import it with the app, after this file has run in the arbiter.
@@ -26,6 +29,9 @@ _max_time_limit_s = int(os.environ.get("MAX_TIME_LIMIT_MS", "10000")) / 1000.0
 
 wsgi_app = "service.wsgi:app"
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
+# "host:port" of the health listener that the arbiter runs (service/health_listener.py); empty: none.
+_health_bind = os.environ.get("HEALTH_BIND", "").strip()
+_health_server = None
 worker_class = "service.worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
 # SEARCHES_PER_WORKER threads search and MAX_WAITING_SEARCHES wait; the rest read requests, answer health checks
@@ -55,6 +61,19 @@ def on_starting(server):
     for name in os.listdir(_metrics_dir):
         os.unlink(os.path.join(_metrics_dir, name))
     os.environ[RETIRING_DIR_ENV] = tempfile.mkdtemp(prefix="tactician-retiring-")
+
+
+def when_ready(server):
+    """In the arbiter, its signal handlers set: a stop signal marks the server stopping at once
+    (service/lifecycle.py); the health listener starts."""
+    global _health_server
+    lifecycle.install_in_arbiter()
+    if _health_bind:
+        _health_server = health_listener.start(server, _health_bind)
+
+
+def post_fork(server, worker):
+    health_listener.close_in_worker(_health_server)
 
 
 def retiring_workers(server) -> int:
@@ -90,6 +109,7 @@ def child_exit(server, worker):
 
     multiprocess.mark_process_dead(worker.pid)
     server.num_workers = server.cfg.workers + retiring_workers(server)
+    lifecycle.read_wakeup_pipe()  # each exit wrote a byte to it (SIGCHLD): it must not fill up
 
 
 def on_exit(server):

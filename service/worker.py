@@ -7,6 +7,8 @@
   arrived for ``DRAIN_QUIET_SECONDS``, so that requests already waiting in the listen backlog are answered
   too (by 503, not by a connection reset). Then gunicorn stops the worker gracefully: the requests in hand
   finish.
+- **Only searches count toward ``max_requests``** (they are what grows a worker's memory): gthread counted
+  every request, so a flood of refusals and health checks recycled the workers mid-flood.
 - **A recycled worker is replaced at once**: a worker that reaches ``max_requests`` still finishes the
   searches it holds (up to ``MAX_TIME_LIMIT_MS``), and has stopped accepting meanwhile. gunicorn forks its
   replacement only when it exits, so when every worker retired at once, new connections waited in the
@@ -17,6 +19,11 @@
 - **Slow clients do not hold threads**: a new connection that sends nothing goes back to the poller after
   ``IDLE_CONNECTION_WAIT_SECONDS`` (gthread's default: 5 s), and every blocking read of a request waits at
   most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the body reader answers 408).
+- **Nor the main thread**: a connection closed gracefully (its FIN sent, then whatever the client still
+  sends read until it closes, so that the close does not turn into a reset) lingers on the poller
+  (:class:`Lingering`). gthread lingered on the main thread, up to 2 s for a client that never closes,
+  and with it stopped every accept and every response of the worker: the slowloris bench's 10 s stall,
+  after which kept-alive connections that had expired meanwhile were reset.
 
 Threads let ``/livez``, ``/readyz`` and the other cheap routes be answered while a search runs; the
 admission control of :mod:`service.admission` keeps a worker's searches to ``SEARCHES_PER_WORKER`` at
@@ -38,7 +45,8 @@ import time
 
 from gunicorn.workers import gthread
 
-from service.admission import ARRIVED, admission
+from service import lifecycle
+from service.admission import ARRIVED, SEARCH_STARTED, admission
 from service.config import Settings
 
 DRAIN_QUIET_SECONDS = 0.5
@@ -53,6 +61,10 @@ RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
 # gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
 # back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
 IDLE_CONNECTION_WAIT_SECONDS = 0.05
+# How long a gracefully closed connection waits for its client to close, and how much it reads meanwhile
+# (gunicorn's own figures for its graceful close).
+LINGER_SECONDS = 2.0
+LINGER_MAX_BYTES = 65536
 # gunicorn's error page: its status line, and the message after the heading.
 GUNICORN_ERROR = re.compile(rb"^HTTP/1\.1 (\d{3}) ([^\r]*)\r\n.*?</h1>\s*(.*?)\s*</body>", re.S)
 
@@ -90,21 +102,106 @@ class ProblemSocket:
         return getattr(self.sock, name)
 
 
+class Lingering:
+    """Connections being closed gracefully, on the worker's poller (main thread only). Each has sent its
+    FIN; what its client still sends is read and dropped until the client closes, ``LINGER_MAX_BYTES``
+    have come or ``LINGER_SECONDS`` have passed, and then it is closed."""
+
+    def __init__(self, poller):
+        self.poller = poller
+        self.deadlines = {}  # socket: (deadline, bytes read)
+
+    def add(self, sock) -> None:
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            self.poller.register(sock, selectors.EVENT_READ, self.readable)
+        except (OSError, ValueError):
+            sock.close()
+            return
+        self.deadlines[sock] = (time.monotonic() + LINGER_SECONDS, 0)
+
+    def readable(self, sock) -> None:
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        deadline, read = self.deadlines[sock]
+        if not data or read + len(data) >= LINGER_MAX_BYTES:
+            self.close(sock)
+        else:
+            self.deadlines[sock] = (deadline, read + len(data))
+
+    def expire(self) -> None:
+        now = time.monotonic()
+        for sock, (deadline, _) in list(self.deadlines.items()):
+            if deadline <= now:
+                self.close(sock)
+
+    def close_all(self) -> None:
+        """Before the worker exits: the rest, each when its client closes or its time is up (watched by a
+        poller of their own: the worker's has other sockets, which nobody reads any more)."""
+        for sock in self.deadlines:
+            self.poller.unregister(sock)
+        self.poller = selectors.DefaultSelector()
+        for sock in self.deadlines:
+            self.poller.register(sock, selectors.EVENT_READ, self.readable)
+        while self.deadlines:
+            wait = min(deadline for deadline, _ in self.deadlines.values()) - time.monotonic()
+            for key, _ in self.poller.select(max(wait, 0.0)):
+                self.readable(key.fileobj)
+            self.expire()
+        self.poller.close()
+
+    def close(self, sock) -> None:
+        del self.deadlines[sock]
+        try:
+            self.poller.unregister(sock)
+        except (KeyError, ValueError):
+            pass
+        sock.close()
+
+
+class Connection(gthread.TConn):
+    """gthread's connection, whose graceful close lingers on the worker's poller (:class:`Lingering`)."""
+
+    lingering = None  # the worker's, given in Worker.init_process
+
+    def close(self, graceful=False):
+        if graceful and self.lingering is not None:
+            self.lingering.add(self.sock)
+        else:
+            super().close(graceful)
+
+
 class Worker(gthread.ThreadWorker):
     """``worker_class = "service.worker.Worker"`` (see ``service/gunicorn.conf.py``)."""
 
     @property
-    def alive(self) -> bool:
-        return self.__dict__.get("_alive", False)
+    def nr(self) -> int:
+        """gunicorn's count toward ``max_requests``: here, of the searches run (:meth:`count_search`)."""
+        return self.searches
 
-    @alive.setter
-    def alive(self, value: bool) -> None:
-        """gunicorn clears ``alive`` to stop the worker; when it does because ``max_requests`` was reached
-        (not on SIGTERM), the arbiter is asked for the replacement at once."""
-        retiring = self.alive and not value and self.nr >= self.max_requests
-        self.__dict__["_alive"] = value
-        if retiring:
+    @nr.setter
+    def nr(self, value: int) -> None:
+        """gunicorn counts every request; that count is not kept (see :attr:`nr`)."""
+
+    searches = 0
+
+    def count_search(self) -> bool:
+        """One more search run; whether it was this worker's last (``max_requests`` reached): if so, the
+        worker stops accepting, finishes what it holds and exits, and its replacement is asked for."""
+        with self.search_count_lock:
+            self.searches += 1
+            last = self.searches == self.max_requests
+        if last:
+            self.log.info("Autorestarting worker after %s searches.", self.searches)
+            self.alive = False
             self.ask_for_replacement()
+            self.method_queue.defer(lambda: None)  # wake the main loop: it stops accepting now
+        return last
 
     def ask_for_replacement(self) -> None:
         app = getattr(self, "flask_app", None)
@@ -119,23 +216,49 @@ class Worker(gthread.ThreadWorker):
 
     def init_process(self):
         gthread.DEFAULT_WORKER_DATA_TIMEOUT = IDLE_CONNECTION_WAIT_SECONDS
+        gthread.TConn = Connection
         seconds = Settings.from_env().read_timeout_ms / 1000.0
         self.read_timeout = struct.pack("ll", int(seconds), int(seconds % 1 * 1e6))
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.last_accept = time.monotonic()
+        self.search_count_lock = threading.Lock()
+        lifecycle.watch(self.ppid)
         super().init_process()
+
+    def run(self):
+        Connection.lingering = self.lingering = Lingering(self.poller)
+        super().run()
+
+    def murder_pending(self):
+        """Each turn of the main loop: expired pending connections, and lingering ones."""
+        super().murder_pending()
+        self.lingering.expire()
+
+    def murder_keepalived(self, force=False):
+        super().murder_keepalived(force)
+        if force:  # the worker is about to exit
+            self.lingering.close_all()
 
     def load_wsgi(self):
         """The app (kept as ``flask_app``), told when each request's connection was handed to a thread:
         ``environ["tactician.arrived"]``, a ``time.perf_counter()``. A search's time limit counts from
-        then, not from when a thread got round to it."""
+        then, not from when a thread got round to it. The app tells when it admits a search
+        (``environ["tactician.search_started"]``), which :meth:`count_search` counts; the response of the
+        worker's last search closes its connection."""
         super().load_wsgi()
         self.flask_app = app = self.wsgi
         self.arrivals = arrivals = threading.local()
 
         def stamped(environ, start_response):
             environ[ARRIVED] = getattr(arrivals, "arrived", None)
-            return app(environ, start_response)
+            last = []
+            environ[SEARCH_STARTED] = lambda: last.append(self.count_search())
+
+            def closing_start_response(status, headers, exc_info=None):
+                if any(last):
+                    start_response.__self__.force_close()  # gunicorn's response, whose method this is
+                return start_response(status, headers, exc_info)
+            return app(environ, closing_start_response)
         self.wsgi = stamped
 
     def enqueue_req(self, conn):
@@ -176,7 +299,7 @@ class Worker(gthread.ThreadWorker):
         app = getattr(self, "flask_app", None)
         if app is None:  # still booting: nothing to drain
             return super().handle_exit(sig, frame)
-        if admission(app).draining:
+        if admission(app).drained:  # a second signal: already draining
             return
         admission(app).drain()
         self.last_accept = time.monotonic()

@@ -24,6 +24,7 @@ import psutil
 import requests
 
 from bench.load.clients import slow_clients
+from bench.load import HEALTH_URL_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -40,14 +41,15 @@ class Server:
     """gunicorn with service/gunicorn.conf.py and two workers; samples its workers' RSS."""
 
     def __init__(self, python: str, env: dict):
-        self.port = free_port()
+        self.port, self.health_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.health = f"http://127.0.0.1:{self.health_port}"
         self.metrics = tempfile.mkdtemp(prefix="tactician-bench-")
         self.process = subprocess.Popen(
             [python, "-m", "gunicorn", "-c", "service/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
             env={**os.environ, "WEB_CONCURRENCY": "2", "MAX_TIME_LIMIT_MS": "10000",
-                 "PROMETHEUS_MULTIPROC_DIR": self.metrics, **env})
+                 "HEALTH_BIND": f"127.0.0.1:{self.health_port}", "PROMETHEUS_MULTIPROC_DIR": self.metrics, **env})
         self.peak_rss = {}
         self.sampling = True
         deadline = time.monotonic() + 60
@@ -78,12 +80,13 @@ class Server:
         return self.process.wait(timeout=timeout)
 
 
-def locust(base: str, classes: list, users: int, seconds: int, prefix: str) -> dict:
+def locust(server: Server, classes: list, users: int, seconds: int, prefix: str) -> dict:
     """Run locust headless; the statistics per request name: count, failures, p50, p99, max (ms)."""
     subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), *classes, "--headless",
-                    "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--host", base, "--csv", prefix,
+                    "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--host", server.base, "--csv", prefix,
                     "--only-summary", "--stop-timeout", "15", "--loglevel", "WARNING"],
-                   cwd=ROOT, check=False, stdout=subprocess.DEVNULL)
+                   cwd=ROOT, check=False, stdout=subprocess.DEVNULL,
+                   env={**os.environ, HEALTH_URL_ENV: server.health})
     rows = {}
     with open(f"{prefix}_stats.csv") as f:
         for row in csv.DictReader(f):
@@ -115,6 +118,9 @@ def drain(python: str, env: dict) -> dict:
     started = time.perf_counter()
     ready = requests.get(f"{server.base}/readyz", timeout=5)
     ready_ms = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    health_ready = requests.get(f"{server.health}/readyz", timeout=5)
+    health_ready_ms = (time.perf_counter() - started) * 1000 + ready_ms
     later = [threading.Thread(target=one) for _ in range(4)]
     for t in later:
         t.start()
@@ -122,7 +128,8 @@ def drain(python: str, env: dict) -> dict:
         t.join(timeout=60)
     code = server.stop(timeout=60)
     return {"answers": sorted(answers), "errors": errors, "readyz_status": ready.status_code,
-            "readyz_ms": round(ready_ms, 1), "exit_status": code, "peak_rss": server.peak_rss}
+            "readyz_ms": round(ready_ms, 1), "health_port_readyz_status": health_ready.status_code,
+            "health_port_readyz_ms": round(health_ready_ms, 1), "exit_status": code, "peak_rss": server.peak_rss}
 
 
 def main(argv=None):
@@ -131,23 +138,26 @@ def main(argv=None):
     parser.add_argument("--redis", help="RATE_LIMIT_STORAGE_URI for the per-client limits")
     parser.add_argument("--json", default=str(ROOT / "bench" / "load" / "results.json"))
     parser.add_argument("--server-python", default=sys.executable)
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of the server (README, Settings), for instance SEARCH_NICE=5")
     args = parser.parse_args(argv)
     env = {"RATE_LIMIT_STORAGE_URI": args.redis} if args.redis else {}
+    env.update(setting.split("=", 1) for setting in args.env)
     scale = 0.25 if args.quick else 1.0
     out = tempfile.mkdtemp(prefix="tactician-locust-")
     report = {}
     server = Server(args.server_python, env)
     try:
-        report["mixed"] = locust(server.base, ["Mixed", "Prober"], 9, int(60 * scale), f"{out}/mixed")
-        report["flood"] = locust(server.base, ["LongSearcher", "Prober"], 51, int(20 * max(scale, 0.5)),
+        report["mixed"] = locust(server, ["Mixed", "Prober"], 9, int(60 * scale), f"{out}/mixed")
+        report["flood"] = locust(server, ["LongSearcher", "Prober"], 51, int(20 * max(scale, 0.5)),
                                  f"{out}/flood")
         time.sleep(12)  # let the flood's last searches end
-        report["starve"] = locust(server.base, ["Hog", "Victim", "Prober"], 4, int(40 * max(scale, 0.5)),
+        report["starve"] = locust(server, ["Hog", "Victim", "Prober"], 4, int(40 * max(scale, 0.5)),
                                   f"{out}/starve")
         time.sleep(12)
         socks = slow_clients(server.port)
         try:
-            report["slowloris"] = locust(server.base, ["Victim", "Prober"], 2, int(20 * max(scale, 0.5)),
+            report["slowloris"] = locust(server, ["Victim", "Prober"], 2, int(20 * max(scale, 0.5)),
                                          f"{out}/slowloris")
         finally:
             for sock in socks:

@@ -3,9 +3,12 @@
 Each class is one kind of client; ``bench/load/__main__.py`` picks the classes of a scenario. Request names
 group the statistics: ``cheap`` (game descriptions and legal moves), ``search 1s`` and so on."""
 import itertools
+import os
 import time
 
 from locust import HttpUser, between, constant, task
+
+from bench.load import HEALTH_URL_ENV
 
 BIG_BOARD = {"board": ["." * 7] * 7, "k": 4}  # minimax cannot finish it: every search runs to its limit
 SMALL = {"board": ["X.O", "...", "..."]}
@@ -67,7 +70,8 @@ class LongSearcher(Client):
 
 
 class Prober(Client):
-    """Health checks, ten a second, during every scenario."""
+    """Health checks, ten a second, during every scenario: on the service's port, and on the health
+    listener's when there is one."""
 
     fixed_count = 1
     wait_time = constant(0.1)
@@ -75,6 +79,8 @@ class Prober(Client):
     @task
     def livez(self):
         self.client.get("/livez", name="/livez")
+        if os.environ.get(HEALTH_URL_ENV):
+            self.client.get(f"{os.environ[HEALTH_URL_ENV]}/livez", name="/livez (health port)")
 
 
 class Hog(HttpUser):

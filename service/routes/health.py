@@ -1,8 +1,11 @@
-"""Liveness and readiness. Readiness turns 503 once the worker is told to stop (SIGTERM, see
-``service/worker.py``), so a load balancer stops sending it traffic while it drains. Both are answered by
-a worker thread of their own, however busy the searches are (:mod:`service.admission`)."""
+"""Liveness and readiness on the service's port. Readiness turns 503 once the server or this worker is told
+to stop (SIGTERM: service/lifecycle.py, service/worker.py), so a load balancer stops sending it traffic
+while it drains. Both are answered by a worker thread of their own while the searches run
+(:mod:`service.admission`); the same answers, from a process that never searches, are on the health
+listener's port (service/health_listener.py, ``HEALTH_BIND``)."""
 from flask import Blueprint, Flask, current_app, jsonify
 
+from service import lifecycle
 from service.admission import admission
 from service.errors import problem
 
@@ -16,7 +19,7 @@ def livez():
 
 @blueprint.get("/readyz")
 def readyz():
-    if admission(current_app).draining:
+    if admission(current_app).draining or lifecycle.stop_requested():
         return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.")
     return jsonify({"status": "ready"})
 

@@ -9,7 +9,8 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
-from service.admission import ARRIVED, admission
+from service import search_threads
+from service.admission import ARRIVED, SEARCH_STARTED, admission
 from service.body import json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
@@ -60,10 +61,12 @@ def search_request() -> dict:
 @contextmanager
 def search_slot(request: dict):
     """For the body of the ``with``: one of the client's searches (or 429) and the worker's search slot
-    (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``."""
+    (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``. The
+server is told that a search started (it counts them toward ``max_requests``)."""
     waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
     with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0):
         request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)
+        flask.request.environ.get(SEARCH_STARTED, lambda: None)()
         yield
 
 
@@ -72,7 +75,7 @@ def search():
     request = search_request()
     settings = current_app.config["SETTINGS"]
     with search_slot(request), IN_FLIGHT.track_inprogress():
-        result = engine.api.search(**request)
+        result = search_threads.run(engine.api.search, **request)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)

@@ -26,6 +26,7 @@ from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
+from service.search_threads import lower_priority
 from service.serialize import progress_info, search_response
 
 blueprint = Blueprint("stream", __name__)
@@ -90,7 +91,9 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
 
 
 def run(prepared: engine.api.Search, queue: SimpleQueue) -> None:
-    """The search thread: progress reports, then the result or the problem, into ``queue``."""
+    """The search thread (at the priority of service/search_threads.py): progress reports, then the result
+    or the problem, into ``queue``."""
+    lower_priority()
     try:
         with IN_FLIGHT.track_inprogress():
             result = prepared.run(on_progress=lambda progress: queue.put((INFO, progress)))

@@ -184,6 +184,28 @@ def test_slow_clients_hold_no_worker(server):
             sock.close()
 
 
+def test_clients_that_never_close_do_not_stall_the_worker(server):
+    """The slowloris bench's 10 s stall, then connection resets: a worker closing a connection gracefully
+    (after ``Connection: close``, or a 408) waited on its main thread, up to 2 s, for the client to close
+    too, and meanwhile accepted and answered nothing. Ten clients that never close held both workers'
+    main threads for about 10 s; now a health check is answered at once."""
+    base, port = server
+    silent = []
+    try:
+        for _ in range(10):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            silent.append(sock)  # never read from, never closed (until the end)
+        time.sleep(0.5)
+        for _ in range(5):
+            started = time.perf_counter()
+            assert requests.get(f"{base}/livez", timeout=30).status_code == 200
+            assert time.perf_counter() - started < 1.5
+    finally:
+        for sock in silent:
+            sock.close()
+
+
 def test_sigterm_answers_every_request_it_accepted_then_exits_0(tmp_path):
     """Issue 17 #8: of four searches on two workers, the two queued were reset on SIGTERM, and /readyz
     never answered 503. Here: eight searches in flight, queued and refused; SIGTERM at 0.5 s; /readyz 503

@@ -39,15 +39,20 @@ def answer_of(sock: socket.socket) -> bytes:
     return answer
 
 
-def last_search_after_boot(base, time_limit_ms, timeout):
-    """A worker recycled after its second request: its first (a health check, once booted) is sent here,
-    then its second and last, a minimax search of ``time_limit_ms`` on a big board, in a thread. Returns
-    the thread and the list its answer (within ``timeout`` seconds) is appended to."""
-    assert requests.get(f"{base}/livez", timeout=60).status_code == 200
-    answers = []
+def search(base, time_limit_ms, timeout=60, **headers):
     body = {"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"}, "time_limit_ms": time_limit_ms}
-    last = threading.Thread(target=lambda: answers.append(requests.post(f"{base}/v1/search", json=body,
-                                                                           timeout=timeout)))
+    return requests.post(f"{base}/v1/search", json=body, timeout=timeout, headers=headers)
+
+
+def last_search_after_boot(base, time_limit_ms, timeout):
+    """A worker recycled after its second search (only searches count toward ``max_requests``): its first
+    (a short one, once booted) is sent here, then its second and last, a minimax search of
+    ``time_limit_ms`` on a big board, in a thread. Returns the thread and the list its answer (within
+    ``timeout`` seconds) is appended to."""
+    assert requests.get(f"{base}/livez", timeout=60).status_code == 200
+    assert search(base, 50).status_code == 200
+    answers = []
+    last = threading.Thread(target=lambda: answers.append(search(base, time_limit_ms, timeout)))
     last.start()
     return last, answers
 
@@ -82,8 +87,8 @@ def test_a_recycled_worker_is_replaced_at_once(tmp_path):
     of waiting on a busy machine, the bench's stalls)."""
     with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
                   MAX_REQUESTS="2") as (base, process):
-        for _ in range(2):  # the first worker's two requests: it is recycled
-            requests.get(f"{base}/livez", timeout=60, headers={"Connection": "close"})
+        for _ in range(2):  # the first worker's two searches: it is recycled
+            search(base, 50, Connection="close")
         assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # served by the replacement
         arbiter, deadline = psutil.Process(process.pid), time.monotonic() + 30
         while len(arbiter.children()) > 1 and time.monotonic() < deadline:  # the retired worker exits
@@ -116,3 +121,24 @@ def test_a_retiring_worker_is_replaced_while_it_finishes_its_search(tmp_path):
             time.sleep(0.1)
         time.sleep(1.5)  # the arbiter would have forked a second worker by now if it still counted two
         assert len(arbiter.children()) == 1
+
+
+def test_only_searches_count_toward_max_requests(tmp_path):
+    """The flood bench recycled its workers mid-flood: gunicorn counted every request toward
+    ``max_requests``, refusals and health checks too, though only searches grow a worker's memory. Health
+    checks, cheap requests and refused searches now leave the worker in place; its searches recycle it."""
+    with gunicorn(tmp_path, ready=listening, args=["--max-requests-jitter", "0"], WEB_CONCURRENCY="1",
+                  MAX_REQUESTS="2") as (base, process):
+        arbiter = psutil.Process(process.pid)
+        assert requests.get(f"{base}/livez", timeout=60).status_code == 200
+        [worker] = arbiter.children()
+        for _ in range(5):
+            assert requests.get(f"{base}/livez", timeout=60).status_code == 200
+            assert requests.get(f"{base}/v1/games/tictactoe", timeout=60).status_code == 200
+            assert search(base, "bad").status_code == 422
+        assert arbiter.children() == [worker] and worker.is_running()
+        assert search(base, 50).status_code == 200
+        last = search(base, 50)  # the second search: the worker's last
+        assert last.status_code == 200 and last.headers["Connection"] == "close"
+        worker.wait(timeout=60)
+        assert requests.get(f"{base}/livez", timeout=60).status_code == 200  # served by the replacement
