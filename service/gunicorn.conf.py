@@ -38,6 +38,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
 # and cheap routes, and refuse searches. A client that stops sending holds one for up to READ_TIMEOUT_MS,
 # so there are plenty (an idle thread costs little): README, "Settings", says how to size them.
 threads = int(os.environ.get("THREADS", "64"))
+# Searches (only they count: service/worker.py) before a worker is recycled: RSS stays bounded.
 max_requests = int(os.environ.get("MAX_REQUESTS", "1000"))
 # Workers under an even load reach max_requests together; a wide jitter keeps them from restarting at once
 # (while one restarts, the others serve).

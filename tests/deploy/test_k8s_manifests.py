@@ -55,6 +55,11 @@ def test_a_rolling_update_drops_nothing(rendered):
     assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["startupProbe"]["httpGet"]["path"] == "/livez"
+    # ... on the health listener's port (answered by gunicorn's arbiter, however busy the workers are)
+    health_port = int(config["data"]["HEALTH_BIND"].rpartition(":")[2])
+    [named] = [p["name"] for p in container["ports"] if p["containerPort"] == health_port]
+    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        assert container[probe]["httpGet"]["port"] == named
 
 
 def test_kubernetes_waits_for_gunicorn_to_drain(rendered, monkeypatch, tmp_path):
