@@ -17,8 +17,9 @@ NICE_ENV = "SEARCH_NICE"
 
 
 def search_nice() -> int:
-    """How many nice levels below the worker a search runs (the ``SEARCH_NICE`` setting, 0 to 19)."""
-    return int(os.environ.get(NICE_ENV, "0") or 0)
+    """How many nice levels below the worker a search runs (the ``SEARCH_NICE`` setting, 0 to 19; 5 by
+    default, which the flood bench measured against 0: bench/RESULTS.md)."""
+    return int(os.environ.get(NICE_ENV, "5") or 0)
 
 
 def lower_priority() -> None:
