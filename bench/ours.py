@@ -4,7 +4,7 @@ out), so the harness does not depend on the engine's internals. The one exceptio
 row: the API has no way to ask for a zero evaluation, so it loads the state with ``engine.api.load`` and runs
 the alpha-beta module (``engine.api.algorithm_module``) on a copy of the game whose ``evaluate`` is 0 on
 non-terminal states. That row is labelled as such. Likewise :func:`chess_without_structure`, for the
-chess matches that measure the evaluation's pawn-structure and king-shelter terms against PeSTO's tables
+chess matches that measure the evaluation's pawn-structure terms against PeSTO's tables
 alone (the player spec's ``structure=false``).
 """
 import contextlib
@@ -52,7 +52,7 @@ def warm_up():
 
 @contextlib.contextmanager
 def chess_without_structure():
-    """Chess evaluates without its pawn-structure and king-shelter terms while the block runs (the
+    """Chess evaluates without its pawn-structure terms while the block runs (the
     searches of one player's move; a match process plays one move at a time)."""
     import engine.games.chess as chess_game
     kept = chess_game.structure

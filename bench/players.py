@@ -6,7 +6,7 @@
 - ``ours:alphabeta,depth=8``, ``ours:auto,level=3``: our engine in process, through ``engine.api.search``
   with the match's time a move (``time_ms=N`` overrides it for this player; ``time_ms=none``: no limit,
   for a fixed depth or number of iterations); ``structure=false`` (chess only, a bench-only switch): the
-  evaluation without its pawn-structure and king-shelter terms, PeSTO's tables alone, to measure them;
+  evaluation without its pawn-structure terms, PeSTO's tables alone, to measure them;
 - ``http:mcts,seed=1@http://127.0.0.1:8000``: the same through ``POST /v1/search`` of a running server;
 - ``openspiel:mcts``: OpenSpiel's C++ ``MCTSBot`` (random rollouts, ``rollouts=1``, ``uct_c`` sqrt 2,
   its solver on) stopped by its own wall clock at the time a move, or after ``simulations=N``; OpenSpiel

@@ -117,27 +117,24 @@ def blend(mg: int, eg: int, phase: int) -> float:
     return (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
 
 
-# --- pawn structure and king shelter -------------------------------------------------------------------
-# Terms of the pawns and kings alone, so a position's are looked up by its pawns and kings (a small
-# table: most positions a search meets share them with many others). Centipawns, (middle game, endgame).
+# --- pawn structure -------------------------------------------------------------------------------
+# Terms of the pawns alone, so a position's are looked up by its pawns (a small table: most positions a
+# search meets share their pawns with many others). Centipawns, (middle game, endgame).
 DOUBLED = (10, 20)            # each pawn beyond the first on a file
 ISOLATED = (10, 15)           # a pawn with no friendly pawn on the files beside it
 # A passed pawn (no enemy pawn ahead on its file or the files beside it), by its rank (2..7) from its
 # owner's side. PeSTO's pawn tables already pay for advanced pawns, so these stay small.
 PASSED_MG = (0, 0, 0, 5, 10, 20, 35, 50)
 PASSED_EG = (0, 0, 5, 10, 20, 35, 55, 80)
-# The king's shelter, middle game only: for each file at and beside the king's, what is missing of its own
-# pawn on the next rank ahead of the king.
-SHELTER_ONE_AHEAD, SHELTER_TWO_AHEAD, SHELTER_NONE = 0, 10, 25
-PAWNS_AND_KINGS = bytes(c if chr(c) in "PpKk" else 46 for c in range(256))   # others -> "."
+PAWNS_ONLY = bytes(c if chr(c) in "Pp" else 46 for c in range(256))   # every other square -> "."
 STRUCTURE_CACHE_SIZE = 1 << 16
 STRUCTURE_CACHE = {}
 
 
 def structure(board: str) -> tuple:
-    """``(mg, eg)``: the pawn structure and king shelter terms of a board, the mover's minus the
-    opponent's, in centipawns; cached by the pawns and kings."""
-    key = board.encode().translate(PAWNS_AND_KINGS)
+    """``(mg, eg)``: the pawn structure terms of a board, the mover's minus the opponent's, in centipawns;
+    cached by the pawns."""
+    key = board.encode().translate(PAWNS_ONLY)
     cached = STRUCTURE_CACHE.get(key)
     if cached is None:
         if len(STRUCTURE_CACHE) >= STRUCTURE_CACHE_SIZE:
@@ -149,11 +146,11 @@ def structure(board: str) -> tuple:
 
 
 def side_structure(key: bytes, own: int, enemy: int) -> tuple:
-    """``(mg, eg)`` of the side whose pawns (byte ``own``) play up ``key`` (a board's pawns and kings,
-    rows 2..9 the ranks 8..1 of that side, files in columns 1..8; turned round, the board reads the same
-    for the other side, files mirrored). Rows hold the side's pawns by file; ``front``: the enemy's
-    frontmost pawn on each file, the lowest row, 99 when none (so a pawn is passed when no enemy pawn stands
-    on a lower row, ahead of it, on its file or the files beside it)."""
+    """``(mg, eg)`` of the side whose pawns (byte ``own``) play up ``key`` (a board's pawns, rows 2..9 the
+    ranks 8..1 of that side, files in columns 1..8; turned round, the board reads the same for the other
+    side, files mirrored). ``rows`` holds the side's pawns by file; ``front``: the enemy's frontmost pawn on
+    each file, the lowest row, 99 when none (so a pawn is passed when no enemy pawn stands on a lower row,
+    ahead of it, on its file or the files beside it)."""
     rows = [[] for _ in range(10)]
     front = [99] * 10
     for s in range(21, 99):
@@ -175,11 +172,4 @@ def side_structure(key: bytes, own: int, enemy: int) -> tuple:
             if front[f - 1] >= r and front[f] >= r and front[f + 1] >= r:
                 rank = 10 - r
                 mg, eg = mg + PASSED_MG[rank], eg + PASSED_EG[rank]
-    king = key.find(75 if own == 80 else 107)                                        # "K", "k"
-    if king >= 0:
-        r = king // 10
-        for f in (king % 10 - 1, king % 10, king % 10 + 1):
-            if 1 <= f <= 8:
-                mg -= (SHELTER_ONE_AHEAD if r - 1 in rows[f] else SHELTER_TWO_AHEAD if r - 2 in rows[f]
-                       else SHELTER_NONE)
     return mg, eg
