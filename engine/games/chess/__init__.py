@@ -8,8 +8,8 @@ mated) or threefold repetition (the same position, side to move, castling and en
 third time since the state's history starts): as python-chess's ``outcome(claim_draw=True)`` once a draw
 can be claimed from the position itself.
 
-Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score (:mod:`.evaluation`) in units of a
-hundred pawns, strictly inside the utilities, and the API reports values in pawns
+Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`)
+in units of a hundred pawns, strictly inside the utilities, and the API reports values in pawns
 (:meth:`Chess.value_to_json`): a won game is 100.
 """
 from engine.errors import InvalidState

@@ -5,7 +5,8 @@ start). The figures are PeSTO's published ones; the code is ours.
 Each table is indexed by the 120-square board of the mover's view (see :mod:`.board`) and includes the
 piece's material value. A position keeps its middle-game and endgame sums (the mover's pieces minus the
 opponent's, in centipawns) and its phase, and a move updates them (:func:`move_delta`), so evaluating a
-position is one blend.
+position is one blend, plus the pawn-structure terms (:func:`structure`: doubled, isolated and passed pawns),
+looked up by the position's pawns.
 """
 from engine.games.chess.board import A1, H1, PROMOTIONS, S, SQUARES
 
