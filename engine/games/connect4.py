@@ -90,6 +90,8 @@ def threat_outlook(x_threats: int, o_threats: int) -> int:
     Counting the empty cells that are safe to play, as the board fills: X wins with more odd threats than
     O has odd threats (O's odd threat in another column turns the parity back), O wins with an even threat
     when X has no odd one; that side gets ZUGZWANG."""
+    if not x_threats | o_threats:                             # the opening, mostly
+        return 0
     o_live = o_threats & ~cells_above(lowest_cells(x_threats))
     x_live = x_threats & ~cells_above(lowest_cells(o_threats))
     x_low, o_low = lowest_cells(x_live), lowest_cells(o_live)
