@@ -368,13 +368,11 @@ class Connect4(Game):
         return CELLS - state[2]
 
     def evaluate(self, state, player):
-        """For depth-limited play, from the threats' structure (:func:`threat_outlook`): each player's live
-        threats (those with no opponent threat below them in their column) weigh 16, the lowest live
-        threat of a column on its owner's parity row (odd rows from the bottom for X, even for O: the rows
-        each player can claim once the board fills) 12 more, and the side the parity threats favour in a
-        zugzwang end game ZUGZWANG; each stone weighs the number of lines of four through its cell (3 to
-        13: the centre counts most, which is what gives the opening, before any threat, its shape). The
-        sum is squashed into (-1, 1). Exact on terminal states."""
+        """For depth-limited play: the threats' structure (:func:`threat_outlook`: live threats, each
+        column's lowest live threat on its owner's parity row, and the side those parity threats favour
+        when the board fills by zugzwang), plus each stone's number of lines of four through its cell (3 to
+        13: the centre counts most, which is what gives the opening, before any threat, its shape); the
+        difference is squashed into (-1, 1). Exact on terminal states."""
         current, mask, ply, status, mine, theirs, _ = state
         if status != ONGOING:
             return self.utility(state, player)
