@@ -90,3 +90,14 @@ def test_threat_outlook_agrees_with_the_reference(seed, empty):
     mover_threats, other_threats = state[4], state[5]
     x_threats, o_threats = (mover_threats, other_threats) if len(moves) % 2 == 0 else (other_threats, mover_threats)
     assert threat_outlook(x_threats, o_threats) == reference_outlook(grid_after(moves))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=38))
+def test_the_evaluation_is_the_same_in_the_mirror(seed, empty):
+    moves = random_game(random.Random(seed), empty)
+    mirrored = "".join(str(8 - int(ch)) for ch in moves)
+    game, state = load("connect4", {"moves": moves})
+    _, mirror = load("connect4", {"moves": mirrored})
+    for player in (0, 1):
+        assert game.evaluate(state, player) == game.evaluate(mirror, player)
