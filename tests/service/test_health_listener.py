@@ -52,30 +52,6 @@ def test_the_health_listener_answers_from_the_arbiter(tmp_path, health_port):
         problem_of(raw(port, b"GARBAGE\r\n\r\n"), 400)
 
 
-def test_livez_on_the_health_port_fails_when_no_worker_reports(tmp_path, health_port):
-    """Workers that stop reporting to the arbiter (stopped here) for gunicorn's ``timeout``: 503."""
-    with gunicorn(tmp_path, args=["--timeout", "3"], HEALTH_BIND=f"127.0.0.1:{health_port}") as (base, process):
-        health = f"http://127.0.0.1:{health_port}/livez"
-        assert requests.get(health, timeout=10).status_code == 200
-        workers = psutil.Process(process.pid).children()
-        for worker in workers:
-            worker.suspend()
-        try:
-            deadline = time.monotonic() + 30
-            while (response := requests.get(health, timeout=10)).status_code == 200:
-                assert time.monotonic() < deadline, "/livez stayed 200 with every worker stopped"
-                time.sleep(0.2)
-            assert response.status_code == 503
-            assert response.headers["Content-Type"] == "application/problem+json"
-            assert response.json()["status"] == 503
-        finally:
-            for worker in workers:
-                try:
-                    worker.resume()
-                except psutil.NoSuchProcess:
-                    pass
-
-
 def test_readyz_is_503_as_soon_as_the_arbiter_is_sent_sigterm(tmp_path, health_port):
     """The lead's drain check: /readyz answered 200 21 ms after the SIGTERM (1 trial in 10): gunicorn's
     arbiter passes the signal on to its workers only once its main loop has handled it. Here the arbiter
