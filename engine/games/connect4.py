@@ -64,6 +64,47 @@ def lines_weight(stones: int) -> int:
             + ((stones & LINE_PLANES[2]).bit_count() << 2) + ((stones & LINE_PLANES[3]).bit_count() << 3))
 
 
+def lowest_cells(cells: int) -> int:
+    """The lowest of ``cells`` in every column (one bit a column at most): the column's sentinel bit keeps
+    each column's subtraction from borrowing from the next."""
+    marked = cells | ABOVE_BOARD
+    return marked & ~(marked - BOTTOM) & BOARD
+
+
+def cells_above(lowest: int) -> int:
+    """The cells strictly above each of ``lowest`` (one bit a column at most) in its column."""
+    return (ABOVE_BOARD - lowest) & BOARD & ~lowest
+
+
+# The weights of threat_outlook (with those of the stones' lines, lines_weight, in the evaluation).
+LIVE_THREAT, PARITY_THREAT, ZUGZWANG = 16, 12, 48
+
+
+def threat_outlook(x_threats: int, o_threats: int) -> int:
+    """The threats' worth for X (Allis' odd/even threats), given each player's winning cells.
+
+    A threat with an opponent's threat below it in its column is dead: the column stops under the lower
+    one, which whoever is forced to play beneath loses. A live threat weighs LIVE_THREAT. In each column the
+    lowest live threat decides the end game when the board fills by zugzwang: X claims the odd rows (1, 3,
+    5 from the bottom), O the even ones, so X's odd threats and O's even ones are good (PARITY_THREAT each).
+    Counting the empty cells that are safe to play, as the board fills: X wins with more odd threats than
+    O has odd threats (O's odd threat in another column turns the parity back), O wins with an even threat
+    when X has no odd one; that side gets ZUGZWANG."""
+    if not x_threats | o_threats:                             # the opening, mostly
+        return 0
+    o_live = o_threats & ~cells_above(lowest_cells(x_threats))
+    x_live = x_threats & ~cells_above(lowest_cells(o_threats))
+    x_low, o_low = lowest_cells(x_live), lowest_cells(o_live)
+    x_odd, o_odd = (x_low & ODD_ROWS).bit_count(), (o_low & ODD_ROWS).bit_count()
+    o_even = (o_low & EVEN_ROWS).bit_count()
+    score = LIVE_THREAT * (x_live.bit_count() - o_live.bit_count()) + PARITY_THREAT * (x_odd - o_even)
+    if x_odd > o_odd:
+        score += ZUGZWANG
+    elif o_even and not x_odd:
+        score -= ZUGZWANG
+    return score
+
+
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 SCORE = itemgetter(0)                                         # of a (score, column, child) triple
 
@@ -327,19 +368,20 @@ class Connect4(Game):
         return CELLS - state[2]
 
     def evaluate(self, state, player):
-        """For depth-limited play: open threats (cells where a player would complete four) weigh 16, a
-        threat on the player's parity row (odd rows from the bottom for X, even for O, the rows a player
-        can usually claim in the end game) 12 more, and each stone the number of lines of four through its
-        cell (3 to 13: the centre counts most, which is what gives the opening, before any threat, its
-        shape); the difference is squashed into (-1, 1). Exact on terminal states."""
+        """For depth-limited play: the threats' structure (:func:`threat_outlook`: live threats, each
+        column's lowest live threat on its owner's parity row, and the side those parity threats favour
+        when the board fills by zugzwang), plus each stone's number of lines of four through its cell (3 to
+        13: the centre counts most, which is what gives the opening, before any threat, its shape); the
+        difference is squashed into (-1, 1). Exact on terminal states."""
         current, mask, ply, status, mine, theirs, _ = state
         if status != ONGOING:
             return self.utility(state, player)
         mover = ply & 1
-        my_rows, their_rows = (ODD_ROWS, EVEN_ROWS) if mover == 0 else (EVEN_ROWS, ODD_ROWS)
-        score = (16 * (mine.bit_count() - theirs.bit_count())
-                 + 12 * ((mine & my_rows).bit_count() - (theirs & their_rows).bit_count())
-                 + lines_weight(current) - lines_weight(current ^ mask))
+        x_threats, o_threats = (mine, theirs) if mover == 0 else (theirs, mine)
+        score = threat_outlook(x_threats, o_threats)          # for X
+        if mover:
+            score = -score
+        score += lines_weight(current) - lines_weight(current ^ mask)
         value = score / (abs(score) + 128)                    # for the player to move
         return value if player == mover else -value
 
