@@ -3,8 +3,11 @@ out), so the harness does not depend on the engine's internals. The one exceptio
 :func:`zero_eval_depth_search`, which exists only to give the Connect Four depth-8 comparison a like-for-like
 row: the API has no way to ask for a zero evaluation, so it loads the state with ``engine.api.load`` and runs
 the alpha-beta module (``engine.api.algorithm_module``) on a copy of the game whose ``evaluate`` is 0 on
-non-terminal states. That row is labelled as such.
+non-terminal states. That row is labelled as such. Likewise :func:`chess_without_structure`, for the
+chess matches that measure the evaluation's pawn-structure terms against PeSTO's tables
+alone (the player spec's ``structure=false``).
 """
+import contextlib
 
 
 def search(game_id, state_json, algorithm, time_limit_ms=None):
@@ -45,3 +48,16 @@ def warm_up():
             api.algorithm_module(name)
         except Exception:
             pass
+
+
+@contextlib.contextmanager
+def chess_without_structure():
+    """Chess evaluates without its pawn-structure terms while the block runs (the
+    searches of one player's move; a match process plays one move at a time)."""
+    import engine.games.chess as chess_game
+    kept = chess_game.structure
+    chess_game.structure = lambda board: (0, 0)
+    try:
+        yield
+    finally:
+        chess_game.structure = kept

@@ -5,7 +5,8 @@
 
 - ``ours:alphabeta,depth=8``, ``ours:auto,level=3``: our engine in process, through ``engine.api.search``
   with the match's time a move (``time_ms=N`` overrides it for this player; ``time_ms=none``: no limit,
-  for a fixed depth or number of iterations);
+  for a fixed depth or number of iterations); ``structure=false`` (chess only, a bench-only switch): the
+  evaluation without its pawn-structure terms, PeSTO's tables alone, to measure them;
 - ``http:mcts,seed=1@http://127.0.0.1:8000``: the same through ``POST /v1/search`` of a running server;
 - ``openspiel:mcts``: OpenSpiel's C++ ``MCTSBot`` (random rollouts, ``rollouts=1``, ``uct_c`` sqrt 2,
   its solver on) stopped by its own wall clock at the time a move, or after ``simulations=N``; OpenSpiel
@@ -22,6 +23,7 @@
 
 A player answers :meth:`Player.choose` with a JSON move; the referee times it.
 """
+import contextlib
 import json
 import math
 import random
@@ -30,7 +32,7 @@ import sys
 import chess
 import requests
 
-from bench import os_games, peers
+from bench import os_games, ours, peers
 from engine import api
 from engine.game import EVALUATION
 
@@ -96,11 +98,13 @@ class Ours(Player):
         super().__init__(spec, name, settings, url)
         if not name:
             raise ValueError(f"say which algorithm: ours:alphabeta, ours:auto,level=5 ({spec!r})")
+        self.structure = self.settings.pop("structure", True)
         self.algorithm = {"name": name, **self.settings}
 
     def choose(self, position):
-        result = api.search(position.game_id, position.state_json, dict(self.algorithm),
-                            time_limit_ms=self.time_ms(position))
+        with contextlib.nullcontext() if self.structure else ours.chess_without_structure():
+            result = api.search(position.game_id, position.state_json, dict(self.algorithm),
+                                time_limit_ms=self.time_ms(position))
         return result.move
 
 
@@ -109,6 +113,8 @@ class Http(Ours):
 
     def __init__(self, spec, name, settings, url):
         super().__init__(spec, name, settings, url)
+        if not self.structure:
+            raise ValueError(f"structure=false switches the evaluation in process only ({spec!r})")
         self.session = requests.Session()
 
     def choose(self, position):

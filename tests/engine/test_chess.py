@@ -102,6 +102,40 @@ def test_states_are_immutable_values_with_keys():
     assert c != a and GAME.key(c) != GAME.key(a)
 
 
+def structure_of(fen):
+    from engine.games.chess.evaluation import structure
+    return structure(state_of(fen, [])[0])
+
+
+def test_pawn_structure_terms_by_hand():
+    from engine.games.chess.evaluation import DOUBLED, ISOLATED, PASSED_EG, PASSED_MG
+    # White: a2 isolated and passed (rank 2), c2 passed (rank 2), d5 passed (rank 5).
+    expected = (PASSED_MG[2] * 2 + PASSED_MG[5] - ISOLATED[0], PASSED_EG[2] * 2 + PASSED_EG[5] - ISOLATED[1])
+    assert structure_of("4k3/8/8/3P4/8/8/P1P5/4K3 w - - 0 1") == expected
+    assert structure_of("4k3/8/8/3P4/8/8/P1P5/4K3 b - - 0 1") == (-expected[0], -expected[1])
+    # White's a4 and a3: doubled and both isolated; Black's b7: isolated. b7 stands ahead of the a-pawns on
+    # the file beside theirs, and they ahead of it, so none is passed.
+    mg = -DOUBLED[0] - 2 * ISOLATED[0] + ISOLATED[0]
+    eg = -DOUBLED[1] - 2 * ISOLATED[1] + ISOLATED[1]
+    assert structure_of("4k3/1p6/8/8/P7/P7/8/4K3 w - - 0 1") == (mg, eg)
+    # White's g-pawn is gone: f2 and h2 are isolated (and blocked).
+    assert structure_of("6k1/5ppp/8/8/8/8/5P1P/6K1 w - - 0 1") == (-2 * ISOLATED[0], -2 * ISOLATED[1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_evaluation_is_colour_symmetric(seed):
+    """A position and its mirror image with the colours swapped evaluate alike for the side to move."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(60):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over():
+            a, b = state_of(board.fen(), []), state_of(board.mirror().fen(), [])
+            assert GAME.evaluate(a, GAME.to_move(a)) == pytest.approx(GAME.evaluate(b, GAME.to_move(b)))
+
+
 def search(fen, moves_played=(), **algorithm):
     return api.search("chess", {"fen": fen, "moves": list(moves_played)},
                       {"name": "alphabeta", **algorithm}, time_limit_ms=20_000)

@@ -8,8 +8,8 @@ mated) or threefold repetition (the same position, side to move, castling and en
 third time since the state's history starts): as python-chess's ``outcome(claim_draw=True)`` once a draw
 can be claimed from the position itself.
 
-Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score (:mod:`.evaluation`) in units of a
-hundred pawns, strictly inside the utilities, and the API reports values in pawns
+Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`)
+in units of a hundred pawns, strictly inside the utilities, and the API reports values in pawns
 (:meth:`Chess.value_to_json`): a won game is 100.
 """
 from engine.errors import InvalidState
@@ -17,7 +17,7 @@ from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDER
                          REPETITION, Game)
 from engine.games.chess import notation
 from engine.games.chess.board import PROMOTIONS, attacked, uci
-from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend
+from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend, structure
 from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
 from engine.registry import NO_CHANCE, GameType
@@ -99,7 +99,8 @@ class Chess(Game):
     def evaluate(self, state, player):
         if state[STATUS] != ONGOING:
             return self.utility(state, player)
-        v = blend(state[MG], state[EG], state[PHASE]) / CENTIPAWNS_PER_UNIT
+        mg, eg = structure(state[BOARD])
+        v = blend(state[MG] + mg, state[EG] + eg, state[PHASE]) / CENTIPAWNS_PER_UNIT
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
 

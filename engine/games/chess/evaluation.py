@@ -5,7 +5,8 @@ start). The figures are PeSTO's published ones; the code is ours.
 Each table is indexed by the 120-square board of the mover's view (see :mod:`.board`) and includes the
 piece's material value. A position keeps its middle-game and endgame sums (the mover's pieces minus the
 opponent's, in centipawns) and its phase, and a move updates them (:func:`move_delta`), so evaluating a
-position is one blend.
+position is one blend, plus the pawn-structure terms (:func:`structure`: doubled, isolated and passed pawns),
+looked up by the position's pawns.
 """
 from engine.games.chess.board import A1, H1, PROMOTIONS, S, SQUARES
 
@@ -115,3 +116,61 @@ def blend(mg: int, eg: int, phase: int) -> float:
     if phase > FULL_PHASE:
         phase = FULL_PHASE
     return (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
+
+
+# --- pawn structure -------------------------------------------------------------------------------
+# Terms of the pawns alone, so a position's are looked up by its pawns (a small table: most positions a
+# search meets share their pawns with many others). Centipawns, (middle game, endgame).
+DOUBLED = (10, 20)            # each pawn beyond the first on a file
+ISOLATED = (10, 15)           # a pawn with no friendly pawn on the files beside it
+# A passed pawn (no enemy pawn ahead on its file or the files beside it), by its rank (2..7) from its
+# owner's side. PeSTO's pawn tables already pay for advanced pawns, so these stay small.
+PASSED_MG = (0, 0, 0, 5, 10, 20, 35, 50)
+PASSED_EG = (0, 0, 5, 10, 20, 35, 55, 80)
+PAWNS_ONLY = bytes(c if chr(c) in "Pp" else 46 for c in range(256))   # every other square -> "."
+STRUCTURE_CACHE_SIZE = 1 << 16
+STRUCTURE_CACHE = {}
+
+
+def structure(board: str) -> tuple:
+    """``(mg, eg)``: the pawn structure terms of a board, the mover's minus the opponent's, in centipawns;
+    cached by the pawns."""
+    key = board.encode().translate(PAWNS_ONLY)
+    cached = STRUCTURE_CACHE.get(key)
+    if cached is None:
+        if len(STRUCTURE_CACHE) >= STRUCTURE_CACHE_SIZE:
+            STRUCTURE_CACHE.clear()
+        ours_mg, ours_eg = side_structure(key, 80, 112)                               # "P", "p"
+        theirs_mg, theirs_eg = side_structure(key[::-1], 112, 80)                     # turned round
+        cached = STRUCTURE_CACHE[key] = (ours_mg - theirs_mg, ours_eg - theirs_eg)
+    return cached
+
+
+def side_structure(key: bytes, own: int, enemy: int) -> tuple:
+    """``(mg, eg)`` of the side whose pawns (byte ``own``) play up ``key`` (a board's pawns, rows 2..9 the
+    ranks 8..1 of that side, files in columns 1..8; turned round, the board reads the same for the other
+    side, files mirrored). ``rows`` holds the side's pawns by file; ``front``: the enemy's frontmost pawn on
+    each file, the lowest row, 99 when none (so a pawn is passed when no enemy pawn stands on a lower row,
+    ahead of it, on its file or the files beside it)."""
+    rows = [[] for _ in range(10)]
+    front = [99] * 10
+    for s in range(21, 99):
+        c = key[s]
+        if c == own:
+            rows[s % 10].append(s // 10)
+        elif c == enemy and s // 10 < front[s % 10]:
+            front[s % 10] = s // 10
+    mg = eg = 0
+    for f in range(1, 9):
+        pawns = rows[f]
+        if not pawns:
+            continue
+        if len(pawns) > 1:
+            mg, eg = mg - DOUBLED[0] * (len(pawns) - 1), eg - DOUBLED[1] * (len(pawns) - 1)
+        if not rows[f - 1] and not rows[f + 1]:
+            mg, eg = mg - ISOLATED[0] * len(pawns), eg - ISOLATED[1] * len(pawns)
+        for r in pawns:
+            if front[f - 1] >= r and front[f] >= r and front[f + 1] >= r:
+                rank = 10 - r
+                mg, eg = mg + PASSED_MG[rank], eg + PASSED_EG[rank]
+    return mg, eg
