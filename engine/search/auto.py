@@ -10,12 +10,18 @@ search, which needs only the rules. Each algorithm evaluates with the game's own
 Levels (:data:`LEVELS`): 10 is full strength, the configuration with the whole time. A lower level is
 weaker by design, along two axes that both shrink as the level rises: it searches with a share of the time
 and, from level 8 down, to a capped depth (or a capped number of MCTS iterations); and with the level's
-``mistake`` probability it plays, instead of the search's move, one drawn uniformly from the other legal
-moves. A mistake rather than noise on the root values or the second-best move: an alpha-beta search proves
-only its best move's value, the other root moves get bounds (a null-window search stops as soon as a move
-is shown no better), so ranking them by those numbers is arbitrary (a lost move bounded "at most a draw"
-ties with the drawing move). The mistake probability falls by about a tenth of the moves a level,
-which matters most near the top, where a deeper search alone gains little. The draws come from a generator seeded by ``seed`` and the
+``mistake`` probability it plays, instead of the search's move, a mistake: one drawn uniformly from the
+worse half of the other legal moves, as a one-ply look (the game's evaluation of the position each move
+leaves) ranks them, or from all of them when the game cannot evaluate. A mistake that matters: a uniformly
+random move is often as good as the best in a quiet position, so in a short, drawish game (5 x 5, k = 4)
+a low mistake rate hardly changed the result and the levels bunched together. A mistake rather than noise
+on the root values or the second-best move: an alpha-beta search proves only its best move's value, the
+other root moves get bounds (a null-window search stops as soon as a move is shown no better), so ranking
+them by those numbers is arbitrary (a lost move bounded "at most a draw" ties with the drawing move). The
+mistake probability's log-odds, log(p / (1 - p)), fall by 0.5 to 1.2 a level: near the top the level that
+errs less often wins about in the ratio of the two probabilities, near the bottom in the ratio of the good
+moves, and the log-odds measure both; the steps are largest where the depth and time ladder adds least
+(levels 2 and 3 share depth 1, and above depth 4 a deeper search hardly helps in a small game). The draws come from a generator seeded by ``seed`` and the
 position, so the same seed, position and search answer the same move; without a seed each search draws
 afresh.
 """
@@ -40,7 +46,7 @@ SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a
 class Level:
     """A difficulty level: ``time_share`` of the time limit; ``depth`` (plies) and ``iterations`` caps,
     each applied when the chosen algorithm takes it (None: none); ``mistake``, the probability of playing
-    a move drawn uniformly from the legal moves other than the search's choice."""
+    a mistake (:func:`play_level`) instead of the search's choice."""
 
     time_share: float
     depth: int | None
@@ -49,15 +55,15 @@ class Level:
 
 
 LEVELS = {
-    1: Level(0.05, 1, 20, 0.90),
-    2: Level(0.10, 1, 50, 0.78),
-    3: Level(0.15, 1, 100, 0.66),
-    4: Level(0.20, 2, 200, 0.58),
-    5: Level(0.25, 3, 400, 0.50),
-    6: Level(0.35, 4, 800, 0.42),
-    7: Level(0.50, 6, 1600, 0.30),
-    8: Level(0.65, 8, 3200, 0.20),
-    9: Level(0.80, None, None, 0.11),
+    1: Level(0.05, 1, 20, 0.95),
+    2: Level(0.10, 1, 50, 0.85),
+    3: Level(0.15, 1, 100, 0.70),
+    4: Level(0.20, 2, 200, 0.57),
+    5: Level(0.25, 3, 400, 0.45),
+    6: Level(0.35, 4, 800, 0.32),
+    7: Level(0.50, 6, 1600, 0.22),
+    8: Level(0.65, 8, 3200, 0.14),
+    9: Level(0.80, None, None, 0.08),
     10: Level(1.0, None, None, 0.0),
 }
 FULL_STRENGTH = 10
@@ -147,16 +153,27 @@ def generator(game, state, seed) -> random.Random:
 
 
 def play_level(game, state, result, level: Level, rng: random.Random) -> None:
-    """With probability ``level.mistake``, replace the search's move by one drawn uniformly from the other
-    legal moves; its value becomes the one the search listed for it, if any (a bound, for most moves of an
-    alpha-beta search), and the principal variation and any proof, which belonged to the search's move,
-    are dropped."""
+    """With probability ``level.mistake``, replace the search's move by one drawn uniformly from
+    :func:`worse_half` of the other legal moves; its value becomes the one the search listed for it, if any
+    (a bound, for most moves of an alpha-beta search), and the principal variation and any proof, which
+    belonged to the search's move, are dropped."""
     if rng.random() >= level.mistake:
         return
     others = [a for a in game.actions(state) if a != result.move]
     if not others:
         return
-    chosen = rng.choice(others)
+    chosen = rng.choice(worse_half(game, state, others))
     listed = next((mv.value for mv in result.moves if mv.move == chosen), result.value)
     result.move, result.value, result.pv = chosen, listed, [chosen]
     result.outcome = result.plies_to_end = None
+
+
+def worse_half(game, state, moves: list) -> list:
+    """The half of ``moves`` (rounded up) that a one-ply look ranks lowest for the player to move: the
+    game's evaluation of the position each leaves (exact where it ends the game), ties in move order; all of
+    ``moves`` when the game cannot evaluate."""
+    if EVALUATION not in game.capabilities:
+        return moves
+    player = game.to_move(state)
+    ranked = sorted(moves, key=lambda a: game.evaluate(game.result(state, a), player))
+    return ranked[:(len(ranked) + 1) // 2]

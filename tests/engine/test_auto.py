@@ -97,7 +97,15 @@ def test_a_mistake_plays_another_legal_move_and_drops_the_proof():
         assert result.outcome is None and result.plies_to_end is None and result.pv == [result.move]
         assert result.value == next(mv.value for mv in result.moves if mv.move == result.move)
         played.add(result.move)
-    assert played == set(game.actions(state)) - {best}     # uniformly among the others: each comes up
+    # X wins at 2; 5 blocks O's row and 6, 7, 8 (evaluated alike) lose at once: the worse half of the four
+    # others is the first two of those, ties in move order, and each comes up
+    assert played == {6, 7}
+
+
+def test_a_mistake_is_any_other_move_when_the_game_cannot_evaluate():
+    game, state = api.load("tree", {"root": {"type": "max", "children": [{"value": v} for v in (1, 2, 3, 4)]}})
+    moves = game.actions(state)
+    assert auto.worse_half(game, state, moves) == moves
 
 
 def test_without_a_mistake_the_search_s_answer_stands():
