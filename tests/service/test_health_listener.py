@@ -78,3 +78,28 @@ def test_readyz_is_503_as_soon_as_the_arbiter_is_sent_sigterm(tmp_path, health_p
             assert ready.status_code == 503, (trial, ready.text)
             assert json.loads(ready.text)["detail"] == "The server is shutting down."
             assert process.wait(timeout=60) == 0
+
+
+class StandInWorker:
+    """A worker as the arbiter's table holds it: its heartbeat file's last update (monotonic seconds)."""
+
+    def __init__(self, last_update: float):
+        self.tmp = type("Tmp", (), {"last_update": staticmethod(lambda: last_update)})()
+
+
+def arbiter_with(*ages: float, timeout: float = 30):
+    """An arbiter whose workers last reported ``ages`` seconds ago."""
+    now = time.monotonic()
+    workers = {pid: StandInWorker(now - age) for pid, age in enumerate(ages, start=100)}
+    return type("Arbiter", (), {"WORKERS": workers, "timeout": timeout})()
+
+
+@pytest.mark.parametrize("path", ["/livez", "/readyz"])
+def test_health_is_503_once_no_worker_has_reported_within_the_timeout(path):
+    """The arbiter kills a worker silent for longer than its timeout, and starts another: in between, and
+    while no worker is running at all, the health port must not say the server is alive."""
+    from service.health_listener import status
+    assert status(arbiter_with(5, 50), path)[0] == 200          # one worker still reporting is enough
+    code, body = status(arbiter_with(31, 50), path)
+    assert code == 503 and body["status"] == 503 and "30" in body["detail"]
+    assert status(arbiter_with(), path)[0] == 503                # no worker at all
