@@ -18,7 +18,8 @@ a low mistake rate hardly changed the result and the levels bunched together. A 
 on the root values or the second-best move: an alpha-beta search proves only its best move's value, the
 other root moves get bounds (a null-window search stops as soon as a move is shown no better), so ranking
 them by those numbers is arbitrary (a lost move bounded "at most a draw" ties with the drawing move). The
-mistake probability's log-odds, log(p / (1 - p)), fall by 0.5 to 1.2 a level: near the top the level that
+mistake probability's log-odds, log(p / (1 - p)), fall by 0.3 to 0.9 a level from level 2 on (level 1
+always errs): near the top the level that
 errs less often wins about in the ratio of the two probabilities, near the bottom in the ratio of the good
 moves, and the log-odds measure both; the steps are largest where the depth and time ladder adds least
 (levels 2 and 3 share depth 1, and above depth 4 a deeper search hardly helps in a small game). The draws come from a generator seeded by ``seed`` and the
@@ -55,11 +56,11 @@ class Level:
 
 
 LEVELS = {
-    1: Level(0.05, 1, 20, 0.95),
-    2: Level(0.10, 1, 50, 0.85),
-    3: Level(0.15, 1, 100, 0.70),
-    4: Level(0.20, 2, 200, 0.57),
-    5: Level(0.25, 3, 400, 0.45),
+    1: Level(0.05, 1, 20, 1.0),
+    2: Level(0.10, 1, 50, 0.80),
+    3: Level(0.15, 1, 100, 0.62),
+    4: Level(0.20, 2, 200, 0.52),
+    5: Level(0.25, 3, 400, 0.38),
     6: Level(0.35, 4, 800, 0.32),
     7: Level(0.50, 6, 1600, 0.22),
     8: Level(0.65, 8, 3200, 0.14),
