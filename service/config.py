@@ -10,7 +10,8 @@ ANY_ORIGIN = "*"
 @dataclass(frozen=True)
 class Settings:
     """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
-    a positive integer except two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
+    a positive integer except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
+    threads a search runs: service/search_threads.py; 0: the same priority), and two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
     comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
     call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
 
@@ -29,11 +30,14 @@ class Settings:
     search_seconds_per_client_minute: int = 60
     rate_limit_storage_uri: str = "memory://"
     cors_origins: str = ANY_ORIGIN
+    search_nice: int = 5
 
     def __post_init__(self):
         for f in fields(self):
-            if f.type is int and getattr(self, f.name) < 1:
+            if f.type is int and f.name != "search_nice" and getattr(self, f.name) < 1:
                 raise ValueError(f"{f.name.upper()} must be a positive integer")
+        if not 0 <= self.search_nice <= 19:
+            raise ValueError("SEARCH_NICE must be an integer from 0 to 19")
         if self.default_time_limit_ms > self.max_time_limit_ms:
             raise ValueError("DEFAULT_TIME_LIMIT_MS must not exceed MAX_TIME_LIMIT_MS")
         origins = self.allowed_origins()

@@ -1,5 +1,5 @@
 """Searches on threads of their own, at a lower CPU priority than the threads that read requests, answer
-health checks and refuse searches (``SEARCH_NICE``, Linux only).
+health checks and refuse searches (the ``SEARCH_NICE`` setting, service/config.py; Linux only).
 
 A worker's threads share its interpreter lock, and its two busy cores are shared with the other worker
 and whatever else runs: a thread that reads a request or writes a refusal gives the lock up and takes it
@@ -13,18 +13,9 @@ import os
 import sys
 import threading
 
-NICE_ENV = "SEARCH_NICE"
 
-
-def search_nice() -> int:
-    """How many nice levels below the worker a search runs (the ``SEARCH_NICE`` setting, 0 to 19; 5 by
-    default, which the flood bench measured against 0: bench/RESULTS.md)."""
-    return int(os.environ.get(NICE_ENV, "5") or 0)
-
-
-def lower_priority() -> None:
-    """This thread only, by ``SEARCH_NICE`` levels (Linux applies ``setpriority`` to a thread id)."""
-    nice = search_nice()
+def lower_priority(nice: int) -> None:
+    """This thread only, by ``nice`` levels (Linux applies ``setpriority`` to a thread id)."""
     if nice <= 0 or sys.platform != "linux":
         return
     thread = threading.get_native_id()
@@ -34,14 +25,14 @@ def lower_priority() -> None:
         pass
 
 
-def run(function, /, *args, **kwargs):
-    """``function(*args, **kwargs)`` on a search thread (see the module docstring); its result, or its
-    exception, here. The calling thread waits without holding the interpreter."""
+def run(nice: int, function, /, *args, **kwargs):
+    """``function(*args, **kwargs)`` on a search thread ``nice`` levels lower (see the module docstring);
+    its result, or its exception, here. The calling thread waits without holding the interpreter."""
     context = contextvars.copy_context()
     outcome = {}
 
     def target():
-        lower_priority()
+        lower_priority(nice)
         try:
             outcome["result"] = context.run(function, *args, **kwargs)
         except BaseException as error:  # raised again in the caller

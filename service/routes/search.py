@@ -62,7 +62,7 @@ def search_request() -> dict:
 def search_slot(request: dict):
     """For the body of the ``with``: one of the client's searches (or 429) and the worker's search slot
     (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``. The
-server is told that a search started (it counts them toward ``max_requests``)."""
+    server is told that a search started (it counts them toward ``max_requests``)."""
     waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
     with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0):
         request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)
@@ -75,7 +75,7 @@ def search():
     request = search_request()
     settings = current_app.config["SETTINGS"]
     with search_slot(request), IN_FLIGHT.track_inprogress():
-        result = search_threads.run(engine.api.search, **request)
+        result = search_threads.run(settings.search_nice, engine.api.search, **request)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)

@@ -46,8 +46,9 @@ def search_stream():
     held.enter_context(search_slot(request))
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
-        cap = current_app.config["SETTINGS"].max_trace_bytes
-        response = Response(events(prepared, request["game_id"], algorithm, trace, cap, streamed_search()),
+        settings = current_app.config["SETTINGS"]
+        response = Response(events(prepared, request["game_id"], algorithm, trace, settings.max_trace_bytes,
+                                   settings.search_nice, streamed_search()),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -57,11 +58,12 @@ def search_stream():
 
 
 def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
-           log: dict):
-    """The stream's bytes. Closing the generator (the client went away) cancels the search. ``log``
-    receives the search's figures for the request's log line (those of the cancelled search too)."""
+           search_nice: int, log: dict):
+    """The stream's bytes, the search running ``search_nice`` levels lower (service/search_threads.py).
+    Closing the generator (the client went away) cancels the search. ``log`` receives the search's figures
+    for the request's log line (those of the cancelled search too)."""
     queue = SimpleQueue()
-    worker = threading.Thread(target=run, args=(prepared, queue), name="search", daemon=True)
+    worker = threading.Thread(target=run, args=(prepared, queue, search_nice), name="search", daemon=True)
     worker.start()
     try:
         while True:
@@ -90,10 +92,10 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
 
 
-def run(prepared: engine.api.Search, queue: SimpleQueue) -> None:
-    """The search thread (at the priority of service/search_threads.py): progress reports, then the result
-    or the problem, into ``queue``."""
-    lower_priority()
+def run(prepared: engine.api.Search, queue: SimpleQueue, nice: int) -> None:
+    """The search thread, ``nice`` levels lower (service/search_threads.py): progress reports, then the
+    result or the problem, into ``queue``."""
+    lower_priority(nice)
     try:
         with IN_FLIGHT.track_inprogress():
             result = prepared.run(on_progress=lambda progress: queue.put((INFO, progress)))
