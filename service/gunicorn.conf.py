@@ -22,9 +22,6 @@ if _own_metrics_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tactician-metrics-")
 _metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 
-# Where retiring workers note their pids (service/worker.py, which reads the same variable).
-RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
-
 _max_time_limit_s = int(os.environ.get("MAX_TIME_LIMIT_MS", "10000")) / 1000.0
 
 wsgi_app = "service.wsgi:app"
@@ -61,7 +58,7 @@ def on_starting(server):
     os.makedirs(_metrics_dir, exist_ok=True)
     for name in os.listdir(_metrics_dir):
         os.unlink(os.path.join(_metrics_dir, name))
-    os.environ[RETIRING_DIR_ENV] = tempfile.mkdtemp(prefix="tactician-retiring-")
+    os.environ[lifecycle.RETIRING_DIR_ENV] = tempfile.mkdtemp(prefix="tactician-retiring-")
 
 
 def when_ready(server):
@@ -80,7 +77,7 @@ def post_fork(server, worker):
 def retiring_workers(server) -> int:
     """How many of the running workers are retiring after ``max_requests`` (each noted its pid in the
     directory; the notes of those that have exited are removed)."""
-    directory = os.environ.get(RETIRING_DIR_ENV)
+    directory = os.environ.get(lifecycle.RETIRING_DIR_ENV)
     if not directory or not os.path.isdir(directory):
         return 0
     count = 0
@@ -116,4 +113,4 @@ def child_exit(server, worker):
 def on_exit(server):
     if _own_metrics_dir:
         shutil.rmtree(_metrics_dir, ignore_errors=True)
-    shutil.rmtree(os.environ.get(RETIRING_DIR_ENV, ""), ignore_errors=True)
+    shutil.rmtree(os.environ.get(lifecycle.RETIRING_DIR_ENV, ""), ignore_errors=True)

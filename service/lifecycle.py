@@ -14,6 +14,9 @@ import mmap
 import os
 import signal
 
+# The environment variable naming the directory where a worker retiring after ``max_requests`` notes its
+# pid for the arbiter (set by service/gunicorn.conf.py, which reads the notes; written by service/worker.py).
+RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT)
 STOP_MASK = sum(1 << (sig - 1) for sig in STOP_SIGNALS)  # as /proc/<pid>/status shows signal sets
 

@@ -14,7 +14,7 @@
   replacement only when it exits, so when every worker retired at once, new connections waited in the
   listen backlog for seconds (the flood bench's 7 s refusals). The retiring worker asks the arbiter for
   its replacement at once (``SIGTTIN``: one worker more), leaving a note in the directory named by
-  ``RETIRING_DIR_ENV``, which ``child_exit`` (service/gunicorn.conf.py) reads to take the extra worker
+  ``lifecycle.RETIRING_DIR_ENV``, which ``child_exit`` (service/gunicorn.conf.py) reads to take the extra worker
   back when it exits.
 - **Slow clients do not hold threads**: a new connection that sends nothing goes back to the poller after
   ``IDLE_CONNECTION_WAIT_SECONDS`` (gthread's default: 5 s), and every blocking read of a request waits at
@@ -55,9 +55,6 @@ DRAIN_QUIET_SECONDS = 0.5
 # waiting up to this long each time behind the searches: at 1 ms the flood bench's /livez p99 was 64 ms.
 # Switching costs nothing while no other thread wants the GIL.
 GIL_SWITCH_SECONDS = 0.0002
-# The environment variable (set by service/gunicorn.conf.py, which names it too) naming the directory where a retiring worker
-# notes its pid for the arbiter: see the module docstring.
-RETIRING_DIR_ENV = "TACTICIAN_RETIRING_DIR"
 # gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
 # back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
 IDLE_CONNECTION_WAIT_SECONDS = 0.05
@@ -205,7 +202,7 @@ class Worker(gthread.ThreadWorker):
 
     def ask_for_replacement(self) -> None:
         app = getattr(self, "flask_app", None)
-        directory = os.environ.get(RETIRING_DIR_ENV)
+        directory = os.environ.get(lifecycle.RETIRING_DIR_ENV)
         if directory is None or app is None or admission(app).draining:
             return
         try:
