@@ -13,6 +13,7 @@ usual margin, however long the running ones take.
 """
 from contextlib import contextmanager
 import math
+import random
 import threading
 
 from flask import Flask
@@ -59,8 +60,12 @@ class Admission:
             raise self.full()
 
     def full(self) -> ServiceUnavailable:
-        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in "
-                                  f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
+        """The refusal of a search beyond the waiting line. Its ``Retry-After`` is drawn between the time a
+        search is given by default and twice that: clients refused together come back spread out, rather
+        than as a herd to be refused together again."""
+        wait = random.randint(self.retry_after_s, 2 * self.retry_after_s)
+        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in {wait} s.",
+                                  retry_after=wait)
 
     @contextmanager
     def search(self, patience_s: float):
