@@ -13,7 +13,6 @@ usual margin, however long the running ones take.
 """
 from contextlib import contextmanager
 import math
-import random
 import threading
 
 from flask import Flask
@@ -60,12 +59,8 @@ class Admission:
             raise self.full()
 
     def full(self) -> ServiceUnavailable:
-        """The refusal of a search beyond the waiting line. Its ``Retry-After`` is drawn between the time a
-        search is given by default and twice that: clients refused together come back spread out, rather
-        than as a herd to be refused together again."""
-        wait = random.randint(self.retry_after_s, 2 * self.retry_after_s)
-        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in {wait} s.",
-                                  retry_after=wait)
+        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in "
+                                  f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
 
     @contextmanager
     def search(self, patience_s: float):

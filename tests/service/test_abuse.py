@@ -128,10 +128,6 @@ def test_searches_beyond_the_waiting_bound_are_refused_at_once():
         problem(refused, 503)
         assert int(refused.headers["Retry-After"]) >= 1
         assert client.get("/livez").status_code == 200
-        # clients refused together are told to come back at different times, within [T, 2T] for the
-        # default time limit T (1 s)
-        waits = {int(post(client, body).headers["Retry-After"]) for _ in range(40)}
-        assert waits == {1, 2}
     waiting.join(timeout=10)
     assert answers[0].status_code == 200
     assert post(client, body).status_code == 200
