@@ -23,6 +23,7 @@ overstays is killed and its request answered 500.
 from multiprocessing import Pipe
 import os
 import signal
+import time
 import traceback
 import warnings
 
@@ -30,6 +31,7 @@ from engine.errors import EngineError
 
 INFO, RESULT, ERROR, FAILED = "info", "result", "error", "failed"
 GRACE_SECONDS = 5.0
+STOP_POLL_SECONDS = 0.005
 # The signals gunicorn's worker handles: the child takes the defaults back (a SIGTERM kills it).
 WORKER_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2,
                   signal.SIGWINCH, signal.SIGABRT, signal.SIGCHLD)
@@ -42,16 +44,17 @@ class SearchFailed(RuntimeError):
 class SearchProcess:
     """``search(on_progress)`` running in a child forked now, ``nice`` levels lower. Read its messages
     with :meth:`poll` and :meth:`receive`, or just :meth:`result`; :meth:`close` (always) reaps it,
-    killing it first if it still runs."""
+    killing it first if it still runs. ``stop``, if given, is what the child calls to end the search
+    early (it then answers as on a timeout) when :meth:`stop` asks it to."""
 
-    def __init__(self, search, nice: int):
+    def __init__(self, search, nice: int, stop=None):
         self.reader, writer = Pipe(duplex=False)
         with warnings.catch_warnings():  # Python >= 3.12 warns of fork in a threaded process: see above
             warnings.simplefilter("ignore", DeprecationWarning)
             self.pid = os.fork()
         if self.pid == 0:  # the child: it never returns
             self.reader.close()
-            run_child(search, writer, nice)
+            run_child(search, writer, nice, stop)
         writer.close()
         self.exited = False
 
@@ -82,6 +85,27 @@ class SearchProcess:
                 return data
         raise SearchFailed(f"the search's process gave no answer within {wait_s:.1f} s")
 
+    def stop(self, grace_s: float) -> None:
+        """Ask the search to end now (SIGTERM: the child calls its ``stop``, and sends its answer) and
+        wait up to ``grace_s`` for the child to exit; the answer, if any, is then left to :meth:`leftovers`."""
+        if self.exited:
+            return
+        os.kill(self.pid, signal.SIGTERM)
+        give_up = time.perf_counter() + grace_s
+        while time.perf_counter() < give_up:
+            if os.waitpid(self.pid, os.WNOHANG)[0]:
+                self.exited = True
+                return
+            time.sleep(STOP_POLL_SECONDS)
+
+    def leftovers(self):
+        """The messages still waiting, without waiting for more."""
+        try:
+            while self.reader.poll(0):
+                yield self.receive()
+        except (EngineError, SearchFailed):
+            return
+
     def close(self) -> None:
         """Kill the child if it still runs, and reap it."""
         if not self.exited:
@@ -100,12 +124,14 @@ class SearchProcess:
         self.close()
 
 
-def run_child(search, writer, nice: int) -> None:
+def run_child(search, writer, nice: int, stop) -> None:
     """In the forked child: run the search, send its messages, exit."""
     code = 1
     try:
         for signum in WORKER_SIGNALS:
             signal.signal(signum, signal.SIG_DFL)
+        if stop is not None:
+            signal.signal(signal.SIGTERM, lambda signum, frame: stop())
         signal.set_wakeup_fd(-1)
         keep = writer.fileno()
         os.closerange(3, keep)

@@ -8,8 +8,8 @@ progress report (one per iteration of iterative deepening, every so many MCTS it
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
 itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
 problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` keeps proxies patient and
-finds out soon when the client has gone: the server then closes this generator, which ends the search's
-process, so the worker is free at once.
+finds out soon when the client has gone: the server then closes this generator, which stops the search
+(its process answers as on a timeout, and exits), so the worker is free at once.
 """
 from contextlib import ExitStack
 import json
@@ -32,6 +32,8 @@ blueprint = Blueprint("stream", __name__)
 log_errors = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 0.2
+# How long a stream whose client has gone waits for its stopped search's answer (for the log line).
+STOP_GRACE_SECONDS = 0.5
 KEEP_ALIVE = b": keep-alive\n\n"
 RESULT, ERROR = "result", "error"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -60,10 +62,10 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
            search_nice: int, log: dict):
     """The stream's bytes, the search running in a process of its own, ``search_nice`` levels lower
     (service/search_processes.py). Closing the generator (the client went away) ends that process.
-    ``log`` receives the search's figures for the request's log line (none if the client left first)."""
+    ``log`` receives the search's figures for the request's log line (those of the stopped search too)."""
     limit_s = prepared.deadline.remaining()
     overstay = None if limit_s is None else time.perf_counter() + limit_s + GRACE_SECONDS
-    process = SearchProcess(prepared.run, search_nice)
+    process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel)
     try:
         with IN_FLIGHT.track_inprogress():
             while True:
@@ -86,6 +88,11 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
         log_errors.error("a streamed search failed: %s", exc)
         yield event(ERROR, problem_body(500, "Internal Server Error", INTERNAL_DETAIL))
     finally:
+        process.stop(STOP_GRACE_SECONDS)
+        if not log:  # the client left first: the stopped search's figures, if its answer came in time
+            for kind, data in process.leftovers():
+                if kind != INFO:
+                    note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
         process.close()
 
 

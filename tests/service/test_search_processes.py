@@ -89,3 +89,17 @@ def test_the_child_does_not_keep_the_workers_connections_open():
         client.settimeout(2)
         assert client.recv(1) == b""  # end of stream now, while the child still sleeps
     client.close()
+
+
+def test_a_stopped_search_answers_as_on_a_timeout():
+    prepared = engine.api.Search("tictactoe", {"board": ["." * 7] * 7, "k": 4}, {"name": "minimax"}, 10_000)
+    process = SearchProcess(prepared.run, nice=0, stop=prepared.cancel)
+    try:
+        time.sleep(0.3)  # searching
+        started = time.perf_counter()
+        process.stop(5)
+        assert time.perf_counter() - started < 2
+        (kind, result), = [m for m in process.leftovers() if m[0] == RESULT]
+        assert result.stats.timed_out and result.stats.nodes > 0
+    finally:
+        process.close()
