@@ -4,12 +4,11 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-from contextlib import contextmanager
 import dataclasses
-import gc
 import sys
 import time
 
+from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
 from engine.limits import Limits
@@ -84,7 +83,7 @@ class Search:
         self.module, self.settings, options = settings_for(game_id, algorithm)
         self.trace, self.limits, self.unread = trace, limits, None
         try:
-            with no_cyclic_gc(), reading(self.deadline):
+            with held_off(), reading(self.deadline):
                 self.game, self.state = load(game_id, state_json, limits, **options)
         except ReadTimeout as stop:  # no time left to search: run() answers with the root's first move
             self.unread = stop
@@ -98,7 +97,7 @@ class Search:
         game = self.game
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
-        with no_cyclic_gc():
+        with held_off():
             result = self.module.search(game, self.state, self.settings, deadline=self.deadline,
                                         trace=self.trace, limits=self.limits)
         return to_json_moves(game, result, self.state, self.deadline)
@@ -112,23 +111,6 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
     stats.finish(deadline.elapsed())
     return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
-
-
-@contextmanager
-def no_cyclic_gc():
-    """Hold off Python's cyclic garbage collector while a state is read and searched. A full collection
-    walks every tracked object (a search's tree and table included) in one go, 10-60 ms here, and if one starts just
-    before the deadline the search answers that much late. Reference counting still frees almost all of a
-    search's garbage, and alpha-beta frees its table itself before it answers (within its deadline), so
-    little is left for the collector when it runs again. The switch is process-wide: the service's sync
-    workers run one search at a time each."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def to_json_moves(game, result, state=None, deadline: Deadline | None = None):

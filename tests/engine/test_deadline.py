@@ -97,7 +97,7 @@ def test_a_search_runs_without_the_cyclic_collector_and_restores_it():
             collections.append((info["generation"], searching[0]))
 
     searching = [False]
-    real = engine.api.no_cyclic_gc
+    real = engine.api.held_off
 
     @contextmanager
     def watched():
@@ -107,12 +107,12 @@ def test_a_search_runs_without_the_cyclic_collector_and_restores_it():
             searching[0] = False
 
     gc.callbacks.append(record)
-    engine.api.no_cyclic_gc = watched
+    engine.api.held_off = watched
     try:
         search("connect4", {"moves": "5562347631247347631431"}, {"name": "alphabeta"}, time_limit_ms=5000)
     finally:
         gc.callbacks.remove(record)
-        engine.api.no_cyclic_gc = real
+        engine.api.held_off = real
     assert not any(during for _, during in collections) and all(gen == 0 for gen, _ in collections)
     assert gc.isenabled()
 

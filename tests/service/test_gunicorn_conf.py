@@ -28,3 +28,17 @@ def test_the_metrics_directory_is_emptied_at_start(monkeypatch, tmp_path):
     (tmp_path / "counter_123.db").write_bytes(b"stale")
     load_conf(monkeypatch, tmp_path)["on_starting"](None)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_loaded_app_is_frozen_out_of_the_workers_collections(monkeypatch, tmp_path):
+    """Before each fork, everything the arbiter has loaded moves to the collector's permanent generation,
+    so that a worker's full collections do not walk it (nor write to the pages it shares with the arbiter)."""
+    import gc
+    pre_fork = load_conf(monkeypatch, tmp_path)["pre_fork"]
+    loaded = [[] for _ in range(100)]  # stand-ins for the app's objects
+    try:
+        pre_fork(None, None)
+        assert gc.get_freeze_count() >= len(loaded)
+        assert not any(o is loaded for o in gc.get_objects())  # out of every generation a collection walks
+    finally:
+        gc.unfreeze()
