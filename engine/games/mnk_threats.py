@@ -158,8 +158,9 @@ class Search:
         follow = self.attack(after, theirs, 0, blocks)  # the win by fours the move threatens
         if follow is None:
             return None
-        longest = None
-        for cell in cells_of(self.threats.critical(follow, after, theirs)):
+        longest, on_line = None, sum(1 << cell for cell in follow)
+        others = self.threats.critical(follow, after, theirs) & ~on_line
+        for cell in follow + cells_of(others):         # the likeliest refutations first: the line's own cells
             line = self.reply(after, theirs, cell, threes - 1, blocks)
             if line is None:
                 return None

@@ -50,7 +50,7 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
 # Threats (five in a row): the share of the time the game's threat-space search may take at the root, to
 # look for a forced win of the mover's, then for the opponent's (and the moves that stop it).
-THREAT_SHARE = 0.4
+THREAT_SHARE = 0.5
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -412,11 +412,14 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         it has one and some do."""
         try:
             line = game.threat_win(state, deadline.share(THREAT_SHARE / 2))
-            if line is not None:
-                return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
+        except Timeout:
+            line = None
+        if line is not None:
+            return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
+        try:
             defences = game.threat_defences(state, deadline.share(THREAT_SHARE))
         except Timeout:
-            return None, ranking
+            defences = None
         if defences:
             kept = set(defences)
             ranking = [a for a in ranking if a in kept] + [a for a in defences if a not in ranking]
