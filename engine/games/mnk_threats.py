@@ -20,8 +20,8 @@ Contract: a line returned is a proof. It is ``[a1, d1, a2, d2, ..., an]``, the a
 defender's replies along the defence that lasts longest among those searched, ending with the move that
 completes k in a row; the attacker wins against every defence, in at most ``len(line)`` plies. Lines with
 fewer threes are tried first (VCF before VCT). None proves nothing: only threat moves are searched, at most
-``depth`` threes in a line, and a search stops after ``budget`` positions. The search polls ``deadline``
-every few positions and lets its :class:`~engine.deadline.Timeout` through.
+``depth`` threes in a line. A search that visits ``budget`` positions first raises :class:`Exhausted`; it
+polls ``deadline`` every few positions and lets its :class:`~engine.deadline.Timeout` through.
 """
 from engine.bits import cells_of
 from engine.deadline import Deadline
@@ -56,13 +56,10 @@ class Threats:
         if wins:
             return [lowest(wins)]
         blocks = windows.covered(windows.by_count(theirs, mine, (k - 1,)), k - 1, empty)
-        try:
-            for threes in range(depth + 1):
-                line = search.attack(mine, theirs, threes, blocks)
-                if line is not None:
-                    return line
-        except Exhausted:
-            pass
+        for threes in range(depth + 1):
+            line = search.attack(mine, theirs, threes, blocks)
+            if line is not None:
+                return line
         return None
 
     def completions(self, player: int, other: int, cell: int) -> int:

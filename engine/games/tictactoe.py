@@ -16,7 +16,7 @@ from engine.errors import InvalidState
 from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType
 from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, THREATS, Game
-from engine.games.mnk_threats import Threats
+from engine.games.mnk_threats import Exhausted, Threats
 from engine.games.mnk_windows import Windows
 
 GAME_ID = "tictactoe"
@@ -31,8 +31,8 @@ ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
-THREAT_BUDGET = 4000    # ... and positions visited looking for a win, or for the opponent's
-REFUTATION_BUDGET = 1000 # ... and positions for each check of whether a move refutes the opponent's
+THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
+REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
 WINDOW_CACHE = 1 << 14  # positions whose window counts each game keeps (evaluation, ordering and pruning)
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
@@ -182,22 +182,28 @@ class TicTacToe(Game):
     def threat_win(self, state, deadline):
         """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
         mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
-        return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline)
+        try:
+            return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline)
+        except Exhausted:
+            return None
 
     def threat_defences(self, state, deadline):
         """When the opponent, were it to move, would win by continuous threats: the critical cells of its
         line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
-        made, as if the opponent moved again), most promising first; an empty list when none stops it;
-        None when the opponent has no such win. When ``deadline`` passes during the checks, the cells not
-        yet checked are kept."""
+        made, as if the opponent moved again), most promising first; if there are none, those after which
+        the search ran out of budget, undecided (or an empty list); None when the opponent has no such
+        win. When ``deadline`` passes during the checks, the cells not yet checked count as undecided."""
         mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
         threats = self.threats
-        line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline)
+        try:
+            line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline)
+        except Exhausted:
+            return None
         if line is None:
             return None
         cells = sorted(cells_of(threats.critical(line, theirs, mine)), key=self.rank.__getitem__)
-        defences = []
+        defences, undecided = [], []
         for i, cell in enumerate(cells):
             after = mine | 1 << cell
             forced = threats.completions(after, theirs, cell)
@@ -205,9 +211,12 @@ class TicTacToe(Game):
                 if forced & (forced - 1) or threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET,
                                                         deadline) is None:
                     defences.append(cell)
+            except Exhausted:
+                undecided.append(cell)
             except Timeout:
-                return defences + cells[i:]
-        return defences
+                undecided += cells[i:]
+                break
+        return defences or undecided
 
     def forcing(self, state):
         """Whether the mover, unable to win at once, must stop the opponent's win at once (a four): the

@@ -50,12 +50,10 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # of the time first looks full-width for a forced win in at most MATE_MAX_MOVES of the mover's moves (the
 # hardest shared mate in 3 takes about 2.4 s of CPU: half of 5 s; bench/RESULTS.md, chess).
 MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
-# Threats (five in a row): the share of the time the game's threat-space search may take at the root, to
-# look for a forced win of the mover's, then for the opponent's (and the moves that stop it).
-THREAT_SHARE = 0.5
-# ... and, after it, the share of the time left that the deepening takes: the rest checks the moves the
-# deepening prefers with the threat search (``threat_checked``).
-SEARCH_SHARE = 0.6
+# Threats (five in a row): the shares of the time left that the game's threat-space search may take at the
+# root, to look for a forced win of the mover's, then for the opponent's (and the moves that stop it); then
+# the share the deepening takes, the rest checking the moves it prefers with the threat search.
+WIN_SHARE, DEFENCE_SHARE, SEARCH_SHARE = 0.15, 0.3, 0.65
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -411,18 +409,18 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         return line
 
     def threat_phase(ranking):
-        """The game's threat-space search at the root, within ``THREAT_SHARE`` of the time: ``(completed,
+        """The game's threat-space search at the root, within its shares of the time: ``(completed,
         ranking)``, with ``completed`` the mover's forced win (its plies, the winning move's score, the
         line) or None, and the root's moves restricted to those that stop the opponent's forced win, when
         it has one and some do."""
         try:
-            line = game.threat_win(state, deadline.share(THREAT_SHARE / 2))
+            line = game.threat_win(state, deadline.share(WIN_SHARE))
         except Timeout:
             line = None
         if line is not None:
             return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
         try:
-            defences = game.threat_defences(state, deadline.share(THREAT_SHARE))
+            defences = game.threat_defences(state, deadline.share(DEFENCE_SHARE))
         except Timeout:
             defences = None
         if defences:
