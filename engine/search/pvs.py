@@ -53,7 +53,7 @@ MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
 # Threats (five in a row): the shares of the time left that the game's threat-space search may take at the
 # root, to look for a forced win of the mover's, then for the opponent's (and the moves that stop it); then
 # the share the deepening takes, the rest checking the moves it prefers with the threat search.
-WIN_SHARE, DEFENCE_SHARE, SEARCH_SHARE = 0.15, 0.3, 0.65
+WIN_SHARE, DEFENCE_SHARE, SEARCH_SHARE = 0.1, 0.2, 0.75
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -432,19 +432,20 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         """After the deepening: the root's ``scores`` with the moves it prefers checked, best first, by the
         game's threat search in the position each leaves, as long as time is left: a move after which the
         opponent has a forced win is scored as a loss in that many plies and the next one is checked, until
-        a check finds none (or runs out of time)."""
-        scores = list(scores)
+        a check finds none (or runs out of time). When every move loses so, the scores stay as they were:
+        the deepening's choice gives a fallible opponent the most chances to go wrong."""
+        checked = list(scores)
         for i in sorted(range(len(scores)), key=lambda i: -scores[i][1]):
             a, v, _ = scores[i]
             if v <= -PROVEN:
-                break                                  # a proven loss already, like every move after it
+                return checked                         # a proven loss already, like every move after it
             try:
                 line = game.threat_win(result(state, a), deadline)
             except Timeout:
-                break
+                return checked
             if line is None:
-                break
-            scores[i] = (a, -(WIN - 1 - len(line)), EXACT)
+                return checked
+            checked[i] = (a, -(WIN - 1 - len(line)), EXACT)
         return scores
 
     def prove_win(ranking):
