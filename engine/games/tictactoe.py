@@ -191,7 +191,8 @@ class TicTacToe(Game):
         """When the opponent, were it to move, would win by continuous threats: the critical cells of its
         line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
-        made, as if the opponent moved again), most promising first; if there are none, those after which
+        made, as if the opponent moved again; the opponent may complete a four of its own first), most
+        promising first; if there are none, those after which
         the search ran out of budget, undecided (or an empty list); None when the opponent has no such
         win. When ``deadline`` passes during the checks, the cells not yet checked count as undecided."""
         mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
@@ -207,9 +208,10 @@ class TicTacToe(Game):
         for i, cell in enumerate(cells):
             after = mine | 1 << cell
             forced = threats.completions(after, theirs, cell)
+            if forced & (forced - 1):
+                forced = 0                             # two to block: the opponent wins at once or loses
             try:
-                if forced & (forced - 1) or threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET,
-                                                        deadline) is None:
+                if threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET, deadline) is None:
                     defences.append(cell)
             except Exhausted:
                 undecided.append(cell)

@@ -152,3 +152,15 @@ def test_the_threat_search_keeps_to_the_time_limit():
     start = time.perf_counter()
     api.search("tictactoe", game.state_to_json(state), {"name": "auto"}, time_limit_ms=200)
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_four_must_be_blocked_even_by_a_player_who_can_make_an_open_four():
+    # O has four in column 8 (rows 7-10; X above at row 6): X must take (11, 8). X's (8, 9) or (4, 9) would
+    # make an open four in column 9 (rows 5-8), too late: O completes first.
+    marks = {(r, 8): "O" for r in range(7, 11)}
+    marks.update({(6, 8): "X", (5, 9): "X", (6, 9): "X", (7, 9): "X", (0, 0): "O", (14, 14): "X"})
+    game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
+    assert game.to_move(state) == 0
+    assert game.threat_defences(state, Deadline()) == [cell(11, 8)]
+    r = api.search("tictactoe", game.state_to_json(state), {"name": "alphabeta", "depth": 2})
+    assert r.move == cell(11, 8)
