@@ -12,9 +12,7 @@ Since null moves and reductions can hide a defence or a mate, such a search with
 gives a share of its time to a full-width mate search (``prove_win``): the wins it proves are the shortest.
 A game with a threat-space search of its own (five in a row) gives it a share of the time at the root
 first (``threat_phase``): a forced win it finds is played; when the opponent has one, the root searches only
-the moves that stop it, if any does. The deepening then takes a share of the time left, and the rest checks
-its preferred moves with the threat search (``threat_checked``): one that lets the opponent win by force is
-scored as the loss it is, and the next is checked.
+the moves that stop it, if any does.
 
 Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
 win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
@@ -51,9 +49,8 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # hardest shared mate in 3 takes about 2.4 s of CPU: half of 5 s; bench/RESULTS.md, chess).
 MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
 # Threats (five in a row): the shares of the time left that the game's threat-space search may take at the
-# root, to look for a forced win of the mover's, then for the opponent's (and the moves that stop it); then
-# the share the deepening takes, the rest checking the moves it prefers with the threat search.
-WIN_SHARE, DEFENCE_SHARE, SEARCH_SHARE = 0.1, 0.2, 0.75
+# root, to look for a forced win of the mover's, then for the opponent's (and the moves that stop it).
+WIN_SHARE, DEFENCE_SHARE = 0.1, 0.15
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -428,26 +425,6 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             ranking = [a for a in ranking if a in kept] + [a for a in defences if a not in ranking]
         return None, ranking
 
-    def threat_checked(scores):
-        """After the deepening: the root's ``scores`` with the moves it prefers checked, best first, by the
-        game's threat search in the position each leaves, as long as time is left: a move after which the
-        opponent has a forced win is scored as a loss in that many plies and the next one is checked, until
-        a check finds none (or runs out of time). When every move loses so, the scores stay as they were:
-        the deepening's choice gives a fallible opponent the most chances to go wrong."""
-        checked = list(scores)
-        for i in sorted(range(len(scores)), key=lambda i: -scores[i][1]):
-            a, v, _ = scores[i]
-            if v <= -PROVEN:
-                return checked                         # a proven loss already, like every move after it
-            try:
-                line = game.threat_win(result(state, a), deadline)
-            except Timeout:
-                return checked
-            if line is None:
-                return checked
-            checked[i] = (a, -(WIN - 1 - len(line)), EXACT)
-        return scores
-
     def prove_win(ranking):
         """The mate search: ``(plies, scores, line)`` of the shortest forced win for the mover in at most
         ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
@@ -515,18 +492,16 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     completed, completed_score, exhausted = None, 0.0, False
     threats = outcome_game and THREATS in game.capabilities and declares(game, "alternating")
     if threats:
-        restricted = ranking
+        searched_first = ranking
         completed, ranking = threat_phase(ranking)
         if completed is not None:
             stats.stop_reason = SOLVED
-        elif ranking is not restricted:
+        elif ranking is not searched_first:
             root_complete = False                      # the moves left out may stop the threat too
     if completed is None and depth is None and outcome_game and (extra.null_move or extra.reductions):
         completed = prove_win(ranking)                 # a proven win ends the search: no deepening
         if completed is not None:
             stats.stop_reason = SOLVED
-    if threats and completed is None:
-        clock = deadline.share(SEARCH_SHARE)           # the rest of the time checks the moves it prefers
     try:
         for d in range(first_depth, last + 1) if completed is None else ():
             nodes += 1
@@ -556,7 +531,6 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                 break
     except Timeout:
         timed_out = True
-    clock = deadline
     tt.clear()                                         # on this search's time (TABLE_FREE_SECONDS_PER_ENTRY)
 
     stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits, stats.max_depth = (
@@ -566,11 +540,6 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         return finish(game, state, stats, deadline, move=fallback.move, value=fallback.value, moves=[],
                       timed_out=True)
     d, scores, line = completed
-    if threats and max(v for _, v, _ in scores) < PROVEN:
-        scores = threat_checked(scores)
-        best_move = max(scores, key=lambda s: s[1])[0]
-        if line[0] != best_move:
-            line = [best_move]
     stats.depth_completed = d
     maximizing = sign == 1
     best_index = max(range(len(scores)), key=lambda i: (scores[i][1], -i))
