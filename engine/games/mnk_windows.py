@@ -57,8 +57,8 @@ class Windows:
                 for j, plane in enumerate(planes):
                     mask &= plane if m >> j & 1 else ~plane
                 masks[m] = mask
-            out.append(masks)
-        return out
+            out.append(tuple(masks))
+        return tuple(out)
 
     def covered(self, masks: list, m: int, empty: int) -> int:
         """The empty cells of the windows with ``m`` marks (``masks`` from :meth:`by_count`)."""
