@@ -26,7 +26,7 @@ polls ``deadline`` every few positions and lets its :class:`~engine.deadline.Tim
 from engine.bits import cells_of
 from engine.deadline import Deadline
 
-POLL_MASK = 7           # the deadline is polled every 8 positions (a position costs about 0.1 ms)
+POLL_MASK = 7           # the deadline is polled every 8 positions (a position costs some 35-100 us)
 
 
 class Exhausted(Exception):
@@ -108,7 +108,9 @@ class Search:
 
     def attack(self, mine: int, theirs: int, threes: int, blocks: int) -> list | None:
         """A winning line for the attacker (to move) with at most ``threes`` threes, or None. ``blocks``:
-        the defender's completions (its fours' empty cells), which the attacker must take first."""
+        the defender's completions (its fours' empty cells), which the attacker must take first. The
+        attacker has no completion here: :meth:`Threats.win` looked first, and no move of the search
+        leaves one (a four's single completion is the defender's forced reply; a three makes none)."""
         self.visited += 1
         if self.visited > self.budget:
             raise Exhausted

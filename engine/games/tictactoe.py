@@ -33,7 +33,9 @@ BEAM = 10               # ... the most urgent this many, unless a win or the def
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
-WINDOW_CACHE = 1 << 14  # positions whose window counts each game keeps (evaluation, ordering and pruning)
+WINDOW_CACHE = 1 << 10  # positions whose window counts each game keeps (evaluation, ordering and pruning ask
+                        # for a node's several times); more are young objects the collector walks after a
+                        # search: with 16,384, pauses of 90-160 ms past a 1 s deadline, with 1,024 under 5 ms
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]

@@ -70,7 +70,7 @@ def play_line(game, state, line):
     assert game.is_terminal(state) and game.utility(state, attacker) == 1.0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.integers(0, 10 ** 6), st.integers(6, 24), st.sampled_from([(6, 6, 4), (6, 7, 4), (7, 7, 5)]),
        st.integers(0, 2))
 def test_every_win_found_is_forced_and_every_win_by_fours_is_found(seed, marks, shape, threes):
