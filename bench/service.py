@@ -153,11 +153,12 @@ def group_cpu_seconds(leader):
     return total / tick
 
 
-def request(method, port, path, body=None, timeout=30):
-    """One request on a fresh connection (the sync workers close it anyway). Returns (status, body)."""
+def request(method, port, path, body=None, timeout=30, client="bench"):
+    """One request on a fresh connection, from the client named ``client`` (its API key: the service
+    limits each client to MAX_SEARCHES_PER_CLIENT searches at once). Returns (status, body)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        headers = {"X-API-Key": client, **({"Content-Type": "application/json"} if body is not None else {})}
         conn.request(method, path, body=body, headers=headers)
         resp = conn.getresponse()
         return resp.status, resp.read()
@@ -165,9 +166,9 @@ def request(method, port, path, body=None, timeout=30):
         conn.close()
 
 
-def timed_post(port, body, timeout=30):
+def timed_post(port, body, timeout=30, client="bench"):
     t0 = time.perf_counter()
-    status, data = request("POST", port, "/v1/search", body, timeout)
+    status, data = request("POST", port, "/v1/search", body, timeout, client)
     return (time.perf_counter() - t0) * 1000.0, status, data
 
 
@@ -214,12 +215,13 @@ def _load_worker(port, body, duration, threads, cap, out):
     lat = []
 
     def loop():
+        client = f"load-{os.getpid()}-{threading.get_ident()}"  # each thread a client of its own
         while time.perf_counter() < stop_at:
             with lock:
                 if counts["ok"] + counts["bad"] + counts["err"] >= cap:
                     return
             try:
-                ms, status, _ = timed_post(port, body, timeout=10)
+                ms, status, _ = timed_post(port, body, timeout=10, client=client)
             except OSError:
                 with lock:
                     counts["err"] += 1

@@ -13,6 +13,7 @@ behind (a request's exception and its traceback) cannot pile up while searches k
 """
 from contextlib import contextmanager
 import gc
+import os
 import threading
 
 _guard = threading.Lock()
@@ -39,3 +40,13 @@ def held_off():
                     gc.enable()
             else:
                 gc.collect(0)
+
+
+def _reset_in_child() -> None:
+    """A forked child has only the thread that forked (service/search_processes.py runs searches so): the
+    searches that held the collector off in the parent are not there, nor whoever held the guard."""
+    global _guard, _holders
+    _guard, _holders = threading.Lock(), 0
+
+
+os.register_at_fork(after_in_child=_reset_in_child)

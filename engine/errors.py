@@ -9,6 +9,17 @@ class EngineError(ValueError):
         super().__init__(f"{field}: {message}")
         self.errors = {field: [message]}
 
+    def __reduce__(self):
+        """Pickled as it is, whatever the subclass's arguments (the service's searches send their errors
+        from a process of their own: service/search_processes.py)."""
+        return _rebuilt, (type(self), self.args, self.errors)
+
+
+def _rebuilt(cls, args, errors):
+    error = cls.__new__(cls)
+    error.args, error.errors = args, errors
+    return error
+
 
 class InvalidState(EngineError):
     """A state that is malformed, illegal or inconsistent for its game."""

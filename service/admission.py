@@ -1,9 +1,9 @@
 """Admission control: how many searches a worker runs and lets wait, and refusing the rest at once.
 
 A worker runs up to ``SEARCHES_PER_WORKER`` searches at once (they are CPU-bound: beyond one, they share
-the worker's core, time-sliced by the interpreter, so that a short search that arrives while a long one
-runs gets its share of the core at once rather than waiting for it); its other threads answer health
-checks and the cheap routes meanwhile. At most ``MAX_WAITING_SEARCHES`` more may wait for a slot; one
+the worker's core, time-sliced by the scheduler, each in its process (service/search_processes.py), so
+that a short search that arrives while a long one runs gets its share of the core at once rather than
+waiting for it); its threads answer health checks and the cheap routes meanwhile. At most ``MAX_WAITING_SEARCHES`` more may wait for a slot; one
 more is refused at once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once
 the worker is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those
 it holds finish. A waiting search's time limit runs while it waits (the limit counts from the request's

@@ -11,7 +11,7 @@ ANY_ORIGIN = "*"
 class Settings:
     """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
     a positive integer except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
-    threads a search runs: service/search_threads.py; 0: the same priority), and two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
+    processes a search runs in: service/search_processes.py; 0: the same priority), and two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
     comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
     call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
 

@@ -50,10 +50,10 @@ from service.admission import ARRIVED, SEARCH_STARTED, admission
 from service.config import Settings
 
 DRAIN_QUIET_SECONDS = 0.5
-# How long a searching thread may hold the GIL while another thread waits for it (Python's default is
-# 5 ms). A health check or a refusal takes the GIL back a few dozen times (each socket call releases it),
-# waiting up to this long each time behind the searches: at 1 ms the flood bench's /livez p99 was 64 ms.
-# Switching costs nothing while no other thread wants the GIL.
+# How long a busy thread may hold the GIL while another thread waits for it (Python's default is 5 ms): a
+# search's first 5 ms and a state's loading run in the worker (the rest in a process of its own), and a
+# health check or a refusal takes the GIL back a few dozen times (each socket call releases it), waiting
+# up to this long each time. Switching costs nothing while no other thread wants the GIL.
 GIL_SWITCH_SECONDS = 0.0002
 # gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
 # back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.

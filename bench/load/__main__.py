@@ -5,8 +5,8 @@
     python -m bench.load [--quick] [--redis redis://127.0.0.1:6379] [--json bench/load/results.json]
 
 Prints one Markdown table per scenario (the figures of bench/RESULTS.md, "Load and abuse") and the peak
-RSS of each worker process (sampled every half second over the whole run; workers are recycled after
-MAX_REQUESTS, so there may be more than two)."""
+RSS of each worker process and of the largest search process (sampled every half second over the whole
+run; workers are recycled after MAX_REQUESTS, so there may be more than two)."""
 import argparse
 import csv
 import json
@@ -51,6 +51,7 @@ class Server:
             env={**os.environ, "WEB_CONCURRENCY": "2", "MAX_TIME_LIMIT_MS": "10000",
                  "HEALTH_BIND": f"127.0.0.1:{self.health_port}", "PROMETHEUS_MULTIPROC_DIR": self.metrics, **env})
         self.peak_rss = {}
+        self.peak_search_rss = 0  # the largest search process (each search runs in a child of its worker)
         self.sampling = True
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -69,6 +70,8 @@ class Server:
                 for child in parent.children():
                     rss = child.memory_info().rss
                     self.peak_rss[child.pid] = max(self.peak_rss.get(child.pid, 0), rss)
+                    for search in child.children():
+                        self.peak_search_rss = max(self.peak_search_rss, search.memory_info().rss)
             except psutil.Error:
                 pass
             time.sleep(0.5)
@@ -165,6 +168,7 @@ def main(argv=None):
     finally:
         code = server.stop()
     report["peak_rss_mb"] = {pid: round(rss / 2**20, 1) for pid, rss in server.peak_rss.items()}
+    report["peak_search_process_rss_mb"] = round(server.peak_search_rss / 2**20, 1)
     report["exit_status"] = code
     report["sigterm"] = drain(args.server_python, env)
     report["sigterm"]["peak_rss"] = {pid: round(rss / 2**20, 1) for pid, rss in report["sigterm"]["peak_rss"].items()}
@@ -176,6 +180,7 @@ def main(argv=None):
                   f"{row['max_ms']:.0f} |")
     print("\nsigterm:", json.dumps(report["sigterm"]))
     print("peak RSS per worker (MB):", report["peak_rss_mb"])
+    print("peak RSS of a search process (MB):", report["peak_search_process_rss_mb"])
 
 
 if __name__ == "__main__":

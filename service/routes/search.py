@@ -1,5 +1,6 @@
 """``POST /v1/search``: validate, check the client's share (429) and wait for the worker's search slot (or
-be refused at once, 503), run the engine under the time limit, serialise."""
+be refused at once, 503), run the engine under the time limit (but for the shortest searches, in a process
+of its own: service/search_processes.py), serialise."""
 from contextlib import contextmanager
 import time
 
@@ -9,19 +10,22 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
-from service import search_threads
 from service.admission import ARRIVED, SEARCH_STARTED, admission
 from service.body import json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
 from service.schemas import SearchRequestSchema
+from service.search_processes import GRACE_SECONDS, SearchProcess
 from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
 
 # The least budget handed to the engine when reading the request took (nearly) all of the time limit.
 MIN_BUDGET_MS = 1.0
+# A search runs in the worker for up to this long first: one that ends by then (a solved tic-tac-toe, a
+# small tree) is answered without the few milliseconds a process of its own costs.
+INLINE_MS = 5.0
 
 # Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
 # response can echo them.
@@ -70,12 +74,29 @@ def search_slot(request: dict):
         yield
 
 
+def run_search(request: dict, nice: int):
+    """The engine's answer to ``request``: from the worker itself if the search ends within ``INLINE_MS``
+    (or its time limit is no longer), else from a search run again, with the time left, in a process of its
+    own ``nice`` levels lower (service/search_processes.py), so that the worker's threads are not kept
+    waiting for the interpreter while it runs. Errors in the request are raised by the first run."""
+    limit_ms, since = request["time_limit_ms"], time.perf_counter()
+    first = engine.api.search(**{**request, "time_limit_ms": min(limit_ms, INLINE_MS)})
+    if not first.stats.timed_out or limit_ms <= INLINE_MS:
+        return first
+
+    def search_again(on_progress):
+        return engine.api.search(**{**request, "time_limit_ms": remaining_ms(limit_ms, since)})
+
+    with SearchProcess(search_again, nice) as process:
+        return process.result(limit_ms / 1000.0 + GRACE_SECONDS)
+
+
 @blueprint.post("/v1/search")
 def search():
     request = search_request()
     settings = current_app.config["SETTINGS"]
     with search_slot(request), IN_FLIGHT.track_inprogress():
-        result = search_threads.run(settings.search_nice, engine.api.search, **request)
+        result = run_search(request, settings.search_nice)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
