@@ -33,6 +33,11 @@ def list_games():
     return jsonify({"games": [fitted(d) for d in engine.api.describe_games()]})
 
 
+# Built once (building a schema deep-copies its fields, which cost a small request as much as the rest of
+# it); loading with them is safe from any thread.
+STATE_REQUEST, APPLY_REQUEST = StateRequestSchema(), ApplyRequestSchema()
+
+
 @blueprint.get("/v1/games/<game>")
 def describe_game(game):
     return jsonify(fitted(engine.api.describe_game(known_game(game))))
@@ -41,7 +46,7 @@ def describe_game(game):
 @blueprint.post("/v1/games/<game>/legal-moves")
 def legal_moves(game):
     known_game(game)
-    request = StateRequestSchema().load(json_body())
+    request = STATE_REQUEST.load(json_body())
     return jsonify(engine.api.legal_moves(game, request["state"], limits=current_app.config["SETTINGS"].limits(),
                                           options=request.get("options")))
 
@@ -49,6 +54,6 @@ def legal_moves(game):
 @blueprint.post("/v1/games/<game>/apply")
 def apply(game):
     known_game(game)
-    request = ApplyRequestSchema().load(json_body())
+    request = APPLY_REQUEST.load(json_body())
     return jsonify(engine.api.apply(game, request["state"], request["move"],
                                     limits=current_app.config["SETTINGS"].limits(), options=request.get("options")))

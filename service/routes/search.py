@@ -21,6 +21,7 @@ from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
 
+SCHEMA = "tactician.search_request_schema"
 # The least budget handed to the engine when reading the request took (nearly) all of the time limit.
 MIN_BUDGET_MS = 1.0
 # A search runs in the worker for up to this long first: one that ends by then (a solved tic-tac-toe, a
@@ -46,6 +47,15 @@ def remaining_ms(time_limit_ms: float, started: float) -> float:
     return max(MIN_BUDGET_MS, time_limit_ms - (time.perf_counter() - started) * 1000.0)
 
 
+def request_schema() -> SearchRequestSchema:
+    """The app's schema of a search request (its time limit bounded by the app's setting), built once:
+    building one deep-copies its fields, which cost a small search's request as much as the rest of it."""
+    extensions = current_app.extensions
+    if SCHEMA not in extensions:
+        extensions[SCHEMA] = SearchRequestSchema(current_app.config["SETTINGS"].max_time_limit_ms)
+    return extensions[SCHEMA]
+
+
 def search_request() -> dict:
     """The body of ``POST /v1/search`` (and of its stream), validated: the engine's arguments, the
     ``time_limit_ms`` counted from the request's arrival (given by the server, service/worker.py, when it
@@ -54,7 +64,7 @@ def search_request() -> dict:
     started = flask.request.environ.get(ARRIVED) or time.perf_counter()
     settings = current_app.config["SETTINGS"]
     admission(current_app).check()
-    request = SearchRequestSchema(settings.max_time_limit_ms).load(json_body())
+    request = request_schema().load(json_body())
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
     return {"game_id": request["game"], "state_json": request["state"],
             "algorithm": effective_algorithm(request["algorithm"]),
