@@ -152,8 +152,9 @@ class Game:
 
     def threat_defences(self, state, deadline) -> list | None:
         """With :meth:`threat_win`: when the opponent, were it to move, would have such a win, the moves
-        that may stop it (those after which the game's threat search finds it no longer), an empty list
-        when none does; None when the opponent has no such win. Bounded like :meth:`threat_win`."""
+        that may stop it (those after which the game's threat search finds it no longer, else those it
+        could not decide), an empty list when none does; None when the opponent has no such win. Bounded
+        like :meth:`threat_win`."""
         return None
 
     def immediate_win(self, state):

@@ -27,8 +27,8 @@ class Windows:
         self.cells = [[sum(1 << (p + i * shift) for i in range(k)) if starts >> p & 1 else 0
                        for p in range(rows * cols)] for shift, starts in self.directions]
 
-    def by_count(self, mine: int, theirs: int, counts=None) -> list:
-        """For each direction, ``masks`` with ``masks[m]`` the starts of the windows that hold exactly ``m``
+    def by_count(self, mine: int, theirs: int, counts=None) -> tuple:
+        """For each direction, a tuple ``masks`` with ``masks[m]`` the starts of the windows holding exactly ``m``
         of ``mine`` and none of ``theirs``, for m in ``counts`` (default 1 .. k; the other entries, and
         ``masks[0]``, are 0)."""
         k, out = self.k, []

@@ -34,8 +34,8 @@ THREES = 3              # threat searches: at most this many threes in a line (f
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
 WINDOW_CACHE = 1 << 10  # positions whose window counts each game keeps (evaluation, ordering and pruning ask
-                        # for a node's several times); more are young objects the collector walks after a
-                        # search: with 16,384, pauses of 90-160 ms past a 1 s deadline, with 1,024 under 5 ms
+                        # for a node's several times); more would be young objects that the cyclic collector
+                        # walks when a search ends, past its deadline (bench/STRENGTH.md, 15 x 15)
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
@@ -194,9 +194,9 @@ class TicTacToe(Game):
         line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
         made, as if the opponent moved again; the opponent may complete a four of its own first), most
-        promising first; if there are none, those after which
-        the search ran out of budget, undecided (or an empty list); None when the opponent has no such
-        win. When ``deadline`` passes during the checks, the cells not yet checked count as undecided."""
+        promising first; if there are none, those after which the search ran out of budget, undecided
+        (or an empty list); None when the opponent has no such win. When ``deadline`` passes during the
+        checks, the cells not yet checked count as undecided."""
         mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
         threats = self.threats
         try:
