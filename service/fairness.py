@@ -2,7 +2,9 @@
 at most ``MAX_SEARCHES_PER_CLIENT`` searches at once and spend at most ``SEARCH_SECONDS_PER_CLIENT_MINUTE``
 search-seconds a minute; over either, 429 problem+json with ``Retry-After``.
 
-The counts live in a flask-limiter storage (``RATE_LIMIT_STORAGE_URI``): ``memory://`` by default, which is
+The counts live in a storage of the ``limits`` library (``RATE_LIMIT_STORAGE_URI``; the library
+flask-limiter is built on, used directly: flask-limiter would check its own limits, which we have none of,
+on every request): ``memory://`` by default, which is
 per worker process, except the count of searches running, which the workers of one gunicorn share
 (:mod:`service.shared_counts`): a client cannot hold a search on every worker, leaving none for the
 others; ``redis://host:6379`` shares both between the workers and the instances of a deployment, which
@@ -16,9 +18,9 @@ import math
 import time
 
 from flask import Flask, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import RateLimitItemPerMinute
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from service.shared_counts import SharedCounts
@@ -37,16 +39,16 @@ def client_key() -> str:
     api_key = request.headers.get(API_KEY_HEADER)
     if api_key:
         return "key:" + hashlib.sha256(api_key.encode()).hexdigest()[:32]
-    return "addr:" + (get_remote_address() or "unknown")
+    return "addr:" + (request.remote_addr or "unknown")
 
 
 class Fairness:
-    """The two per-client limits, over one flask-limiter storage. The budget is counted in milliseconds
-    in a fixed one-minute window."""
+    """The two per-client limits, over one storage. The budget is counted in milliseconds in a fixed
+    one-minute window."""
 
-    def __init__(self, app: Flask, settings):
-        self.limiter = Limiter(client_key, app=app, storage_uri=settings.rate_limit_storage_uri,
-                               strategy="fixed-window", default_limits=[], headers_enabled=False)
+    def __init__(self, settings):
+        self.storage = storage_from_string(settings.rate_limit_storage_uri)
+        self.strategy = FixedWindowRateLimiter(self.storage)
         self.max_running = settings.max_searches_per_client
         self.budget_s = settings.search_seconds_per_client_minute
         self.budget = RateLimitItemPerMinute(self.budget_s * 1000)
@@ -59,7 +61,7 @@ class Fairness:
         """Hold one of the client's searches for the body of the ``with``, charged ``time_limit_ms`` and
         refunded what it did not use; or raise :class:`TooManyRequests` (429 with ``Retry-After``)."""
         key = client_key()
-        strategy, storage = self.limiter.limiter, self.limiter.storage
+        strategy, storage = self.strategy, self.storage
         charged = math.ceil(time_limit_ms)
         if not strategy.hit(self.budget, NAMESPACE, key, cost=charged):
             reset, _ = strategy.get_window_stats(self.budget, NAMESPACE, key)
@@ -88,7 +90,7 @@ class Fairness:
             finally:
                 self.shared.decrement(key)
             return
-        storage, running = self.limiter.storage, f"tactician/running/{key}"
+        storage, running = self.storage, f"tactician/running/{key}"
         try:
             if storage.incr(running, self.running_expiry) > self.max_running:
                 raise refusal
@@ -102,4 +104,4 @@ def fairness(app: Flask) -> Fairness:
 
 
 def register(app: Flask) -> None:
-    app.extensions[EXTENSION] = Fairness(app, app.config["SETTINGS"])
+    app.extensions[EXTENSION] = Fairness(app.config["SETTINGS"])
