@@ -35,9 +35,10 @@ ASPIRATION = "aspiration_width"      # how far the next iteration's score is lik
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
 EXPECTIMAX_KERNEL = "expectimax_kernel"  # expectimax's state values, computed by the game's own fast code
+THREATS = "threat_win"               # a threat-space search: forced wins far beyond a search's horizon
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                           RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
-                          ENDGAME_SOLVER, CANDIDATES, EXPECTIMAX_KERNEL})
+                          ENDGAME_SOLVER, CANDIDATES, EXPECTIMAX_KERNEL, THREATS})
 
 
 class Game:
@@ -140,6 +141,21 @@ class Game:
         all legal moves (one of them wins at once, or every move left out lets the opponent win at once);
         where it is not, a search can prove no loss nor draw at ``state``, only wins."""
         return self.ordered_actions(state), True
+
+    def threat_win(self, state, deadline) -> list | None:
+        """Outcome games whose players alternate, with a threat-space search (five in a row: continuous
+        fours and threes): a line that wins by force for the player to move, ``[a1, d1, ..., an]``, its
+        moves and the opponent's replies along the longest defence, the win coming within ``len(line)``
+        plies whatever the opponent plays; or None when none is found (which proves nothing). Bounded
+        by the game's own budget and by ``deadline``, whose ``Timeout`` it lets through."""
+        return None
+
+    def threat_defences(self, state, deadline) -> list | None:
+        """With :meth:`threat_win`: when the opponent, were it to move, would have such a win, the moves
+        that may stop it (those after which the game's threat search finds it no longer, else those it
+        could not decide), an empty list when none does; None when the opponent has no such win. Bounded
+        like :meth:`threat_win`."""
+        return None
 
     def immediate_win(self, state):
         """A move that wins at once for the player to move, or None. Only outcome games with a cheap

@@ -26,13 +26,13 @@ class Windows:
         # For each direction, the cells of the window starting at every cell (0 where none fits).
         self.cells = [[sum(1 << (p + i * shift) for i in range(k)) if starts >> p & 1 else 0
                        for p in range(rows * cols)] for shift, starts in self.directions]
-        # The count planes' bit patterns: bit j of m, for m = 1 .. k.
-        self.patterns = [[(m >> j) & 1 for j in range(k.bit_length())] for m in range(k + 1)]
 
-    def by_count(self, mine: int, theirs: int) -> list:
-        """For each direction, ``masks`` with ``masks[m]`` the starts of the windows that hold exactly ``m``
-        of ``mine`` and none of ``theirs`` (m = 1 .. k; ``masks[0]`` is unused and 0)."""
+    def by_count(self, mine: int, theirs: int, counts=None) -> tuple:
+        """For each direction, a tuple ``masks`` with ``masks[m]`` the starts of the windows holding exactly ``m``
+        of ``mine`` and none of ``theirs``, for m in ``counts`` (default 1 .. k; the other entries, and
+        ``masks[0]``, are 0)."""
         k, out = self.k, []
+        counts = range(1, k + 1) if counts is None else counts
         for shift, starts in self.directions:
             open_ = starts
             for i in range(k):
@@ -49,16 +49,16 @@ class Windows:
                     planes[j], carry = plane ^ carry, plane & carry
                     j += 1
             masks = [0] * (k + 1)
-            if planes:
-                for m in range(1, k + 1):
-                    mask = open_
-                    for plane, bit in zip(planes, self.patterns[m]):
-                        mask &= plane if bit else ~plane
-                    if len(planes) < len(self.patterns[m]) and any(self.patterns[m][len(planes):]):
-                        mask = 0                          # a count beyond what the planes can hold
-                    masks[m] = mask
-            out.append(masks)
-        return out
+            held = len(planes)
+            for m in counts:
+                if m >> held:
+                    continue                              # a count beyond what the planes can hold
+                mask = open_
+                for j, plane in enumerate(planes):
+                    mask &= plane if m >> j & 1 else ~plane
+                masks[m] = mask
+            out.append(tuple(masks))
+        return tuple(out)
 
     def covered(self, masks: list, m: int, empty: int) -> int:
         """The empty cells of the windows with ``m`` marks (``masks`` from :meth:`by_count`)."""

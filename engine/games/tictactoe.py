@@ -4,15 +4,19 @@ Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the tuple ``(x, o,
 O's bitboards, the number of marks on the board (X moves at even plies) and the status, computed once when
 a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
 lookup, and ``result`` tests only the lines through the cell just played; on small boards (3 x 3 among
-them) it looks the mover's marks up in a table of every set of cells that holds a line.
+them) it looks the mover's marks up in a table of every set of cells that holds a line. On large boards the
+game prunes a search to its candidate moves and searches threats (:mod:`.mnk_threats`): wins by continuous
+fours and threes, its own and the opponent's.
 """
 from functools import lru_cache
 
 from engine.bits import cells_of
+from engine.deadline import Timeout
 from engine.errors import InvalidState
 from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType
-from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
+from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, THREATS, Game
+from engine.games.mnk_threats import Exhausted, Threats
 from engine.games.mnk_windows import Windows
 
 GAME_ID = "tictactoe"
@@ -26,7 +30,12 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
-WINDOW_CACHE = 1 << 14  # positions whose window counts each game keeps (evaluation, ordering and pruning)
+THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
+THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
+REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
+WINDOW_CACHE = 1 << 10  # positions whose window counts each game keeps (evaluation, ordering and pruning ask
+                        # for a node's several times); more would be young objects that the cyclic collector
+                        # walks when a search ends, past its deadline (bench/STRENGTH.md, 15 x 15)
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
@@ -84,8 +93,9 @@ class TicTacToe(Game):
         self.rank = {cell: i for i, cell in enumerate(self.by_promise)}
         self.windows = Windows(rows, cols, k)
         self.window_cache = lru_cache(maxsize=WINDOW_CACHE)(self.count_windows)
+        self.threats = Threats(self.windows, self.lines_through, self.full)
         if self.cells >= PRUNED_FROM:
-            self.capabilities = self.capabilities | {CANDIDATES, EXTENSIONS}
+            self.capabilities = self.capabilities | {CANDIDATES, EXTENSIONS, THREATS}
         small = self.cells <= SMALL_BOARD_CELLS
         self.empty_cells = empty_cell_table(self.cells) if small else None
         self.holds_line = line_table(self.cells, self.lines) if small else None
@@ -170,6 +180,47 @@ class TicTacToe(Game):
             return cells_of(losses), True
         moves = self.urgent_first(state, BEAM)
         return moves, len(moves) == empty.bit_count()
+
+    def threat_win(self, state, deadline):
+        """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
+        mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+        try:
+            return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline)
+        except Exhausted:
+            return None
+
+    def threat_defences(self, state, deadline):
+        """When the opponent, were it to move, would win by continuous threats: the critical cells of its
+        line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
+        which the opponent's threat search finds no win (after a four of the mover's, its forced reply
+        made, as if the opponent moved again; the opponent may complete a four of its own first), most
+        promising first; if there are none, those after which the search ran out of budget, undecided
+        (or an empty list); None when the opponent has no such win. When ``deadline`` passes during the
+        checks, the cells not yet checked count as undecided."""
+        mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+        threats = self.threats
+        try:
+            line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline)
+        except Exhausted:
+            return None
+        if line is None:
+            return None
+        cells = sorted(cells_of(threats.critical(line, theirs, mine)), key=self.rank.__getitem__)
+        defences, undecided = [], []
+        for i, cell in enumerate(cells):
+            after = mine | 1 << cell
+            forced = threats.completions(after, theirs, cell)
+            if forced & (forced - 1):
+                forced = 0                             # two to block: the opponent wins at once or loses
+            try:
+                if threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET, deadline) is None:
+                    defences.append(cell)
+            except Exhausted:
+                undecided.append(cell)
+            except Timeout:
+                undecided += cells[i:]
+                break
+        return defences or undecided
 
     def forcing(self, state):
         """Whether the mover, unable to win at once, must stop the opponent's win at once (a four): the

@@ -10,6 +10,9 @@ with stand-pat and delta pruning, one more ply at forcing states (check), null-m
 allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
 Since null moves and reductions can hide a defence or a mate, such a search without a depth limit first
 gives a share of its time to a full-width mate search (``prove_win``): the wins it proves are the shortest.
+A game with a threat-space search of its own (five in a row) gives it a share of the time at the root
+first (``threat_phase``): a forced win it finds is played; when the opponent has one, the root searches only
+the moves that stop it, if any does.
 
 Without a depth limit, a game with an endgame solver of its own (:mod:`engine.search.endgame`), else a
 win/draw/loss game whose declarations allow it (:mod:`engine.search.solver`), is first given to that solver
@@ -21,7 +24,7 @@ import math
 
 from engine.deadline import Deadline, Timeout
 from engine.game import (ASPIRATION, CANDIDATES, EVALUATION, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE,
-                         REPETITION, SAFE_CHILDREN)
+                         REPETITION, SAFE_CHILDREN, THREATS)
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end,
                                   sides_of)
@@ -45,6 +48,9 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # of the time first looks full-width for a forced win in at most MATE_MAX_MOVES of the mover's moves (the
 # hardest shared mate in 3 takes about 2.4 s of CPU: half of 5 s; bench/RESULTS.md, chess).
 MATE_SHARE, MATE_MAX_MOVES = 1 / 2, 3
+# Threats (five in a row): the shares of the time left that the game's threat-space search may take at the
+# root, to look for a forced win of the mover's, then for the opponent's (and the moves that stop it).
+WIN_SHARE, DEFENCE_SHARE = 0.1, 0.15
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -399,6 +405,26 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
             s = result(s, hit[3])
         return line
 
+    def threat_phase(ranking):
+        """The game's threat-space search at the root, within its shares of the time: ``(completed,
+        ranking)``, with ``completed`` the mover's forced win (its plies, the winning move's score, the
+        line) or None, and the root's moves restricted to those that stop the opponent's forced win, when
+        it has one and some do."""
+        try:
+            line = game.threat_win(state, deadline.share(WIN_SHARE))
+        except Timeout:
+            line = None
+        if line is not None:
+            return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
+        try:
+            defences = game.threat_defences(state, deadline.share(DEFENCE_SHARE))
+        except Timeout:
+            defences = None
+        if defences:
+            kept = set(defences)
+            ranking = [a for a in ranking if a in kept] + [a for a in defences if a not in ranking]
+        return None, ranking
+
     def prove_win(ranking):
         """The mate search: ``(plies, scores, line)`` of the shortest forced win for the mover in at most
         ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
@@ -464,7 +490,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                                                      stats.max_depth)
         stats.stop_reason = COMPLETED
     completed, completed_score, exhausted = None, 0.0, False
-    if depth is None and outcome_game and (extra.null_move or extra.reductions):
+    threats = outcome_game and THREATS in game.capabilities and declares(game, "alternating")
+    if threats:
+        searched_first = ranking
+        completed, ranking = threat_phase(ranking)
+        if completed is not None:
+            stats.stop_reason = SOLVED
+        elif ranking is not searched_first:
+            root_complete = False                      # the moves left out may stop the threat too
+    if completed is None and depth is None and outcome_game and (extra.null_move or extra.reductions):
         completed = prove_win(ranking)                 # a proven win ends the search: no deepening
         if completed is not None:
             stats.stop_reason = SOLVED
