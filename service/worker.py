@@ -55,6 +55,9 @@ DRAIN_QUIET_SECONDS = 0.5
 # health check or a refusal takes the GIL back a few dozen times (each socket call releases it), waiting
 # up to this long each time. Switching costs nothing while no other thread wants the GIL.
 GIL_SWITCH_SECONDS = 0.0002
+# Connections a worker takes from the listen backlog in one turn of its main loop (a burst's share, without
+# leaving the other workers none).
+ACCEPT_BATCH = 16
 # gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
 # back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
 IDLE_CONNECTION_WAIT_SECONDS = 0.05
@@ -272,8 +275,15 @@ class Worker(gthread.ThreadWorker):
         super().handle_error(req, ProblemSocket(client), addr, exc)
 
     def accept(self, listener):
+        """Up to ``ACCEPT_BATCH`` of the connections waiting, in one turn of the main loop (gthread takes one
+        a turn: when many arrive at once, they waited in the listen backlog while the main thread took a turn
+        for each, competing for the interpreter with the threads serving the ones it had taken)."""
         self.last_accept = time.monotonic()
-        super().accept(listener)
+        for _ in range(ACCEPT_BATCH):
+            before = self.nr_conns
+            super().accept(listener)
+            if self.nr_conns == before or self.nr_conns >= self.worker_connections:
+                break
 
     def finish_request(self, conn, fs):
         """A new connection whose request had not begun to arrive within ``IDLE_CONNECTION_WAIT_SECONDS`` is
