@@ -23,7 +23,7 @@ fewer threes are tried first (VCF before VCT). None proves nothing: only threat 
 ``depth`` threes in a line. A search that visits ``budget`` positions first raises :class:`Exhausted`; it
 polls ``deadline`` every few positions and lets its :class:`~engine.deadline.Timeout` through.
 """
-from engine.bits import cells_of
+from engine.bits import cells_of, lowest_cell
 from engine.deadline import Deadline
 
 POLL_MASK = 7           # the deadline is polled every 8 positions (a position costs some 35-100 us)
@@ -31,10 +31,6 @@ POLL_MASK = 7           # the deadline is polled every 8 positions (a position c
 
 class Exhausted(Exception):
     """The search visited its budget of positions."""
-
-
-def lowest(bits: int) -> int:
-    return (bits & -bits).bit_length() - 1
 
 
 class Threats:
@@ -54,7 +50,7 @@ class Threats:
         search = Search(self, budget, deadline)
         wins = windows.covered(search.open_windows(mine, theirs), k - 1, empty)
         if wins:
-            return [lowest(wins)]
+            return [lowest_cell(wins)]
         blocks = windows.covered(windows.by_count(theirs, mine, (k - 1,)), k - 1, empty)
         for threes in range(depth + 1):
             line = search.attack(mine, theirs, threes, blocks)
@@ -144,9 +140,9 @@ class Search:
     def four(self, a: int, after: int, theirs: int, threes: int, blocks: int) -> list | None:
         """The attacker's move ``a`` made a four (``after``: its marks now): the defender's reply is forced."""
         made = self.threats.completions(after, theirs, a)      # the attacker had none: every one is through a
-        block = lowest(made)
+        block = lowest_cell(made)
         if made & (made - 1):                          # two completions: one block cannot stop both
-            return [a, block, lowest(made & ~(1 << block))]
+            return [a, block, lowest_cell(made & ~(1 << block))]
         line = self.reply(after, theirs, block, threes, blocks & ~(1 << a))
         return None if line is None else [a, block] + line
 

@@ -10,7 +10,7 @@ fours and threes, its own and the opponent's.
 """
 from functools import lru_cache
 
-from engine.bits import cells_of
+from engine.bits import cells_of, lowest_cell
 from engine.deadline import Timeout
 from engine.errors import InvalidState
 from engine.grid import check_rows
@@ -174,16 +174,21 @@ class TicTacToe(Game):
         mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
         wins = self.windows.covered(mine, self.k - 1, empty)
         if wins:
-            return [(wins & -wins).bit_length() - 1], True
+            return [lowest_cell(wins)], True
         losses = self.windows.covered(theirs, self.k - 1, empty)
         if losses:
             return cells_of(losses), True
         moves = self.urgent_first(state, BEAM)
         return moves, len(moves) == empty.bit_count()
 
+    @staticmethod
+    def marks(state) -> tuple:
+        """The marks of the player to move, and the opponent's."""
+        return (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+
     def threat_win(self, state, deadline):
         """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
-        mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+        mine, theirs = self.marks(state)
         try:
             return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline)
         except Exhausted:
@@ -197,7 +202,7 @@ class TicTacToe(Game):
         promising first; if there are none, those after which the search ran out of budget, undecided
         (or an empty list); None when the opponent has no such win. When ``deadline`` passes during the
         checks, the cells not yet checked count as undecided."""
-        mine, theirs = (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+        mine, theirs = self.marks(state)
         threats = self.threats
         try:
             line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline)
