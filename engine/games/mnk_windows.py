@@ -26,11 +26,15 @@ class Windows:
         # For each direction, the cells of the window starting at every cell (0 where none fits).
         self.cells = [[sum(1 << (p + i * shift) for i in range(k)) if starts >> p & 1 else 0
                        for p in range(rows * cols)] for shift, starts in self.directions]
+        # For each direction, the starts of the windows through every cell.
+        self.through = [[sum(1 << (cell - i * shift) for i in range(k)
+                             if cell - i * shift >= 0 and starts >> (cell - i * shift) & 1)
+                         for cell in range(rows * cols)] for shift, starts in self.directions]
 
     def by_count(self, mine: int, theirs: int, counts=None) -> tuple:
         """For each direction, a tuple ``masks`` with ``masks[m]`` the starts of the windows holding exactly ``m``
-        of ``mine`` and none of ``theirs``, for m in ``counts`` (default 1 .. k; the other entries, and
-        ``masks[0]``, are 0)."""
+        of ``mine`` and none of ``theirs``, for m in ``counts`` (default 1 .. k; the other entries are 0).
+        ``masks[0]``, when asked for, holds the empty windows."""
         k, out = self.k, []
         counts = range(1, k + 1) if counts is None else counts
         for shift, starts in self.directions:
@@ -59,6 +63,25 @@ class Windows:
                 masks[m] = mask
             out.append(tuple(masks))
         return tuple(out)
+
+    def after_move(self, movers: tuple, others: tuple, cell: int) -> tuple:
+        """``(movers, others)``, both :meth:`by_count` results with every count 0 .. k (the player about to
+        move's and the opponent's), after that player marks the empty ``cell``: the mover's windows through
+        it hold one mark more, the opponent's through it are no longer open."""
+        new_movers, new_others = [], []
+        for through, mine, theirs in zip(self.through, movers, others):
+            w = through[cell]
+            if not w:
+                new_movers.append(mine)
+                new_others.append(theirs)
+                continue
+            keep = ~w
+            moved = [count & keep for count in mine]
+            for m, count in enumerate(mine[:-1]):
+                moved[m + 1] |= count & w
+            new_movers.append(tuple(moved))
+            new_others.append(tuple([count & keep for count in theirs]))
+        return tuple(new_movers), tuple(new_others)
 
     def covered(self, masks: list, m: int, empty: int) -> int:
         """The empty cells of the windows with ``m`` marks (``masks`` from :meth:`by_count`)."""

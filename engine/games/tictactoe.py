@@ -8,6 +8,7 @@ them) it looks the mover's marks up in a table of every set of cells that holds 
 game prunes a search to its candidate moves and searches threats (:mod:`.mnk_threats`): wins by continuous
 fours and threes, its own and the opponent's.
 """
+from collections import OrderedDict
 from functools import lru_cache
 
 from engine.bits import cells_of, lowest_cell
@@ -92,9 +93,11 @@ class TicTacToe(Game):
             abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
         self.rank = {cell: i for i, cell in enumerate(self.by_promise)}
         self.windows = Windows(rows, cols, k)
-        self.window_cache = lru_cache(maxsize=WINDOW_CACHE)(self.count_windows)
+        self.window_cache = OrderedDict()               # (x, o) -> X's and O's windows by count, latest last
+        self.every_count = range(k + 1)
         self.threats = Threats(self.windows, self.lines_through, self.full)
-        if self.cells >= PRUNED_FROM:
+        self.incremental = self.cells >= PRUNED_FROM
+        if self.incremental:
             self.capabilities = self.capabilities | {CANDIDATES, EXTENSIONS, THREATS}
         small = self.cells <= SMALL_BOARD_CELLS
         self.empty_cells = empty_cell_table(self.cells) if small else None
@@ -162,9 +165,18 @@ class TicTacToe(Game):
         return urgency
 
     def candidate_actions(self, state):
-        """Forward pruning on large boards (:data:`PRUNED_FROM` cells): a win at once if the mover has one;
-        else every cell where the opponent would win at once, if there is one (the only defences); else the
-        :data:`BEAM` most urgent cells (the centre on the empty board)."""
+        """Forward pruning on large boards (:data:`PRUNED_FROM` cells), the forcing replies first:
+
+        - a win at once, if the mover has one;
+        - else every cell where the opponent would win at once, if there is one (the only defences);
+        - else, when the opponent has a *three* (a move that makes two completions at once: an open four
+          or two fours), the moves after which it has none (:meth:`three_defences`) and the mover's fours
+          (which it must answer first); the threat cells themselves when no single move stops them all;
+        - else, when the mover has a three of its own, its moves that make two completions (they win
+          unless the opponent wins by fours first);
+        - else the :data:`BEAM` most urgent cells (the centre on the empty board).
+
+        Only the first two are complete: a quiet move left out may prepare a win by fours of the mover's."""
         x, o = state[0], state[1]
         occupied = x | o
         if not occupied:
@@ -172,14 +184,36 @@ class TicTacToe(Game):
         empty = self.full & ~occupied
         x_windows, o_windows = self.open_windows(x, o)
         mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
-        wins = self.windows.covered(mine, self.k - 1, empty)
+        k, windows = self.k, self.windows
+        wins = windows.covered(mine, k - 1, empty)
         if wins:
             return [lowest_cell(wins)], True
-        losses = self.windows.covered(theirs, self.k - 1, empty)
+        losses = windows.covered(theirs, k - 1, empty)
         if losses:
             return cells_of(losses), True
+        if k >= 3:
+            lines = list(windows.windows(theirs, k - 2))
+            threes = double_completions(lines, occupied)
+            if threes:
+                moves = self.three_defences(lines, occupied) | windows.covered(mine, k - 2, empty) or threes
+                return sorted(cells_of(moves), key=self.rank.__getitem__), False
+            ours = double_completions(list(windows.windows(mine, k - 2)), occupied)
+            if ours:
+                return sorted(cells_of(ours), key=self.rank.__getitem__), False
         moves = self.urgent_first(state, BEAM)
         return moves, len(moves) == empty.bit_count()
+
+    @staticmethod
+    def three_defences(lines: list, occupied: int) -> int:
+        """The empty cells (a bitmask) after a mark on which no move of the opponent's makes two completions
+        at once: ``lines``, the opponent's windows two marks short of complete and holding none of the
+        mover's (a mark kills those through its cell)."""
+        defences = 0
+        for cell in cells_of(sum_cells(lines) & ~occupied):
+            rest = [line for line in lines if not line >> cell & 1]
+            if not double_completions(rest, occupied | 1 << cell):
+                defences |= 1 << cell
+        return defences
 
     @staticmethod
     def marks(state) -> tuple:
@@ -238,16 +272,36 @@ class TicTacToe(Game):
         return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
 
     def open_windows(self, x: int, o: int) -> tuple:
-        """X's and O's windows by count (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for the
-        latest positions (a search asks for one position's several times)."""
-        return self.window_cache(x, o)
+        """X's and O's windows by count 0 .. k (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for
+        the latest :data:`WINDOW_CACHE` positions (a search asks for one position's several times; on large
+        boards :meth:`result` derives a child's from its parent's)."""
+        cache, key = self.window_cache, (x, o)
+        counts = cache.get(key)
+        if counts is None:
+            windows, every = self.windows, self.every_count
+            counts = windows.by_count(x, o, every), windows.by_count(o, x, every)
+            self.keep_windows(key, counts)
+        else:
+            cache.move_to_end(key)
+        return counts
 
-    def count_windows(self, x: int, o: int) -> tuple:
-        return self.windows.by_count(x, o), self.windows.by_count(o, x)
+    def keep_windows(self, key: tuple, counts: tuple) -> None:
+        cache = self.window_cache
+        cache[key] = counts
+        if len(cache) > WINDOW_CACHE:
+            cache.popitem(last=False)
 
     def result(self, state, cell):
         x, o, ply, _ = state
         bit = 1 << cell
+        if self.incremental:
+            parent = self.window_cache.get((x, o))
+            if parent is not None:                    # the child's window counts from the parent's, cheaply
+                if ply & 1:
+                    o_windows, x_windows = self.windows.after_move(parent[1], parent[0], cell)
+                else:
+                    x_windows, o_windows = self.windows.after_move(parent[0], parent[1], cell)
+                self.keep_windows((x | bit, o) if ply & 1 == 0 else (x, o | bit), (x_windows, o_windows))
         if ply & 1:
             o |= bit
             mine, won = o, O_WON
@@ -299,8 +353,8 @@ class TicTacToe(Game):
         mover_wins, other_wins = covered(mover, k - 1, empty), covered(other, k - 1, empty)
         if mover_wins or other_wins & (other_wins - 1):
             value = THREAT_VALUE if (mover_wins != 0) != bool(o_to_move) else -THREAT_VALUE
-        elif not other_wins and k >= 3 and makes_two_completions(list(self.windows.windows(mover, k - 2)),
-                                                                 occupied):
+        elif not other_wins and k >= 3 and double_completions(list(self.windows.windows(mover, k - 2)),
+                                                               occupied):
             value = -FORCING_VALUE if o_to_move else FORCING_VALUE
         return value if player == 0 else -value
 
@@ -317,15 +371,29 @@ class TicTacToe(Game):
         return {"board": rows, "k": self.k}
 
 
-def makes_two_completions(lines: list, occupied: int) -> bool:
-    """Whether one mark makes two cells that complete a line: ``lines`` hold one player's marks only, two
-    short of complete; a mark on either empty cell of one makes the other a completion."""
+def completions_made(lines: list, occupied: int) -> dict:
+    """``{cell: the cells (a bitmask) that a mark on it makes completions}``, for ``lines`` holding one
+    player's marks only, two short of complete: a mark on either empty cell of one makes the other a
+    completion."""
     makes = {}
     for line in lines:
         a, b = cells_of(line & ~occupied)
         makes[a] = makes.get(a, 0) | 1 << b
         makes[b] = makes.get(b, 0) | 1 << a
-    return any(c & (c - 1) for c in makes.values())
+    return makes
+
+
+def double_completions(lines: list, occupied: int) -> int:
+    """The cells (a bitmask) where one mark makes two completions or more (:func:`completions_made`)."""
+    return sum(1 << cell for cell, made in completions_made(lines, occupied).items() if made & (made - 1))
+
+
+def sum_cells(lines: list) -> int:
+    """The union of the cells of ``lines``."""
+    cells = 0
+    for line in lines:
+        cells |= line
+    return cells
 
 
 def winning_lines(rows: int, cols: int, k: int) -> list:

@@ -76,7 +76,7 @@ def test_the_evaluation_scores_threats_by_whose_move_it_is():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from engine.games.tictactoe import FORCING_VALUE, POWERS_OF_4, THREAT_VALUE, makes_two_completions  # noqa: E402
+from engine.games.tictactoe import FORCING_VALUE, POWERS_OF_4, THREAT_VALUE, double_completions  # noqa: E402
 
 
 def reference_evaluation(game, state, player):
@@ -96,7 +96,7 @@ def reference_evaluation(game, state, player):
     mover = state[2] & 1
     if wins[mover] or wins[1 - mover] & (wins[1 - mover] - 1):
         value = THREAT_VALUE if (wins[mover] != 0) == (mover == 0) else -THREAT_VALUE
-    elif not wins[1 - mover] and makes_two_completions(threes[mover], x | o):
+    elif not wins[1 - mover] and double_completions(threes[mover], x | o):
         value = FORCING_VALUE if mover == 0 else -FORCING_VALUE
     return value if player == 0 else -value
 
