@@ -31,6 +31,7 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
+EXTEND_THREES = False   # ... a three to answer is forcing too (its defences are few: see candidate_actions)
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
@@ -196,10 +197,10 @@ class TicTacToe(Game):
             threes = double_completions(lines, occupied)
             if threes:
                 moves = self.three_defences(lines, occupied) | windows.covered(mine, k - 2, empty) or threes
-                return sorted(cells_of(moves), key=self.rank.__getitem__), False
-            ours = double_completions(list(windows.windows(mine, k - 2)), occupied)
-            if ours:
-                return sorted(cells_of(ours), key=self.rank.__getitem__), False
+            else:
+                moves = double_completions(list(windows.windows(mine, k - 2)), occupied)
+            if moves:
+                return sorted(cells_of(moves), key=self.rank.__getitem__), moves == empty
         moves = self.urgent_first(state, BEAM)
         return moves, len(moves) == empty.bit_count()
 
@@ -268,8 +269,13 @@ class TicTacToe(Game):
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
         mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
-        covered = self.windows.covered
-        return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
+        covered, k = self.windows.covered, self.k
+        if covered(mine, k - 1, empty):
+            return False
+        if covered(theirs, k - 1, empty):
+            return True
+        return (EXTEND_THREES and k >= 3
+                and double_completions(list(self.windows.windows(theirs, k - 2)), x | o) != 0)
 
     def open_windows(self, x: int, o: int) -> tuple:
         """X's and O's windows by count 0 .. k (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for
@@ -343,9 +349,8 @@ class TicTacToe(Game):
         empty = self.full & ~occupied
         x_windows, o_windows = self.open_windows(x, o)
         score, k, power = 0, self.k, POWERS_OF_4
-        for x_counts, o_counts in zip(x_windows, o_windows):
-            for m in range(1, k):
-                score += power[m] * (x_counts[m].bit_count() - o_counts[m].bit_count())
+        for m in range(1, k):
+            score += power[m] * (x_windows[m].bit_count() - o_windows[m].bit_count())
         value = score / (abs(score) + power[k])
         o_to_move = state[2] & 1
         mover, other = (o_windows, x_windows) if o_to_move else (x_windows, o_windows)

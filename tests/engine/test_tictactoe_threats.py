@@ -170,3 +170,79 @@ def test_pruned_search_blocks_the_four_and_proves_nothing_it_did_not_see():
     rows = ["".join(marks.get((r, c), ".") for c in range(15)) for r in range(15)]
     r = api.search("tictactoe", {"board": rows, "k": 5}, {"name": "alphabeta", "depth": 3})
     assert (r.outcome, r.plies_to_end) == ("loss", 2)
+
+
+# --- forcing replies to threes, and window counts kept from move to move -----------------------------------
+
+def double_threats(game, mine, occupied):
+    """The empty cells where a mark of ``mine`` makes two completions or more (line by line)."""
+    return {c for c in range(game.cells) if not occupied >> c & 1
+            and len(completions(game, mine | 1 << c, occupied | 1 << c)) >= 2}
+
+
+def fours_to_make(game, mine, theirs):
+    """The empty cells where a mark of ``mine`` makes a four (k - 1 in a window with none of ``theirs``)."""
+    occupied = mine | theirs
+    return {c for line in game.lines if not line & theirs and (line & mine).bit_count() == game.k - 2
+            for c in range(game.cells) if line >> c & 1 and not occupied >> c & 1}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([(9, 9), (9, 10), (10, 10)]), st.integers(0, 10 ** 6), st.integers(4, 40))
+def test_facing_a_three_pruning_keeps_every_defence_and_every_four(size, seed, marks):
+    """On boards that prune (81 cells and more), k = 5, against a line-by-line reference: facing a three
+    (the opponent could make two completions at once), the candidates are exactly the moves after which
+    it no longer can, and the mover's fours; every move left out leaves it a double threat. With no three
+    to face but one of its own, the mover's candidates are its double threats."""
+    game, state = random_position(*size, 5, seed, marks)
+    x, o = state[0], state[1]
+    occupied = x | o
+    mine, theirs = (o, x) if game.to_move(state) else (x, o)
+    if completions(game, mine, occupied) or completions(game, theirs, occupied) or not occupied:
+        return                                                  # the cases the test above covers
+    moves, complete = game.candidate_actions(state)
+    empty = [c for c in range(game.cells) if not occupied >> c & 1]
+    if double_threats(game, theirs, occupied):
+        defences = {d for d in empty if not double_threats(game, theirs, occupied | 1 << d)}
+        expected = defences | fours_to_make(game, mine, theirs) or double_threats(game, theirs, occupied)
+        assert set(moves) == expected
+        for d in set(empty) - set(moves):
+            assert double_threats(game, theirs, occupied | 1 << d)
+    elif double_threats(game, mine, occupied):
+        assert set(moves) == double_threats(game, mine, occupied)
+    else:
+        return
+    assert complete == (len(moves) == len(empty))
+
+
+def test_the_defences_of_an_open_three_and_of_a_broken_one():
+    other = {(0, 0): "X", (8, 8): "X", (0, 8): "X"}
+    theirs = {(1, 1): "O", (1, 3): "O", (1, 6): "O", (7, 1): "O", (7, 7): "O"}
+    # O to move facing X's open three on row 4 (columns 3-5, two free cells each side): only the cells
+    # beside it stop an open four (after O two away, at column 1, X at column 6 makes one: columns 2 and 7).
+    game, state = load(board({**other, **theirs, (4, 3): "X", (4, 4): "X", (4, 5): "X"}))
+    assert game.to_move(state) == 1
+    moves, complete = game.candidate_actions(state)
+    assert set(moves) == {cell(4, 2), cell(4, 6)} and not complete
+    # A broken three, columns 2, 4, 5: the gap and both ends.
+    game, state = load(board({**other, **theirs, (4, 2): "X", (4, 4): "X", (4, 5): "X"}))
+    moves, _ = game.candidate_actions(state)
+    assert set(moves) == {cell(4, 1), cell(4, 3), cell(4, 6)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 12), st.integers(3, 12), st.integers(2, 6), st.integers(0, 10 ** 6), st.integers(0, 50))
+def test_a_child_s_window_counts_from_its_parent_s_are_counted_afresh(rows, cols, k, seed, marks):
+    from engine.games.mnk_windows import Windows
+    import random
+    k = min(k, max(rows, cols))
+    game, state = random_position(rows, cols, k, seed, marks)
+    x, o = state[0], state[1]
+    empty = [c for c in range(rows * cols) if not (x | o) >> c & 1]
+    if not empty:
+        return
+    cell = random.Random(seed).choice(empty)
+    windows, every = Windows(rows, cols, k), range(k + 1)
+    movers, others = windows.after_move(windows.by_count(x, o, every), windows.by_count(o, x, every), cell)
+    x2 = x | 1 << cell
+    assert movers == windows.by_count(x2, o, every) and others == windows.by_count(o, x2, every)
