@@ -31,7 +31,8 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
-EXTEND_THREES = False   # ... a three to answer is forcing too (its defences are few: see candidate_actions)
+DOUBLE_THREES = True    # the evaluation on large boards: a mover with no four to make, facing threes that no
+                        # one move stops, loses (FORCING_VALUE)
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
@@ -269,13 +270,8 @@ class TicTacToe(Game):
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
         mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
-        covered, k = self.windows.covered, self.k
-        if covered(mine, k - 1, empty):
-            return False
-        if covered(theirs, k - 1, empty):
-            return True
-        return (EXTEND_THREES and k >= 3
-                and double_completions(list(self.windows.windows(theirs, k - 2)), x | o) != 0)
+        covered = self.windows.covered
+        return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
 
     def open_windows(self, x: int, o: int) -> tuple:
         """X's and O's windows by count 0 .. k (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for
@@ -361,7 +357,14 @@ class TicTacToe(Game):
         elif not other_wins and k >= 3 and double_completions(list(self.windows.windows(mover, k - 2)),
                                                                occupied):
             value = -FORCING_VALUE if o_to_move else FORCING_VALUE
+        elif (DOUBLE_THREES and self.incremental and not other_wins and not covered(mover, k - 2, empty)
+              and self.unstoppable_threes(list(self.windows.windows(other, k - 2)), occupied)):
+            value = FORCING_VALUE if o_to_move else -FORCING_VALUE
         return value if player == 0 else -value
+
+    def unstoppable_threes(self, lines: list, occupied: int) -> bool:
+        """Whether the opponent's ``lines`` (see :meth:`three_defences`) make threes that no one move stops."""
+        return double_completions(lines, occupied) != 0 and not self.three_defences(lines, occupied)
 
     def key(self, state):
         return state[0] << self.cells | state[1]

@@ -98,6 +98,11 @@ def reference_evaluation(game, state, player):
         value = THREAT_VALUE if (wins[mover] != 0) == (mover == 0) else -THREAT_VALUE
     elif not wins[1 - mover] and double_completions(threes[mover], x | o):
         value = FORCING_VALUE if mover == 0 else -FORCING_VALUE
+    elif game.cells >= 81 and not wins[1 - mover] and not threes[mover] \
+            and double_completions(threes[1 - mover], x | o) \
+            and all(double_completions([line for line in threes[1 - mover] if not line >> d & 1], x | o | 1 << d)
+                    for d in range(game.cells) if not (x | o) >> d & 1):
+        value = -FORCING_VALUE if mover == 0 else FORCING_VALUE      # threes that no one move stops
     return value if player == 0 else -value
 
 
@@ -246,3 +251,13 @@ def test_a_child_s_window_counts_from_its_parent_s_are_counted_afresh(rows, cols
     movers, others = windows.after_move(windows.by_count(x, o, every), windows.by_count(o, x, every), cell)
     x2 = x | 1 << cell
     assert movers == windows.by_count(x2, o, every) and others == windows.by_count(o, x2, every)
+
+
+def test_threes_that_no_one_move_stops_lose_for_the_mover_without_a_four():
+    corners = {(0, 0): "O", (0, 8): "O", (8, 8): "O", (8, 0): "O", (4, 8): "O"}
+    two = {(2, 2): "X", (2, 3): "X", (2, 4): "X", (6, 2): "X", (6, 3): "X", (6, 4): "X"}
+    game, state = load(board({**corners, **two}))
+    assert game.to_move(state) == 1 and game.evaluate(state, 1) == -FORCING_VALUE
+    one = {**{cell: mark for cell, mark in two.items() if cell[0] == 2}, (7, 7): "X", (8, 6): "X", (6, 8): "X"}
+    game, state = load(board({**corners, **one}))
+    assert game.to_move(state) == 1 and abs(game.evaluate(state, 1)) < FORCING_VALUE
