@@ -31,8 +31,6 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
-DOUBLE_THREES = True    # the evaluation on large boards: a mover with no four to make, facing threes that no
-                        # one move stops, loses (FORCING_VALUE)
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
@@ -337,7 +335,9 @@ class TicTacToe(Game):
         a player to move who can complete a line wins next ply, and one whose opponent can complete lines
         at two cells or more (and who cannot complete one) loses within two: both are scored
         :data:`THREAT_VALUE`. A mover who cannot be stopped that way but can make two completions with one
-        mark (an open four, or two fours) wins in three: :data:`FORCING_VALUE`."""
+        mark (an open four, or two fours) wins in three: :data:`FORCING_VALUE`. On large boards
+        (:data:`PRUNED_FROM` cells) a mover with no four to make, whose opponent has threes that no one
+        move stops (a double three: :meth:`three_defences` finds none), loses: :data:`FORCING_VALUE` too."""
         if state[3] != ONGOING:
             return self.utility(state, player)
         x, o = state[0], state[1]
@@ -357,7 +357,7 @@ class TicTacToe(Game):
         elif not other_wins and k >= 3 and double_completions(list(self.windows.windows(mover, k - 2)),
                                                                occupied):
             value = -FORCING_VALUE if o_to_move else FORCING_VALUE
-        elif (DOUBLE_THREES and self.incremental and not other_wins and not covered(mover, k - 2, empty)
+        elif (self.incremental and not other_wins and not covered(mover, k - 2, empty)
               and self.unstoppable_threes(list(self.windows.windows(other, k - 2)), occupied)):
             value = FORCING_VALUE if o_to_move else -FORCING_VALUE
         return value if player == 0 else -value
