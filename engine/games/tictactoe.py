@@ -385,9 +385,12 @@ def completions_made(lines: list, occupied: int) -> dict:
     completion."""
     makes = {}
     for line in lines:
-        a, b = cells_of(line & ~occupied)
-        makes[a] = makes.get(a, 0) | 1 << b
-        makes[b] = makes.get(b, 0) | 1 << a
+        rest = line & ~occupied
+        low = rest & -rest
+        high = rest ^ low
+        a, b = low.bit_length() - 1, high.bit_length() - 1
+        makes[a] = makes.get(a, 0) | high
+        makes[b] = makes.get(b, 0) | low
     return makes
 
 
