@@ -30,7 +30,7 @@ NEAR = 2                # on larger boards, move ordering puts cells this close 
 # opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
-BEAM = 10               # ... the most urgent this many, unless a win or the defences against one decide
+BEAM = 8                # ... the most urgent this many, unless a win or the defences against one decide
 THREES = 3              # threat searches: at most this many threes in a line (fours are not counted) ...
 THREAT_BUDGET = 20000   # ... and positions visited looking for a win, or for the opponent's (0.7 s of CPU)
 REFUTATION_BUDGET = 5000 # ... and positions for each check of whether a move refutes the opponent's
