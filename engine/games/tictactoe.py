@@ -26,9 +26,8 @@ ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 SMALL_BOARD_CELLS = 12  # boards up to this many cells find empty cells and completed lines by table lookup
 NEAR = 2                # on larger boards, move ordering puts cells this close to a mark before the rest
 # Move ordering on larger boards: an empty cell's urgency sums, over the lines through it that hold marks
-# of one player only, a window's weight (POWERS_OF_4 below), times this for the mover's own lines
-# (completing one wins; blocking the opponent's comes next; a double threat of the mover outranks a single
-# one of the opponent's).
+# of one player only, 4 ** marks, times this for the mover's own lines (completing one wins; blocking the
+# opponent's comes next; a double threat of the mover outranks a single one of the opponent's).
 ATTACK_WEIGHT = 1.5
 PRUNED_FROM = 81        # boards of this many cells or more (9 x 9 up) search only their candidate moves ...
 BEAM = 8                # ... the most urgent this many, unless a win or the defences against one decide
@@ -40,11 +39,7 @@ WINDOW_CACHE = 1 << 10  # positions whose window counts each game keeps (evaluat
                         # walks when a search ends, past its deadline (bench/STRENGTH.md, 15 x 15)
 THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat within two plies (for X)
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
-# A window's weight (evaluation and urgency) grows by this factor with each mark: 4 on small boards (the
-# levels of 5 x 5, k = 4 were calibrated with it); 6 on large ones, where threes and fours must outweigh
-# the many twos (CPU-clock proxy on the six hardest gomoku openings against greedy: 12/12 against 10/12).
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
-POWERS_OF_6 = [6 ** n for n in range(MAX_SIDE + 1)]
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -102,7 +97,6 @@ class TicTacToe(Game):
         self.every_count = range(k + 1)
         self.threats = Threats(self.windows, self.lines_through, self.full)
         self.incremental = self.cells >= PRUNED_FROM
-        self.powers = POWERS_OF_6 if self.incremental else POWERS_OF_4
         if self.incremental:
             self.capabilities = self.capabilities | {CANDIDATES, EXTENSIONS, THREATS}
         small = self.cells <= SMALL_BOARD_CELLS
@@ -154,8 +148,8 @@ class TicTacToe(Game):
 
     def urgency(self, state, least: int = 1) -> dict:
         """``{cell: urgency}`` for the empty cells of the windows (k cells in a row) that hold marks of
-        one player only, ``least`` marks or more: the sum over those windows of their weight (4 ** marks;
-        6 ** marks on large boards), times :data:`ATTACK_WEIGHT` for the mover's."""
+        one player only, ``least`` marks or more: the sum over those windows of 4 ** marks, times
+        :data:`ATTACK_WEIGHT` for the mover's."""
         x, o = state[0], state[1]
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
@@ -164,7 +158,7 @@ class TicTacToe(Game):
         windows = self.windows.windows
         for counts, weight in ((mine, ATTACK_WEIGHT), (theirs, 1)):
             for m in range(least, self.k):
-                value = weight * self.powers[m]
+                value = weight * POWERS_OF_4[m]
                 for window in windows(counts, m):
                     for cell in cells_of(window & empty):
                         urgency[cell] = urgency.get(cell, 0) + value
@@ -337,10 +331,9 @@ class TicTacToe(Game):
 
     def evaluate(self, state, player):
         """Open lines: every window of k cells in a row that holds marks of one player only counts for
-        that player, more the fuller it is (4 ** marks; 6 ** marks on large boards); the sum is squashed
-        into (-1, 1). Then the tempo: a player to move who can complete a line wins next ply, and one whose
-        opponent can complete lines at two cells or more (and who cannot complete one) loses within two:
-        both are scored
+        that player, more the fuller it is (4 ** marks); the sum is squashed into (-1, 1). Then the tempo:
+        a player to move who can complete a line wins next ply, and one whose opponent can complete lines
+        at two cells or more (and who cannot complete one) loses within two: both are scored
         :data:`THREAT_VALUE`. A mover who cannot be stopped that way but can make two completions with one
         mark (an open four, or two fours) wins in three: :data:`FORCING_VALUE`. On large boards
         (:data:`PRUNED_FROM` cells) a mover with no four to make, whose opponent has threes that no one
@@ -351,7 +344,7 @@ class TicTacToe(Game):
         occupied = x | o
         empty = self.full & ~occupied
         x_windows, o_windows = self.open_windows(x, o)
-        score, k, power = 0, self.k, self.powers
+        score, k, power = 0, self.k, POWERS_OF_4
         for m in range(1, k):
             score += power[m] * (x_windows[m].bit_count() - o_windows[m].bit_count())
         value = score / (abs(score) + power[k])

@@ -76,7 +76,7 @@ def test_the_evaluation_scores_threats_by_whose_move_it_is():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from engine.games.tictactoe import FORCING_VALUE, THREAT_VALUE, double_completions  # noqa: E402
+from engine.games.tictactoe import FORCING_VALUE, POWERS_OF_4, THREAT_VALUE, double_completions  # noqa: E402
 
 
 def reference_evaluation(game, state, player):
@@ -87,12 +87,12 @@ def reference_evaluation(game, state, player):
         for side, (mine, theirs) in enumerate(((x, o), (o, x))):
             marks = (mine & line).bit_count()
             if marks and not theirs & line:
-                score += game.powers[marks] * (1 if side == 0 else -1)
+                score += POWERS_OF_4[marks] * (1 if side == 0 else -1)
                 if marks == game.k - 1:
                     wins[side] |= line & ~mine
                 elif marks == game.k - 2:
                     threes[side].append(line)
-    value = score / (abs(score) + game.powers[game.k])
+    value = score / (abs(score) + POWERS_OF_4[game.k])
     mover = state[2] & 1
     if wins[mover] or wins[1 - mover] & (wins[1 - mover] - 1):
         value = THREAT_VALUE if (wins[mover] != 0) == (mover == 0) else -THREAT_VALUE
