@@ -43,11 +43,15 @@ class SearchFailed(RuntimeError):
 
 class SearchProcess:
     """``search(on_progress)`` running in a child forked now, ``nice`` levels lower. Read its messages
-    with :meth:`poll` and :meth:`receive`, or just :meth:`result`; :meth:`close` (always) reaps it,
-    killing it first if it still runs. ``stop``, if given, is what the child calls to end the search
-    early (it then answers as on a timeout) when :meth:`stop` asks it to."""
+    with :meth:`next_message`, or just :meth:`result`; :meth:`close` (always) reaps it, killing it first
+    if it still runs. ``stop``, if given, is what the child calls to end the search early (it then
+    answers as on a timeout) when :meth:`stop` asks it to. ``wait_s``, if given, is the longest the
+    worker waits for the answer (the search's time limit and ``GRACE_SECONDS``): a child still silent by
+    then has overstayed."""
 
-    def __init__(self, search, nice: int, stop=None):
+    def __init__(self, search, nice: int, stop=None, wait_s: float | None = None):
+        self.wait_s = wait_s
+        self.give_up = None if wait_s is None else time.perf_counter() + wait_s
         self.reader, writer = Pipe(duplex=False)
         with warnings.catch_warnings():  # Python >= 3.12 warns of fork in a threaded process: see above
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -57,10 +61,6 @@ class SearchProcess:
             run_child(search, writer, nice, stop)
         writer.close()
         self.exited = False
-
-    def poll(self, timeout: float) -> bool:
-        """Whether a message is waiting (or the child has gone), waiting up to ``timeout`` seconds."""
-        return self.reader.poll(timeout)
 
     def receive(self):
         """The next message, ``(kind, data)``: ``(INFO, progress)``s, then ``(RESULT, result)``; an
@@ -76,14 +76,25 @@ class SearchProcess:
             raise SearchFailed(data)
         return kind, data
 
-    def result(self, wait_s: float):
-        """The search's result, waiting at most ``wait_s`` seconds for it (then :class:`SearchFailed`);
-        progress reports are skipped."""
-        while self.poll(wait_s):
-            kind, data = self.receive()
-            if kind == RESULT:
-                return data
-        raise SearchFailed(f"the search's process gave no answer within {wait_s:.1f} s")
+    def next_message(self, timeout: float | None):
+        """The next message (see :meth:`receive`), or None if none came within ``timeout`` seconds (None:
+        as long as it takes); :class:`SearchFailed` once the child has overstayed."""
+        if self.give_up is not None:
+            left = max(0.0, self.give_up - time.perf_counter())
+            timeout = left if timeout is None else min(timeout, left)
+        if self.reader.poll(timeout):
+            return self.receive()
+        if self.give_up is not None and time.perf_counter() >= self.give_up:
+            raise SearchFailed(f"the search's process gave no answer within {self.wait_s:.1f} s")
+        return None
+
+    def result(self):
+        """The search's result (progress reports are skipped), or :class:`SearchFailed` once the child has
+        overstayed."""
+        while True:
+            message = self.next_message(None)
+            if message is not None and message[0] == RESULT:
+                return message[1]
 
     def stop(self, grace_s: float) -> None:
         """Ask the search to end now (SIGTERM: the child calls its ``stop``, and sends its answer) and

@@ -97,8 +97,8 @@ def run_search(request: dict, nice: int):
     def search_again(on_progress):
         return engine.api.search(**{**request, "time_limit_ms": remaining_ms(limit_ms, since)})
 
-    with SearchProcess(search_again, nice) as process:
-        return process.result(limit_ms / 1000.0 + GRACE_SECONDS)
+    with SearchProcess(search_again, nice, wait_s=limit_ms / 1000.0 + GRACE_SECONDS) as process:
+        return process.result()
 
 
 @blueprint.post("/v1/search")

@@ -14,7 +14,6 @@ finds out soon when the client has gone: the server then closes this generator, 
 from contextlib import ExitStack
 import json
 import logging
-import time
 
 from flask import Blueprint, Response, current_app
 
@@ -64,17 +63,16 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
     (service/search_processes.py). Closing the generator (the client went away) ends that process.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too)."""
     limit_s = prepared.deadline.remaining()
-    overstay = None if limit_s is None else time.perf_counter() + limit_s + GRACE_SECONDS
-    process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel)
+    process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel,
+                            wait_s=None if limit_s is None else limit_s + GRACE_SECONDS)
     try:
         with IN_FLIGHT.track_inprogress():
             while True:
-                if not process.poll(HEARTBEAT_SECONDS):
-                    if overstay is not None and time.perf_counter() > overstay:
-                        raise SearchFailed("the search's process overstayed its deadline")
+                message = process.next_message(HEARTBEAT_SECONDS)
+                if message is None:
                     yield KEEP_ALIVE
                     continue
-                kind, data = process.receive()
+                kind, data = message
                 if kind == INFO:
                     yield event(INFO, progress_info(data))
                 else:

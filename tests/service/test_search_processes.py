@@ -18,7 +18,7 @@ def test_the_result_is_the_one_the_search_gives_in_the_worker():
     game, state, algorithm = CONNECT4
     here = engine.api.search(game, state, algorithm)
     with SearchProcess(lambda on_progress: engine.api.search(game, state, algorithm), nice=0) as process:
-        there = process.result(30)
+        there = process.result()
     assert (there.move, there.value, there.pv, there.stats.nodes) == (here.move, here.value, here.pv, here.stats.nodes)
 
 
@@ -28,8 +28,7 @@ def test_progress_reports_arrive_in_order_before_the_result():
     with SearchProcess(prepared.run, nice=0) as process:
         kinds, depths = [], []
         while True:
-            assert process.poll(30)
-            kind, data = process.receive()
+            kind, data = process.next_message(30)
             kinds.append(kind)
             if kind == INFO:
                 depths.append(data.depth)
@@ -46,7 +45,7 @@ def test_an_engine_error_arrives_as_itself(error):
         raise error
 
     with SearchProcess(search, nice=0) as process, pytest.raises(type(error)) as raised:
-        process.result(30)
+        process.result()
     assert raised.value.errors == error.errors and str(raised.value) == str(error)
 
 
@@ -58,16 +57,17 @@ def test_a_fault_or_a_death_is_a_failure():
         os._exit(3)
 
     with SearchProcess(faulty, nice=0) as process, pytest.raises(SearchFailed, match="a bug"):
-        process.result(30)
+        process.result()
     with SearchProcess(dying, nice=0) as process, pytest.raises(SearchFailed, match="without an answer"):
-        process.result(30)
+        process.result()
 
 
 def test_a_child_that_overstays_is_killed_and_reaped():
-    with SearchProcess(lambda on_progress: time.sleep(60), nice=0) as process:
+    with SearchProcess(lambda on_progress: time.sleep(60), nice=0, wait_s=0.3) as process:
         started = time.perf_counter()
+        assert process.next_message(0.1) is None  # not yet overstayed: nothing came
         with pytest.raises(SearchFailed, match="no answer within"):
-            process.result(0.3)
+            process.result()
         assert time.perf_counter() - started < 5
     with pytest.raises(ChildProcessError):
         os.waitpid(process.pid, os.WNOHANG)  # reaped: no zombie left
@@ -76,7 +76,7 @@ def test_a_child_that_overstays_is_killed_and_reaped():
 def test_the_search_runs_nice_levels_lower():
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     with SearchProcess(lambda on_progress: os.getpriority(os.PRIO_PROCESS, 0), nice=5) as process:
-        assert process.result(30) == min(19, mine + 5)
+        assert process.result() == min(19, mine + 5)
 
 
 def test_the_child_does_not_keep_the_workers_connections_open():
