@@ -258,6 +258,6 @@ def test_threes_that_no_one_move_stops_lose_for_the_mover_without_a_four():
     two = {(2, 2): "X", (2, 3): "X", (2, 4): "X", (6, 2): "X", (6, 3): "X", (6, 4): "X"}
     game, state = load(board({**corners, **two}))
     assert game.to_move(state) == 1 and game.evaluate(state, 1) == -FORCING_VALUE
-    one = {**{cell: mark for cell, mark in two.items() if cell[0] == 2}, (7, 7): "X", (8, 6): "X", (6, 8): "X"}
+    one = {**{rc: mark for rc, mark in two.items() if rc[0] == 2}, (7, 7): "X", (8, 6): "X", (6, 8): "X"}
     game, state = load(board({**corners, **one}))
     assert game.to_move(state) == 1 and abs(game.evaluate(state, 1)) < FORCING_VALUE
