@@ -282,7 +282,10 @@ class TicTacToe(Game):
             counts = windows.by_count(x, o, every), windows.by_count(o, x, every)
             self.keep_windows(key, counts)
         else:
-            cache.move_to_end(key)
+            try:
+                cache.move_to_end(key)
+            except KeyError:  # another thread's search (a game is shared by a worker's threads) dropped it
+                pass
         return counts
 
     def keep_windows(self, key: tuple, counts: tuple) -> None:
