@@ -297,20 +297,19 @@ class TicTacToe(Game):
     def result(self, state, cell):
         x, o, ply, _ = state
         bit = 1 << cell
-        if self.incremental:
-            parent = self.window_cache.get((x, o))
-            if parent is not None:                    # the child's window counts from the parent's, cheaply
-                if ply & 1:
-                    o_windows, x_windows = self.windows.after_move(parent[1], parent[0], cell)
-                else:
-                    x_windows, o_windows = self.windows.after_move(parent[0], parent[1], cell)
-                self.keep_windows((x | bit, o) if ply & 1 == 0 else (x, o | bit), (x_windows, o_windows))
+        parent = self.window_cache.get((x, o)) if self.incremental else None
         if ply & 1:
             o |= bit
             mine, won = o, O_WON
         else:
             x |= bit
             mine, won = x, X_WON
+        if parent is not None:                        # the child's window counts from the parent's, cheaply
+            if ply & 1:
+                o_windows, x_windows = self.windows.after_move(parent[1], parent[0], cell)
+            else:
+                x_windows, o_windows = self.windows.after_move(parent[0], parent[1], cell)
+            self.keep_windows((x, o), (x_windows, o_windows))
         holds_line = self.holds_line
         if holds_line is not None:
             if holds_line[mine]:
