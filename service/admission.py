@@ -3,10 +3,15 @@
 A worker runs up to ``SEARCHES_PER_WORKER`` searches at once (they are CPU-bound: beyond one, they share
 the worker's core, time-sliced by the scheduler, each in its process (service/search_processes.py), so
 that a short search that arrives while a long one runs gets its share of the core at once rather than
-waiting for it); its threads answer health checks and the cheap routes meanwhile. At most ``MAX_WAITING_SEARCHES`` more may wait for a slot; one
-more is refused at once with 503 problem+json and ``Retry-After`` rather than queued for minutes. Once
-the worker is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those
-it holds finish. A waiting search's time limit runs while it waits (the limit counts from the request's
+waiting for it); its threads answer health checks and the cheap routes meanwhile. At most
+``MAX_WAITING_SEARCHES`` more may wait for a slot; one more is refused at once with 503 problem+json and
+``Retry-After`` rather than queued for minutes. A search counts from the moment it is let in (a
+:class:`Ticket`), which is as soon as its whole request is at hand: under gunicorn, the worker's door
+(service/door.py) sees each request as it arrives, before any thread parses it, and lets the search in or
+answers its refusal itself there and then, in arrival order; otherwise the app refuses it before reading
+its body, or lets it in once it has read it (a client sending its body slowly holds no place). Once the worker
+is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too, while those it holds
+finish. A waiting search's time limit runs while it waits (the limit counts from the request's
 arrival), and it waits no longer than that: if no slot has come free by then, it answers at its deadline
 with what a millisecond finds (``timed_out``). So a search never answers later than its limit plus the
 usual margin, however long the running ones take.
@@ -14,8 +19,9 @@ usual margin, however long the running ones take.
 from contextlib import contextmanager
 import math
 import threading
+import time
 
-from flask import Flask
+from flask import Flask, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from service import lifecycle
@@ -27,18 +33,40 @@ ARRIVED = "tactician.arrived"
 # The WSGI environ key under which the server may give a callable that the app calls when it admits a
 # search: the server counts only those toward ``max_requests`` (service/worker.py).
 SEARCH_STARTED = "tactician.search_started"
+# The WSGI environ key of a search's :class:`Ticket`, given by the server when its door let the search in
+# (service/worker.py), else set by the app when it lets it in.
+TICKET = "tactician.ticket"
+
+
+class Ticket:
+    """A search let in: it counts toward its worker's bound from the moment it is let in (by the server's
+    door, service/worker.py, or by the app) until it takes its place in the waiting line
+    (:meth:`Admission.search`), or its request ends without a search. Releasing it twice is harmless."""
+
+    def __init__(self, gate: "Admission"):
+        self.gate = gate
+        self.held = True
+
+    def release(self) -> None:
+        with self.gate.guard:
+            self._release()
+
+    def _release(self) -> None:  # with the gate's guard held
+        if self.held:
+            self.held = False
+            self.gate.tickets -= 1
 
 
 class Admission:
-    """One worker's search slots and their waiting line."""
+    """One worker's search slots and their waiting line, and the searches on their way to it."""
 
     def __init__(self, slots: int, max_waiting: int, retry_after_s: int):
         self.slots = threading.Semaphore(slots)
-        self.max_running = slots
+        self.capacity = slots + max_waiting
         self.guard = threading.Lock()
-        self.running = 0
+        self.tickets = 0    # searches let in that have not reached the line yet
         self.waiting = 0
-        self.max_waiting = max_waiting
+        self.running = 0
         self.retry_after_s = retry_after_s
         self.drained = False
 
@@ -51,40 +79,61 @@ class Admission:
         """This worker was told to stop, or the whole server was (service/lifecycle.py)."""
         return self.drained or lifecycle.stopping()
 
-    def check(self) -> None:
-        """Refuse at once (before the body is even read) when a search could not be admitted now."""
-        if self.draining:
-            raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
-        if self.running >= self.max_running and self.waiting >= self.max_waiting:
-            raise self.full()
+    def has_room(self) -> bool:
+        """Whether one more search could be let in now: the worker is not draining, and not every place
+        (running, waiting, or on the way) is taken."""
+        return not self.draining and self.tickets + self.waiting + self.running < self.capacity
 
-    def full(self) -> ServiceUnavailable:
-        return ServiceUnavailable(f"Too many searches are waiting ({self.waiting}); retry in "
+    def check(self) -> None:
+        """Refuse at once (:meth:`refusal`), before the request's body is read, a search that could not be
+        let in now. (It is let in once its body is read: a client that sends it slowly holds no place.)"""
+        if not self.has_room():
+            raise self.refusal()
+
+    def let_in(self) -> Ticket | None:
+        """A ticket for one more search, or None if it cannot be let in now (:meth:`has_room`): the search
+        is then refused (:meth:`refusal`)."""
+        with self.guard:
+            if not self.has_room():
+                return None
+            self.tickets += 1
+        return Ticket(self)
+
+    def enter(self, ticket: Ticket | None = None) -> Ticket:
+        """``ticket`` if the search was let in already and the worker is not draining, else a new one; or
+        raise :meth:`refusal`."""
+        if ticket is not None and ticket.held and not self.draining:
+            return ticket
+        ticket = self.let_in()
+        if ticket is None:
+            raise self.refusal()
+        return ticket
+
+    def refusal(self) -> ServiceUnavailable:
+        """The 503 (with ``Retry-After``) of a search this worker cannot take now."""
+        if self.draining:
+            return ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
+        return ServiceUnavailable(f"This worker has {self.capacity} searches running or waiting; retry in "
                                   f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
 
     @contextmanager
-    def search(self, patience_s: float):
+    def search(self, patience_s: float, ticket: Ticket | None = None):
         """Hold a search slot for the body of the ``with``, waiting for one at most ``patience_s`` (the
-        search's time left) if waiting is allowed, else raise :class:`ServiceUnavailable` (503 with
-        ``Retry-After``). A search whose time ran out while it waited runs without a slot: it has no
-        time left, so it answers at once with what a millisecond finds."""
-        if self.draining:
-            raise ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
-        if not self.slots.acquire(blocking=False):
-            with self.guard:
-                if self.waiting >= self.max_waiting:
-                    raise self.full()
-                self.waiting += 1
-            try:
-                admitted = self.slots.acquire(timeout=patience_s)
-            finally:
-                with self.guard:
-                    self.waiting -= 1
-            if not admitted:
-                yield
-                return
+        search's time left); the search's ticket (:meth:`enter`'s, taken here if not given) becomes its
+        place in the line. A search whose time ran out while it waited runs without a slot: it has no time
+        left, so it answers at once with what a millisecond finds."""
+        ticket = self.enter(ticket)
         with self.guard:
-            self.running += 1
+            ticket._release()
+            self.waiting += 1
+        admitted = self.slots.acquire(timeout=patience_s)
+        with self.guard:
+            self.waiting -= 1
+            if admitted:
+                self.running += 1
+        if not admitted:
+            yield
+            return
         try:
             yield
         finally:
@@ -93,11 +142,28 @@ class Admission:
             self.slots.release()
 
 
+def arrived() -> float:
+    """When the request in hand arrived, a ``time.perf_counter()``: as the server stamped it (``ARRIVED``),
+    else now (the first time this is asked)."""
+    if request.environ.get(ARRIVED) is None:
+        request.environ[ARRIVED] = time.perf_counter()
+    return request.environ[ARRIVED]
+
+
 def admission(app: Flask) -> Admission:
     return app.extensions[EXTENSION]
+
+
+def release_ticket(_error=None) -> None:
+    """At the end of a request: its search's ticket, if it never took its place in the line (its request
+    was refused, or failed, before its search)."""
+    ticket = request.environ.get(TICKET)
+    if ticket is not None:
+        ticket.release()
 
 
 def register(app: Flask) -> None:
     settings = app.config["SETTINGS"]
     app.extensions[EXTENSION] = Admission(settings.searches_per_worker, settings.max_waiting_searches,
                                           math.ceil(settings.default_time_limit_ms / 1000))
+    app.teardown_request(release_ticket)

@@ -31,11 +31,16 @@ def problem_body(status: int, title: str, detail: str, errors: dict | None = Non
     return body
 
 
+def problem_text(status: int, title: str, detail: str, errors: dict | None = None) -> str:
+    """A problem's JSON text."""
+    return json.dumps(problem_body(status, title, detail, errors), separators=(",", ":"))
+
+
 def problem(status: int, title: str, detail: str, errors: dict | None = None,
             headers: dict | None = None) -> Response:
     """A problem+json response."""
-    return Response(json.dumps(problem_body(status, title, detail, errors), separators=(",", ":")), status=status,
-                    headers=headers, mimetype=PROBLEM_JSON)
+    return Response(problem_text(status, title, detail, errors), status=status, headers=headers,
+                    mimetype=PROBLEM_JSON)
 
 
 def flatten(messages, prefix: str = "") -> dict:
@@ -64,8 +69,12 @@ def unprocessable(errors: dict) -> Response:
 
 def handle_http(exc: HTTPException) -> Response:
     """Werkzeug's errors (404, 405 with its Allow header, 413, ...) as problems."""
-    headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
-    return problem(exc.code or 500, exc.name, exc.description or exc.name, headers=headers)
+    return problem(exc.code or 500, exc.name, exc.description or exc.name, headers=own_headers(exc))
+
+
+def own_headers(exc: HTTPException) -> dict:
+    """The headers an error carries of its own (``Allow``, ``Retry-After``), but its HTML content type."""
+    return {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
 
 
 def handle_unexpected(exc: Exception) -> Response:

@@ -36,10 +36,14 @@ SHARED_CAPACITY = 4096
 def client_key() -> str:
     """Who is asking: a digest of the API key when one is sent (the key itself is never stored), else
     the address the connection came from."""
-    api_key = request.headers.get(API_KEY_HEADER)
+    return key_of(request.headers.get(API_KEY_HEADER), request.remote_addr)
+
+
+def key_of(api_key: str | None, address: str | None) -> str:
+    """:func:`client_key` from the request's ``X-API-Key`` header and its client's address."""
     if api_key:
         return "key:" + hashlib.sha256(api_key.encode()).hexdigest()[:32]
-    return "addr:" + (request.remote_addr or "unknown")
+    return "addr:" + (address or "unknown")
 
 
 class Fairness:

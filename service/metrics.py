@@ -8,6 +8,8 @@ from flask import Blueprint, Flask, Response, g, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
+from service.admission import arrived
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED = "unmatched"  # the route label of requests that matched no route, so 404s cannot explode it
 
@@ -34,18 +36,23 @@ def record_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> Non
 
 
 def start_timer() -> None:
-    g.request_started = time.perf_counter()
+    g.request_started = arrived()
 
 
 def observe(response: Response) -> Response:
     """Count the answered request by its route template (not its URL) and status."""
     route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-    labels = (request.method, route, str(response.status_code))
+    count_request(request.method, route, response.status_code, g.get("request_started"))
+    return response
+
+
+def count_request(method: str, route: str, status: int, started: float | None) -> None:
+    """One request answered with ``status``; its latency too, if it is known when it ``started`` (a
+    ``time.perf_counter()``)."""
+    labels = (method, route, str(status))
     REQUESTS.labels(*labels).inc()
-    started = g.get("request_started")
     if started is not None:
         LATENCY.labels(*labels).observe(time.perf_counter() - started)
-    return response
 
 
 @blueprint.get("/metrics")

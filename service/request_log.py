@@ -14,6 +14,7 @@ import uuid
 
 from flask import Flask, Response, g, request
 
+from service.admission import arrived
 from service.fairness import client_key
 
 LOGGER = logging.getLogger("tactician.requests")
@@ -21,10 +22,14 @@ REQUEST_ID = "X-Request-ID"
 SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, not logged
 
 
+def request_id(sent: str | None) -> str:
+    """The id of a request whose ``X-Request-ID`` header was ``sent``: that, when it is a sane token."""
+    return sent if sent and SANE_ID.match(sent) else uuid.uuid4().hex
+
+
 def begin() -> None:
-    sent = request.headers.get(REQUEST_ID, "")
-    g.request_id = sent if SANE_ID.match(sent) else uuid.uuid4().hex
-    g.log_started = time.perf_counter()
+    g.request_id = request_id(request.headers.get(REQUEST_ID))
+    g.log_started = arrived()
 
 
 def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None) -> None:
@@ -48,21 +53,22 @@ def end(response: Response) -> Response:
     request_id = g.get("request_id") or uuid.uuid4().hex
     response.headers[REQUEST_ID] = request_id
     started = g.get("log_started")
-    line = {
-        "request_id": request_id,
-        "method": request.method,
-        "route": request.url_rule.rule if request.url_rule is not None else None,
-        "status": response.status_code,
-        "duration_ms": None,
-        "client": client_key(),
-        **({"game": request.view_args["game"][:64]} if request.view_args and "game" in request.view_args else {}),
-    }
+    line = request_line(request_id, request.method, request.url_rule.rule if request.url_rule is not None else None,
+                        response.status_code, client_key())
+    if request.view_args and "game" in request.view_args:
+        line["game"] = request.view_args["game"][:64]
     streamed = g.get("streamed_search_log")
     if streamed is not None and response.is_streamed:
         response.call_on_close(lambda: write(line, started, streamed))  # after the request's context
     else:
         write(line, started, g.get("search_log", {}))
     return response
+
+
+def request_line(request_id: str, method: str, route: str | None, status: int, client: str) -> dict:
+    """A request's line, but for its duration (:func:`write` adds it) and what its search adds."""
+    return {"request_id": request_id, "method": method, "route": route, "status": status, "duration_ms": None,
+            "client": client}
 
 
 def write(line: dict, started: float | None, search: dict) -> None:

@@ -7,6 +7,11 @@
   arrived for ``DRAIN_QUIET_SECONDS``, so that requests already waiting in the listen backlog are answered
   too (by 503, not by a connection reset). Then gunicorn stops the worker gracefully: the requests in hand
   finish.
+- **A search is let in or refused at the door** (service/door.py): as each request arrives, the main
+  thread looks at its first bytes, and a search is let in (its place counted by the app's
+  :class:`~service.admission.Admission`) or, when the worker has no place left, refused there and then,
+  in arrival order, without a thread, gunicorn's parser or Flask. A new connection whose request has not
+  begun to arrive waits on the poller, and comes to the door when it does.
 - **Only searches count toward ``max_requests``** (they are what grows a worker's memory): gthread counted
   every request, so a flood of refusals and health checks recycled the workers mid-flood.
 - **A recycled worker is replaced at once**: a worker that reaches ``max_requests`` still finishes the
@@ -16,9 +21,11 @@
   its replacement at once (``SIGTTIN``: one worker more), leaving a note in the directory named by
   ``lifecycle.RETIRING_DIR_ENV``, which ``child_exit`` (service/gunicorn.conf.py) reads to take the extra worker
   back when it exits.
-- **Slow clients do not hold threads**: a new connection that sends nothing goes back to the poller after
-  ``IDLE_CONNECTION_WAIT_SECONDS`` (gthread's default: 5 s), and every blocking read of a request waits at
-  most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the body reader answers 408).
+- **Slow clients do not hold threads**: a new connection waits on the poller until its request begins to
+  arrive (gthread waited for it in a thread, up to 5 s), stopping or not (gthread, once the worker was
+  stopping, took such a connection for a kept-alive one and closed it unanswered: a connection reset),
+  and every blocking read of a request waits at most ``READ_TIMEOUT_MS`` for more bytes (SO_RCVTIMEO; the
+  body reader answers 408).
 - **Nor the main thread**: a connection closed gracefully (its FIN sent, then whatever the client still
   sends read until it closes, so that the close does not turn into a reset) lingers on the poller
   (:class:`Lingering`). gthread lingered on the main thread, up to 2 s for a client that never closes,
@@ -46,8 +53,8 @@ import time
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import gthread
 
-from service import lifecycle
-from service.admission import ARRIVED, SEARCH_STARTED, admission
+from service import door, lifecycle
+from service.admission import ARRIVED, SEARCH_STARTED, TICKET, admission
 from service.config import Settings
 
 DRAIN_QUIET_SECONDS = 0.5
@@ -59,9 +66,6 @@ GIL_SWITCH_SECONDS = 0.0002
 # Connections a worker takes from the listen backlog in one turn of its main loop (a burst's share, without
 # leaving the other workers none).
 ACCEPT_BATCH = 16
-# gthread waits this long in a pool thread for an idle new connection's first bytes before handing it
-# back to the poller (gunicorn's default is 5 s): idle connections must not hold the threads.
-IDLE_CONNECTION_WAIT_SECONDS = 0.05
 # How long a gracefully closed connection waits for its client to close, and how much it reads meanwhile
 # (gunicorn's own figures for its graceful close).
 LINGER_SECONDS = 2.0
@@ -234,7 +238,6 @@ class Worker(gthread.ThreadWorker):
             self.log.warning("Could not ask for this worker's replacement: %s", error)
 
     def init_process(self):
-        gthread.DEFAULT_WORKER_DATA_TIMEOUT = IDLE_CONNECTION_WAIT_SECONDS
         gthread.TConn = Connection
         seconds = Settings.from_env().read_timeout_ms / 1000.0
         self.read_timeout = struct.pack("ll", int(seconds), int(seconds % 1 * 1e6))
@@ -270,6 +273,8 @@ class Worker(gthread.ThreadWorker):
 
         def stamped(environ, start_response):
             environ[ARRIVED] = getattr(arrivals, "arrived", None)
+            if getattr(arrivals, "ticket", None) is not None:
+                environ[TICKET] = arrivals.ticket
             last = []
             environ[SEARCH_STARTED] = lambda: last.append(self.count_search())
 
@@ -284,10 +289,67 @@ class Worker(gthread.ThreadWorker):
         if not hasattr(conn, "arrived"):  # a new connection: bound every blocking read of it
             conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, self.read_timeout)
         conn.arrived = time.perf_counter()
-        super().enqueue_req(conn)
+        conn.ticket = None
+        if not self.at_door(conn):
+            super().enqueue_req(conn)
+
+    def at_door(self, conn) -> bool:
+        """In the main thread, as a request arrives: whether the door has dealt with it (service/door.py).
+        A search the worker has room for goes on to a thread, let in (``conn.ticket``) if its whole request
+        is at hand (else the app lets it in once it has read the body); one it has no room for is refused
+        here, and its connection closed. A new connection whose request has not begun
+        to arrive is parked on the poller until it does."""
+        if conn.parser is not None and conn.parser.unreader.buf.getvalue():
+            return False  # read ahead: the next request's first bytes are not the socket's
+        try:
+            data = conn.sock.recv(door.PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            if conn.initialized or conn.data_ready:
+                return False
+            self.park(conn)
+            return True
+        except OSError:
+            return False
+        head = door.search_head(data)
+        gate = admission(self.flask_app)
+        if head is None or gate.draining or not isinstance(conn.client, tuple):
+            return False
+        if not head.whole and gate.has_room():
+            return False  # the app lets it in once it has read its body
+        conn.ticket = gate.let_in() if head.whole else None
+        if conn.ticket is not None:
+            return False
+        try:
+            conn.sock.send(door.refusal(head, gate.refusal(), conn.client[0], conn.arrived), socket.MSG_DONTWAIT)
+        except OSError:
+            pass  # the client has gone, or does not read: the connection is closed all the same
+        self.nr_conns -= 1
+        conn.close(graceful=True)
+        return True
+
+    def park(self, conn) -> None:
+        """Wait on the poller, without a thread, for the connection's request to begin to arrive (or for
+        ``keepalive`` seconds), stopping or not: a stopping worker serves the request when it comes, with
+        ``Connection: close``, or closes the connection after ``keepalive`` seconds of silence, before it
+        exits."""
+        conn.sock.setblocking(False)
+        conn.timeout = time.monotonic() + self.cfg.keepalive
+        self.pending_conns.append(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+
+    def handle(self, conn):
+        """gthread's, which serves one request of the connection; the ticket the door gave its search, if
+        it has not been used (the request failed before its search), is given back."""
+        try:
+            return super().handle(conn)
+        finally:
+            if conn.ticket is not None:
+                conn.ticket.release()
+                conn.ticket = None
 
     def handle_request(self, req, conn):
         self.arrivals.arrived = getattr(conn, "arrived", None)
+        self.arrivals.ticket = conn.ticket
         return super().handle_request(req, conn)
 
     def handle_error(self, req, client, addr, exc):
@@ -303,22 +365,6 @@ class Worker(gthread.ThreadWorker):
             super().accept(listener)
             if self.nr_conns == before or self.nr_conns >= self.worker_connections:
                 break
-
-    def finish_request(self, conn, fs):
-        """A new connection whose request had not begun to arrive within ``IDLE_CONNECTION_WAIT_SECONDS`` is
-        parked on the poller until it does, stopping or not. (gthread parks it only while the worker is
-        alive: once it stops (``max_requests`` reached, or SIGTERM), it took such a connection for a kept-
-        alive one, failed on its missing parser and closed it unanswered, so the client's request met a
-        connection reset.) A stopping worker serves the request when it comes, with ``Connection: close``,
-        or closes the connection after ``keepalive`` seconds of silence, before it exits."""
-        if not self.alive and fs.done() and not fs.cancelled() and fs.exception() is None \
-                and fs.result() is gthread._DEFER:
-            conn.sock.setblocking(False)
-            conn.timeout = time.monotonic() + self.cfg.keepalive
-            self.pending_conns.append(conn)
-            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
-            return
-        super().finish_request(conn, fs)
 
     def handle_exit(self, sig, frame):
         """SIGTERM: drain (see the module docstring), then gunicorn's graceful stop."""

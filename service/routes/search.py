@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
-from service.admission import ARRIVED, SEARCH_STARTED, admission
+from service.admission import SEARCH_STARTED, TICKET, admission, arrived
 from service.body import json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
@@ -59,12 +59,17 @@ def request_schema() -> SearchRequestSchema:
 def search_request() -> dict:
     """The body of ``POST /v1/search`` (and of its stream), validated: the engine's arguments, the
     ``time_limit_ms`` counted from the request's arrival (given by the server, service/worker.py, when it
-    can), and the algorithm with its documented defaults. A search the worker could not admit now is
-    refused before its body is read (503)."""
-    started = flask.request.environ.get(ARRIVED) or time.perf_counter()
+    can), and the algorithm with its documented defaults. A search the worker has no room for
+    (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
+    ticket: given by the server's door, or taken here once the body is read)."""
+    environ = flask.request.environ
+    started = arrived()
     settings = current_app.config["SETTINGS"]
-    admission(current_app).check()
+    gate, ticket = admission(current_app), environ.get(TICKET)
+    if ticket is None:
+        gate.check()
     request = request_schema().load(json_body())
+    environ[TICKET] = gate.enter(ticket)
     time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
     return {"game_id": request["game"], "state_json": request["state"],
             "algorithm": effective_algorithm(request["algorithm"]),
@@ -78,7 +83,8 @@ def search_slot(request: dict):
     (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``. The
     server is told that a search started (it counts them toward ``max_requests``)."""
     waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
-    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0):
+    ticket = flask.request.environ.get(TICKET)
+    with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0, ticket):
         request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)
         flask.request.environ.get(SEARCH_STARTED, lambda: None)()
         yield

@@ -1,8 +1,10 @@
 """Fixtures for the service tests."""
 import json
+import logging
 
 import pytest
 
+from service.request_log import LOGGER
 from service.spec import SPEC_PATH, load_spec
 from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
 
@@ -26,3 +28,12 @@ def client(app):
 @pytest.fixture
 def figure_5_2():
     return json.loads(json.dumps(FIGURE_5_2))
+
+
+@pytest.fixture
+def lines(caplog):
+    """The request log's lines so far, parsed."""
+    caplog.set_level(logging.INFO, logger=LOGGER.name)
+    LOGGER.propagate = True          # let caplog see the records; the app keeps its own handler too
+    yield lambda: [json.loads(r.getMessage()) for r in caplog.records if r.name == LOGGER.name]
+    LOGGER.propagate = False

@@ -5,6 +5,7 @@ answers every request it accepted or had queued, then exits 0. Every wait is bou
 import json
 import os
 from pathlib import Path
+import re
 import signal
 import socket
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 import requests
 
 from bench.load.clients import slow_clients
-from tests.service.server import BOOT_SECONDS, free_port, stop
+from tests.service.server import BOOT_SECONDS, free_port, gunicorn, stop
 from tests.service.test_gunicorn import BIG_BOARD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -318,3 +319,44 @@ def test_no_bad_request_gets_a_5xx_or_anything_but_problem_json(server, request_
     assert status < 500 or status == 503, (request_bytes[:200], head)
     if status >= 400:
         assert b"content-type: application/problem+json" in head.lower(), (request_bytes[:200], head)
+
+
+def test_a_search_with_no_room_is_refused_at_the_door_as_the_app_would(tmp_path):
+    """The worker's door (service/door.py) refuses a search as it arrives, with the app's own answer: its
+    problem+json, Retry-After and X-Request-ID, its log line and its count in the metrics; a browser's
+    request (with an Origin header) is refused by the app itself, with its CORS headers."""
+    settings = {**ENV, "WEB_CONCURRENCY": "1"}
+    with gunicorn(tmp_path, **settings) as (base, _):
+        port = int(base.rsplit(":", 1)[1])
+        held = [threading.Thread(target=search, args=(base, SEARCH_MS)) for _ in range(2)]  # one runs, one waits
+        for t in held:
+            t.start()
+        body = json.dumps({"game": "tictactoe", "state": BIG_BOARD, "algorithm": {"name": "minimax"},
+                           "time_limit_ms": 50}).encode()  # let in (when the held ones are not in yet): 50 ms
+        head = (f"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nX-API-Key: door-client\r\n").encode()
+        for attempt in range(50):
+            time.sleep(0.1)
+            started = time.perf_counter()
+            at_door = raw(port, head + f"X-Request-ID: door-{attempt}\r\n\r\n".encode() + body)
+            if at_door.startswith(b"HTTP/1.1 503 "):
+                break
+        assert time.perf_counter() - started < 0.5
+        problem = problem_of(at_door, 503)
+        by_app = raw(port, head + b"X-Request-ID: app-1\r\nOrigin: https://example.org\r\n\r\n" + body)
+        assert problem_of(by_app, 503) == problem
+        door_head, app_head = (answer.split(b"\r\n\r\n")[0].lower() for answer in (at_door, by_app))
+        assert f"x-request-id: door-{attempt}".encode() in door_head and b"retry-after: 1" in door_head
+        assert b"connection: close" in door_head
+        assert b"x-request-id: app-1" in app_head and b"access-control-allow-origin: *" in app_head
+        metrics = requests.get(f"{base}/metrics", timeout=10).text
+        refusals = re.search(r'tactician_http_requests_total\{method="POST",route="/v1/search",status="503"\} (\S+)',
+                             metrics)
+        assert refusals and float(refusals.group(1)) >= 2  # both (and a held search, refused if a probe got in)
+        for t in held:
+            t.join(timeout=SEARCH_MS / 1000 + 20)
+    logged = [json.loads(line) for line in (tmp_path / "gunicorn.log").read_text().splitlines()
+              if line.startswith("{")]
+    (door_line,) = [line for line in logged if line["request_id"] == f"door-{attempt}"]
+    assert (door_line["route"], door_line["status"]) == ("/v1/search", 503)
+    assert door_line["client"].startswith("key:") and door_line["duration_ms"] < 500

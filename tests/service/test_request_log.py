@@ -1,20 +1,7 @@
 """One JSON line per request, with the request id echoed back."""
 import json
-import logging
-
-import pytest
-
-from service.request_log import LOGGER
 
 TICTACTOE = {"board": ["X.O", "...", "..."]}
-
-
-@pytest.fixture
-def lines(caplog):
-    caplog.set_level(logging.INFO, logger=LOGGER.name)
-    LOGGER.propagate = True          # let caplog see the records; the app keeps its own handler too
-    yield lambda: [json.loads(r.getMessage()) for r in caplog.records if r.name == LOGGER.name]
-    LOGGER.propagate = False
 
 
 def test_a_search_logs_one_line_with_its_game_algorithm_and_nodes(client, figure_5_2, lines):
