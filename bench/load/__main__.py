@@ -4,12 +4,16 @@
     pip install -r requirements-bench.txt
     python -m bench.load [--quick] [--redis redis://127.0.0.1:6379] [--json bench/load/results.json]
 
-Prints one Markdown table per scenario (the figures of bench/RESULTS.md, "Load and abuse") and the peak
+Prints two Markdown tables per scenario (the figures of bench/RESULTS.md, "Load and abuse"): locust's, as
+its clients saw them, and the server's own, from its request log (each request from its arrival at its
+worker to its answer; the clients' latencies add their own delays: here, the load generator shares the
+server's cores). Then the peak
 RSS of each worker process and of the largest search process (sampled every half second over the whole
 run; workers are recycled after MAX_REQUESTS, so there may be more than two)."""
 import argparse
 import csv
 import json
+import math
 import os
 from pathlib import Path
 import signal
@@ -38,16 +42,18 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn with service/gunicorn.conf.py and two workers; samples its workers' RSS."""
+    """gunicorn with service/gunicorn.conf.py and two workers; samples its workers' RSS, and keeps its log
+    (the request log's lines: :meth:`requests_logged`)."""
 
-    def __init__(self, python: str, env: dict):
+    def __init__(self, python: str, env: dict, log_path: str = os.devnull):
         self.port, self.health_port = free_port(), free_port()
+        self.log_path = log_path
         self.base = f"http://127.0.0.1:{self.port}"
         self.health = f"http://127.0.0.1:{self.health_port}"
         self.metrics = tempfile.mkdtemp(prefix="tactician-bench-")
         self.process = subprocess.Popen(
             [python, "-m", "gunicorn", "-c", "service/gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(log_path, "ab"), stdin=subprocess.DEVNULL,
             env={**os.environ, "WEB_CONCURRENCY": "2", "MAX_TIME_LIMIT_MS": "10000",
                  "HEALTH_BIND": f"127.0.0.1:{self.health_port}", "PROMETHEUS_MULTIPROC_DIR": self.metrics, **env})
         self.peak_rss = {}
@@ -76,6 +82,28 @@ class Server:
                 pass
             time.sleep(0.5)
 
+    def log_size(self) -> int:
+        return os.path.getsize(self.log_path) if self.log_path != os.devnull else 0
+
+    def requests_logged(self, since: int) -> dict:
+        """The server's own latencies, by route and status, of the requests its log has recorded after
+        byte ``since`` (a :meth:`log_size`): each from the request's arrival at its worker to its answer.
+        A client's latency adds the network and its own delays (on this machine, the load generator's
+        own CPU on the same cores)."""
+        durations = {}
+        with open(self.log_path, "rb") as log:
+            log.seek(since)
+            for line in log:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue  # gunicorn's own lines
+                if isinstance(entry, dict) and entry.get("duration_ms") is not None:
+                    name = f"{entry['method']} {entry['route']} {entry['status']}"
+                    durations.setdefault(name, []).append(entry["duration_ms"])
+        return {name: {"count": len(ms), "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
+                       "max_ms": max(ms)} for name, ms in sorted(durations.items())}
+
     def stop(self, sig=signal.SIGTERM, timeout=60) -> int:
         self.sampling = False
         if self.process.poll() is None:
@@ -83,8 +111,16 @@ class Server:
         return self.process.wait(timeout=timeout)
 
 
+def percentile(values: list, p: float) -> float:
+    """The nearest-rank percentile (as locust's tables give it)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
 def locust(server: Server, classes: list, users: int, seconds: int, prefix: str) -> dict:
-    """Run locust headless; the statistics per request name: count, failures, p50, p99, max (ms)."""
+    """Run locust headless; the statistics per request name (count, failures, p50, p99, max in ms), and
+    the server's own (``server``: :meth:`Server.requests_logged`)."""
+    since = server.log_size()
     subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), *classes, "--headless",
                     "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--host", server.base, "--csv", prefix,
                     "--only-summary", "--stop-timeout", "15", "--loglevel", "WARNING"],
@@ -97,6 +133,8 @@ def locust(server: Server, classes: list, users: int, seconds: int, prefix: str)
                 rows[row["Name"]] = {"count": int(row["Request Count"]), "failures": int(row["Failure Count"]),
                                      "p50_ms": float(row["50%"]), "p99_ms": float(row["99%"]),
                                      "max_ms": float(row["Max Response Time"])}
+    if server.log_path != os.devnull:
+        rows["server"] = server.requests_logged(since)
     return rows
 
 
@@ -149,7 +187,7 @@ def main(argv=None):
     scale = 0.25 if args.quick else 1.0
     out = tempfile.mkdtemp(prefix="tactician-locust-")
     report = {}
-    server = Server(args.server_python, env)
+    server = Server(args.server_python, env, f"{out}/server.log")
     try:
         report["mixed"] = locust(server, ["Mixed", "Prober"], 9, int(60 * scale), f"{out}/mixed")
         report["flood"] = locust(server, ["LongSearcher", "Prober"], 51, int(20 * max(scale, 0.5)),
@@ -174,10 +212,16 @@ def main(argv=None):
     report["sigterm"]["peak_rss"] = {pid: round(rss / 2**20, 1) for pid, rss in report["sigterm"]["peak_rss"].items()}
     Path(args.json).write_text(json.dumps(report, indent=2))
     for scenario in ("mixed", "flood", "starve", "slowloris"):
-        print(f"\n#### {scenario}\n\n| request | count | failures | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- | --- |")
+        print(f"\n#### {scenario}\n\n| request | count | failures | p50 ms | p99 ms | max ms |\n"
+              "| --- | --- | --- | --- | --- | --- |")
         for name, row in report[scenario].items():
-            print(f"| {name} | {row['count']} | {row['failures']} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
-                  f"{row['max_ms']:.0f} |")
+            if name != "server":
+                print(f"| {name} | {row['count']} | {row['failures']} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
+                      f"{row['max_ms']:.0f} |")
+        print("\nThe server's own, from a request's arrival at its worker to its answer (its request log):\n\n"
+              "| request | count | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- |")
+        for name, row in report[scenario]["server"].items():
+            print(f"| {name} | {row['count']} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | {row['max_ms']:.1f} |")
     print("\nsigterm:", json.dumps(report["sigterm"]))
     print("peak RSS per worker (MB):", report["peak_rss_mb"])
     print("peak RSS of a search process (MB):", report["peak_search_process_rss_mb"])
