@@ -9,6 +9,7 @@ A game needs nothing here: without a listed set, openings are drawn by seeded ra
 (:func:`random_openings`). A list is only worth adding where random play would be unbalanced or repetitive.
 """
 from dataclasses import dataclass
+import itertools
 import random
 
 from bench.adjudication import MaterialAdjudication
@@ -32,9 +33,18 @@ def _connect4_openings() -> tuple:
 
 
 def _gomoku_openings(side: int) -> tuple:
-    """The centre stone and a reply at each of the distinct cells within two of it (up to symmetry)."""
+    """The 26 standard openings of five in a row (renju's, played in tournaments since 1936): the first
+    stone at the centre, the reply next to it, straight (13) or diagonally (13), and the third stone
+    anywhere in the central 5 x 5, one of each pair of cells mirrored by the line through the first two
+    (so no two openings are the same position). Every stone is in the fight: random openings put one
+    side's stone far from it, as good as a move lost (bench/STRENGTH.md, "Five in a row, 15 x 15")."""
     centre = (side // 2) * side + side // 2
-    return tuple((centre, centre + dr * side + dc) for dr, dc in ((0, 1), (1, 1), (0, 2), (1, 2), (2, 2)))
+    found = []
+    for reply, mirror in (((0, 1), lambda r, c: (-r, c)), ((1, 1), lambda r, c: (c, r))):
+        for third in sorted({min(cell, mirror(*cell)) for cell in itertools.product(range(-2, 3), repeat=2)}
+                            - {(0, 0), reply}):
+            found.append(tuple(centre + r * side + c for r, c in ((0, 0), reply, third)))
+    return tuple(found)
 
 
 # Chess: twenty main lines of the openings masters play (both sides' best-known replies, so none is lost

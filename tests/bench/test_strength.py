@@ -78,6 +78,26 @@ def test_connect4_openings_are_the_two_ply_ones_up_to_mirror():
     assert all(line == (3, 3) or line not in mirrored for line in lines)
 
 
+def test_gomoku_openings_are_the_26_standard_ones():
+    """The first stone at the centre, the reply next to it, the third in the central 5 x 5; no two the same
+    position under the board's eight symmetries (each position: the first player's two stones, the other's)."""
+    lines = openings.VARIANTS["gomoku-15"].openings
+    centre = (7, 7)
+    cells = [[divmod(move, 15) for move in line] for line in lines]
+    assert len(lines) == 26 and all(first == centre for first, _, _ in cells)
+    assert all(max(abs(r - 7), abs(c - 7)) == 1 and max(abs(tr - 7), abs(tc - 7)) <= 2
+               for _, (r, c), (tr, tc) in cells)
+    symmetries = [lambda r, c: (r, c), lambda r, c: (c, r)]
+    symmetries = [lambda r, c, f=f, sr=sr, sc=sc: f(sr * r, sc * c) for f in symmetries for sr in (1, -1)
+                  for sc in (1, -1)]
+
+    def canonical(first, reply, third):
+        return min((tuple(sorted(s(r - 7, c - 7) for r, c in (first, third))), s(reply[0] - 7, reply[1] - 7))
+                   for s in symmetries)
+
+    assert len({canonical(*line) for line in cells}) == 26
+
+
 def test_random_openings_are_seeded_legal_and_distinct():
     v = openings.variant("tictactoe-5x5-k4")
     first, again = openings.random_openings(v, 6, seed=3), openings.random_openings(v, 6, seed=3)
