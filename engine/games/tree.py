@@ -199,12 +199,16 @@ def load(state_json, limits=None, **_):
 
 
 def parse(root, max_nodes: int, max_depth: int) -> Tree:
-    """Flatten the JSON tree in depth-first pre-order, validating every node (iteratively)."""
+    """Flatten the JSON tree in depth-first pre-order, validating every node (iteratively). A request's
+    tree is read on its time limit, and the smallest ones are most of the requests, so each node costs
+    as few steps as its checks allow: its fields are worked out first and appended once."""
     n_player = detect_n_player(root, max_nodes)
     tree = Tree(None, n_player)
+    movers, children, parents, heights = tree.mover, tree.children, tree.parent, tree.height
     width = None  # n-player: the length of the utility vectors
     max_player = 0
     lo, hi = math.inf, -math.inf
+    evaluated = True  # every inner node so far has an eval
     deadline = reading_deadline()
     # One frame per open list of siblings: [the list, the parent's index, the next position, the depth],
     # so that a node of 80,000 children costs no more to open than one of two.
@@ -214,75 +218,81 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
         siblings, parent, position, depth = frame
         if position == len(siblings):
             frames.pop()
+            grandparent = None if parent is None else parents[parent]
+            if grandparent is not None:  # the parent's height is final: it bounds its own parent's
+                if heights[parent] >= heights[grandparent]:
+                    heights[grandparent] = heights[parent] + 1
             continue
         frame[2] = position + 1
         node = siblings[position]
-        i = len(tree.mover)
+        i = len(movers)
         if i >= max_nodes:
             raise InvalidState(f"the tree has more than {max_nodes} nodes", field="state.root")
         if not i & READ_CHECK_MASK and i and deadline.expired():
             raise out_of_time(tree)
-        tree.parent.append(parent)
+        parents.append(parent)
         if parent is not None:
-            tree.children[parent].append(i)
-        tree.children.append([])
-        tree.probs.append(None)
-        tree.node_id.append(None)
-        tree.eval_value.append(None)
-        tree.leaf_value.append(None)
-        tree.label.append(position)
-        tree.mover.append(LEAF)
-        tree.height.append(0)
+            children[parent].append(i)
+        children.append([])
         try:
             if depth > max_depth:
                 raise InvalidState(f"the tree is deeper than {max_depth} plies", field="")
             if not isinstance(node, dict):
                 raise InvalidState("a node must be an object", field="")
-            unknown = set(node) - NODE_KEYS
-            if unknown:
-                raise InvalidState(f"unknown keys {sorted(unknown)}; a node has {sorted(NODE_KEYS)}", field="")
+            if not NODE_KEYS.issuperset(node):
+                unknown = sorted(set(node) - NODE_KEYS)
+                raise InvalidState(f"unknown keys {unknown}; a node has {sorted(NODE_KEYS)}", field="")
+            node_id, label = None, position
             if "id" in node:
-                if not isinstance(node["id"], (str, int)) or isinstance(node["id"], bool):
+                node_id = label = node["id"]
+                if not isinstance(node_id, (str, int)) or isinstance(node_id, bool):
                     raise InvalidState("an id is a string or an integer", field=".id")
-                tree.node_id[i] = node["id"]
-                tree.label[i] = node["id"]
             if "move" in node:
-                if not isinstance(node["move"], (str, int)) or isinstance(node["move"], bool):
+                label = node["move"]
+                if not isinstance(label, (str, int)) or isinstance(label, bool):
                     raise InvalidState("a move label is a string or an integer", field=".move")
                 if parent is None:
                     raise InvalidState("the root has no incoming move", field=".move")
-                tree.label[i] = node["move"]
-            if "p" in node and (parent is None or tree.mover[parent] != CHANCE):
+            if "p" in node and (parent is None or movers[parent] != CHANCE):
                 raise InvalidState("only a chance node's children carry p", field=".p")
 
+            mover, probs, evaluation, value = LEAF, None, None, None
             if "children" in node:
-                children = node["children"]
+                kids = node["children"]
                 if "value" in node:
                     raise InvalidState("a node has children or a value, not both", field="")
-                if not isinstance(children, list) or not children:
+                if not isinstance(kids, list) or not kids:
                     raise InvalidState("children must be a non-empty list", field=".children")
-                tree.mover[i] = mover = node_mover(node, n_player)
-                max_player = max(max_player, mover)
+                mover = node_mover(node, n_player)
+                if mover > max_player:
+                    max_player = mover
                 if mover == CHANCE:
                     tree.has_chance = True
-                    tree.probs[i] = chance_probabilities(children)
+                    probs = chance_probabilities(kids)
                 if "eval" in node:
-                    tree.eval_value[i] = e = payoff(node["eval"], n_player, width, ".eval")
-                    width = len(e) if n_player else None
-                    lo, hi = min(lo, *as_tuple(e)), max(hi, *as_tuple(e))
-                frames.append([children, i, 0, depth + 1])
+                    evaluation = payoff(node["eval"], n_player, width, ".eval")
+                    width, lo, hi = widened(evaluation, n_player, lo, hi)
+                else:
+                    evaluated = False
+                frames.append([kids, i, 0, depth + 1])
             elif "value" in node:
                 for key in ("type", "player", "eval"):
                     if key in node:
                         raise InvalidState(f"a leaf has no {key}", field=f".{key}")
-                tree.leaf_value[i] = v = payoff(node["value"], n_player, width, ".value")
-                width = len(v) if n_player else None
-                lo, hi = min(lo, *as_tuple(v)), max(hi, *as_tuple(v))
+                value = payoff(node["value"], n_player, width, ".value")
+                width, lo, hi = widened(value, n_player, lo, hi)
             else:
                 raise InvalidState("a node needs children or a value", field="")
         except InvalidState as error:  # fields are relative to the node: anchor them at its path
             (suffix, messages), = error.errors.items()
             raise InvalidState(messages[0], field=tree.path(i) + suffix) from None
+        movers.append(mover)
+        tree.probs.append(probs)
+        tree.node_id.append(node_id)
+        tree.label.append(label)
+        tree.eval_value.append(evaluation)
+        tree.leaf_value.append(value)
+        heights.append(0 if mover == LEAF else 1)
 
     if n_player:
         if max_player >= width:
@@ -292,13 +302,18 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
     else:
         tree.players = ("MAX", "MIN")
     check_labels(tree)
-    for i in range(len(tree.mover) - 1, -1, -1):  # children come after their parent in pre-order
-        if tree.children[i]:
-            tree.height[i] = 1 + max(tree.height[c] for c in tree.children[i])
     tree.utility_bounds = (lo, hi)
-    if all(e is not None for e, m in zip(tree.eval_value, tree.mover) if m != LEAF):
+    if evaluated:
         tree.capabilities = tree.capabilities | {EVALUATION}
     return tree
+
+
+def widened(payoff_value, n_player: bool, lo: float, hi: float) -> tuple:
+    """``(width, lo, hi)`` once ``payoff_value`` (a node's value or eval) is seen: the utility vectors'
+    length (None in a typed tree) and the bounds on every number so far."""
+    if n_player:
+        return len(payoff_value), min(lo, *payoff_value), max(hi, *payoff_value)
+    return None, min(lo, payoff_value), max(hi, payoff_value)
 
 
 def out_of_time(tree: Tree) -> ReadTimeout:
@@ -381,12 +396,11 @@ def payoff(x, n_player: bool, width, field: str):
     return float(x)
 
 
-def as_tuple(v):
-    return v if isinstance(v, tuple) else (v,)
-
-
 def check_labels(tree: Tree) -> None:
+    """Sibling labels are distinct. They are strings or integers, and a string never equals an integer,
+    so a set of them has one member a label."""
+    label = tree.label
     for i, kids in enumerate(tree.children):
-        labels = [tree.label[c] for c in kids]
-        if len(set(map(repr, labels))) != len(labels):
-            raise InvalidState(f"sibling moves must be distinct; got {labels}", field=tree.path(i) + ".children")
+        if len(kids) > 1 and len({label[c] for c in kids}) != len(kids):
+            raise InvalidState(f"sibling moves must be distinct; got {[label[c] for c in kids]}",
+                               field=tree.path(i) + ".children")
