@@ -1,9 +1,12 @@
 """Parsing and validating explicit trees: every mistake is refused with the JSON path of the node."""
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine.api import Limits, apply, legal_moves, load, search
 from engine.errors import EngineError, GameOver, IllegalMove, InvalidState
+from engine.game import EVALUATION
 from engine.games.tree import FIGURE_5_2
+from tests.engine.strategies import game_trees
 
 
 def error_of(tree, limits=Limits()):
@@ -93,3 +96,25 @@ def test_search_refuses_what_does_not_fit():
     with pytest.raises(EngineError) as caught:
         search("tree", FIGURE_5_2, {"name": "minimax", "epsilon": 0.1})
     assert list(caught.value.errors) == ["algorithm.epsilon"]
+
+
+def height(node) -> int:
+    return 1 + max(height(child) for child in node["children"]) if "children" in node else 0
+
+
+def all_evaluated(node) -> bool:
+    return "children" not in node or ("eval" in node and all(all_evaluated(c) for c in node["children"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(game_trees(), game_trees(with_eval=True), game_trees(kinds=("max", "min", "chance"))))
+def test_every_node_knows_its_height_and_the_tree_whether_it_can_evaluate(tree):
+    """Reading settles each node's height (the plies to its deepest leaf) and the EVALUATION capability
+    as it walks the tree, rather than in passes of their own."""
+    game, root = load("tree", tree)
+    nodes = [tree["root"]]
+    for i in range(len(game.mover)):  # the game's nodes are the JSON's in pre-order
+        node = nodes[i]
+        assert game.plies_bound(i) == height(node)
+        nodes[i + 1:i + 1] = node.get("children", [])
+    assert (EVALUATION in game.capabilities) == all_evaluated(tree["root"])
