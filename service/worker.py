@@ -38,7 +38,6 @@ once (they are CPU-bound) and refuses, at once, those beyond its waiting line.
 """
 from functools import partial
 import html
-import json
 import os
 from pathlib import Path
 import re
@@ -56,6 +55,7 @@ from gunicorn.workers import gthread
 from service import door, lifecycle
 from service.admission import ARRIVED, SEARCH_STARTED, TICKET, admission
 from service.config import Settings
+from service.errors import problem_text
 
 DRAIN_QUIET_SECONDS = 0.5
 # How long a busy thread may hold the GIL while another thread waits for it (Python's default is 5 ms): a
@@ -82,8 +82,7 @@ def problem_response(raw: bytes) -> bytes:
     else:
         status, title = int(match.group(1)), match.group(2).decode("latin-1")
         detail = html.unescape(match.group(3).decode("latin-1")) or title
-    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail},
-                      separators=(",", ":")).encode()
+    body = problem_text(status, title, detail).encode()
     head = (f"HTTP/1.1 {status} {title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
     return head + body
