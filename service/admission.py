@@ -144,10 +144,16 @@ class Admission:
 
 def arrived() -> float:
     """When the request in hand arrived, a ``time.perf_counter()``: as the server stamped it (``ARRIVED``),
-    else now (the first time this is asked)."""
+    else when the app began it (:func:`stamp_arrival`)."""
     if request.environ.get(ARRIVED) is None:
         request.environ[ARRIVED] = time.perf_counter()
     return request.environ[ARRIVED]
+
+
+def stamp_arrival() -> None:
+    """Before each request: its arrival, for a server that does not stamp it (the time limit, the log
+    line's duration and the latency metric count from it)."""
+    arrived()
 
 
 def admission(app: Flask) -> Admission:
@@ -166,4 +172,5 @@ def register(app: Flask) -> None:
     settings = app.config["SETTINGS"]
     app.extensions[EXTENSION] = Admission(settings.searches_per_worker, settings.max_waiting_searches,
                                           math.ceil(settings.default_time_limit_ms / 1000))
+    app.before_request(stamp_arrival)
     app.teardown_request(release_ticket)

@@ -4,7 +4,7 @@ so the numbers are right whichever worker answers the scrape."""
 import os
 import time
 
-from flask import Blueprint, Flask, Response, g, request
+from flask import Blueprint, Flask, Response, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
@@ -35,24 +35,19 @@ def record_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> Non
         TIMEOUTS.labels(game, algorithm).inc()
 
 
-def start_timer() -> None:
-    g.request_started = arrived()
-
-
 def observe(response: Response) -> Response:
     """Count the answered request by its route template (not its URL) and status."""
     route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-    count_request(request.method, route, response.status_code, g.get("request_started"))
+    count_request(request.method, route, response.status_code, arrived())
     return response
 
 
-def count_request(method: str, route: str, status: int, started: float | None) -> None:
-    """One request answered with ``status``; its latency too, if it is known when it ``started`` (a
+def count_request(method: str, route: str, status: int, started: float) -> None:
+    """One request answered with ``status``, and its latency since it ``started`` (a
     ``time.perf_counter()``)."""
     labels = (method, route, str(status))
     REQUESTS.labels(*labels).inc()
-    if started is not None:
-        LATENCY.labels(*labels).observe(time.perf_counter() - started)
+    LATENCY.labels(*labels).observe(time.perf_counter() - started)
 
 
 @blueprint.get("/metrics")
@@ -67,6 +62,5 @@ def metrics() -> Response:
 
 
 def register(app: Flask) -> None:
-    app.before_request(start_timer)
     app.after_request(observe)
     app.register_blueprint(blueprint)

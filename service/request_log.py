@@ -29,7 +29,6 @@ def request_id(sent: str | None) -> str:
 
 def begin() -> None:
     g.request_id = request_id(request.headers.get(REQUEST_ID))
-    g.log_started = arrived()
 
 
 def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None) -> None:
@@ -52,7 +51,7 @@ def streamed_search() -> dict:
 def end(response: Response) -> Response:
     request_id = g.get("request_id") or uuid.uuid4().hex
     response.headers[REQUEST_ID] = request_id
-    started = g.get("log_started")
+    started = arrived()
     line = request_line(request_id, request.method, request.url_rule.rule if request.url_rule is not None else None,
                         response.status_code, client_key())
     if request.view_args and "game" in request.view_args:
@@ -71,9 +70,8 @@ def request_line(request_id: str, method: str, route: str | None, status: int, c
             "client": client}
 
 
-def write(line: dict, started: float | None, search: dict) -> None:
-    if started is not None:
-        line["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+def write(line: dict, started: float, search: dict) -> None:
+    line["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
     LOGGER.info(json.dumps({**line, **search}, separators=(",", ":")))
 
 
