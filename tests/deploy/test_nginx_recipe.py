@@ -8,22 +8,14 @@ import time
 import pytest
 import requests
 
-from bench.load.cluster import Cluster, program
+from bench.load.cluster import Cluster
+from tests.debian import require
 
 INSTANCES = 3
 SEARCH = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta"},
           "time_limit_ms": 200}
 RULES = {"state": {"moves": "4453"}}
 SEARCHES = "tactician_searches_total"
-
-
-def require(name: str) -> str:
-    path = program(name)
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{name} is not installed: scripts/test installs it with apt-get")
-        pytest.skip(f"{name} is not installed (apt-get install nginx redis-server)")
-    return path
 
 
 @pytest.fixture(scope="module")
