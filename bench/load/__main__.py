@@ -7,7 +7,8 @@
 Prints two Markdown tables per scenario (the figures of bench/RESULTS.md, "Load and abuse"): locust's, as
 its clients saw them, and the server's own, from its request log (each request from its arrival at its
 worker to its answer; the clients' latencies add their own delays: here, the load generator shares the
-server's cores). Then the peak
+server's cores). The scenario "floor" is the flood's users against nginx answering every search with the
+service's refusal at once (bench/load/floor.py): locust's own share of the flood's figures. Then the peak
 RSS of each worker process and of the largest search process (sampled every half second over the whole
 run; workers are recycled after MAX_REQUESTS, so there may be more than two)."""
 import argparse
@@ -28,6 +29,7 @@ import psutil
 import requests
 
 from bench.load.clients import slow_clients
+from bench.load.floor import Floor
 from bench.load import HEALTH_URL_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,8 +121,10 @@ def percentile(values: list, p: float) -> float:
 
 def locust(server: Server, classes: list, users: int, seconds: int, prefix: str) -> dict:
     """Run locust headless; the statistics per request name (count, failures, p50, p99, max in ms), and
-    the server's own (``server``: :meth:`Server.requests_logged`)."""
-    since = server.log_size()
+    the server's own (``server``: :meth:`Server.requests_logged`) when it keeps a log. ``server`` may be
+    the load generator's floor (bench/load/floor.py)."""
+    logged = server.log_path != os.devnull
+    since = server.log_size() if logged else 0
     subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), *classes, "--headless",
                     "-u", str(users), "-r", str(users), "-t", f"{seconds}s", "--host", server.base, "--csv", prefix,
                     "--only-summary", "--stop-timeout", "15", "--loglevel", "WARNING"],
@@ -133,9 +137,22 @@ def locust(server: Server, classes: list, users: int, seconds: int, prefix: str)
                 rows[row["Name"]] = {"count": int(row["Request Count"]), "failures": int(row["Failure Count"]),
                                      "p50_ms": float(row["50%"]), "p99_ms": float(row["99%"]),
                                      "max_ms": float(row["Max Response Time"])}
-    if server.log_path != os.devnull:
+    if logged:
         rows["server"] = server.requests_logged(since)
     return rows
+
+
+def floor(seconds: int, prefix: str) -> dict | None:
+    """The flood's users against the load generator's floor (bench/load/floor.py), or None without nginx."""
+    try:
+        server = Floor()
+    except RuntimeError as error:
+        print(f"floor skipped: {error}", file=sys.stderr)
+        return None
+    try:
+        return locust(server, ["LongSearcher", "Prober"], 51, seconds, prefix)
+    finally:
+        server.stop()
 
 
 def drain(python: str, env: dict) -> dict:
@@ -193,6 +210,7 @@ def main(argv=None):
         report["flood"] = locust(server, ["LongSearcher", "Prober"], 51, int(20 * max(scale, 0.5)),
                                  f"{out}/flood")
         time.sleep(12)  # let the flood's last searches end
+        report["floor"] = floor(int(20 * max(scale, 0.5)), f"{out}/floor")
         report["starve"] = locust(server, ["Hog", "Victim", "Prober"], 4, int(40 * max(scale, 0.5)),
                                   f"{out}/starve")
         time.sleep(12)
@@ -211,13 +229,17 @@ def main(argv=None):
     report["sigterm"] = drain(args.server_python, env)
     report["sigterm"]["peak_rss"] = {pid: round(rss / 2**20, 1) for pid, rss in report["sigterm"]["peak_rss"].items()}
     Path(args.json).write_text(json.dumps(report, indent=2))
-    for scenario in ("mixed", "flood", "starve", "slowloris"):
+    for scenario in ("mixed", "flood", "floor", "starve", "slowloris"):
+        if report[scenario] is None:
+            continue
         print(f"\n#### {scenario}\n\n| request | count | failures | p50 ms | p99 ms | max ms |\n"
               "| --- | --- | --- | --- | --- | --- |")
         for name, row in report[scenario].items():
             if name != "server":
                 print(f"| {name} | {row['count']} | {row['failures']} | {row['p50_ms']:.0f} | {row['p99_ms']:.0f} | "
                       f"{row['max_ms']:.0f} |")
+        if "server" not in report[scenario]:
+            continue
         print("\nThe server's own, from a request's arrival at its worker to its answer (its request log):\n\n"
               "| request | count | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- |")
         for name, row in report[scenario]["server"].items():

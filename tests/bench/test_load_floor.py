@@ -1,0 +1,51 @@
+"""The load generator's floor (bench/load/floor.py), run for real: nginx must answer a search exactly as
+the service refuses one, so that locust's figures against it and against the service compare."""
+import pytest
+import requests
+
+from bench.load.floor import Floor, service_refusal
+from service.admission import admission
+from service.app import create_app
+from tests.debian import require
+
+SEARCH = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
+          "time_limit_ms": 5000}
+
+
+@pytest.fixture(scope="module")
+def floor():
+    server = Floor(require("nginx"))
+    yield server
+    server.stop()
+
+
+def test_the_floor_refuses_a_search_with_the_service_s_refusal(floor):
+    body, retry_after = service_refusal()
+    response = requests.post(f"{floor.base}/v1/search", json=SEARCH, timeout=5)
+    assert response.status_code == 503
+    assert response.headers["Content-Type"] == "application/problem+json"
+    assert response.headers["Retry-After"] == str(retry_after)
+    assert response.headers["Connection"] == "close"
+    assert response.text == body
+
+
+def test_the_service_s_refusal_is_the_one_the_app_gives():
+    app = create_app()
+    gate = admission(app)
+    tickets = []
+    while gate.has_room():  # every place taken: the next search is refused
+        tickets.append(gate.let_in())
+    response = app.test_client().post("/v1/search", json=SEARCH)
+    body, retry_after = service_refusal()
+    assert response.status_code == 503
+    assert response.get_data(as_text=True) == body
+    assert response.headers["Retry-After"] == str(retry_after)
+    for ticket in tickets:
+        ticket.release()
+
+
+def test_the_floor_answers_livez_on_both_ports(floor):
+    for base in (floor.base, floor.health):
+        response = requests.get(f"{base}/livez", timeout=5)
+        assert response.status_code == 200
+        assert response.json() == {"status": "ok"}
