@@ -14,6 +14,7 @@ It duck-types :class:`bench.load.__main__.Server` as far as :func:`bench.load.__
 import math
 import os
 from pathlib import Path
+import shutil
 import subprocess
 import tempfile
 
@@ -92,5 +93,7 @@ class Floor:
             raise
 
     def stop(self) -> int:
+        """Stop nginx and remove its work directory; nginx's exit code."""
         stop(self.process)
+        shutil.rmtree(self.workdir, ignore_errors=True)
         return self.process.returncode
