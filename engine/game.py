@@ -142,19 +142,21 @@ class Game:
         where it is not, a search can prove no loss nor draw at ``state``, only wins."""
         return self.ordered_actions(state), True
 
-    def threat_win(self, state, deadline) -> list | None:
+    def threat_win(self, state, deadline, stats) -> list | None:
         """Outcome games whose players alternate, with a threat-space search (five in a row: continuous
         fours and threes): a line that wins by force for the player to move, ``[a1, d1, ..., an]``, its
         moves and the opponent's replies along the longest defence, the win coming within ``len(line)``
         plies whatever the opponent plays; or None when none is found (which proves nothing). Bounded
-        by the game's own budget and by ``deadline``, whose ``Timeout`` it lets through."""
+        by the game's own budget and by ``deadline``, whose ``Timeout`` it lets through. The positions
+        the threat search visits are added to ``stats.nodes`` (a :class:`~engine.result.Stats`), however
+        it ends."""
         return None
 
-    def threat_defences(self, state, deadline) -> list | None:
+    def threat_defences(self, state, deadline, stats) -> list | None:
         """With :meth:`threat_win`: when the opponent, were it to move, would have such a win, the moves
         that may stop it (those after which the game's threat search finds it no longer, else those it
         could not decide), an empty list when none does; None when the opponent has no such win. Bounded
-        like :meth:`threat_win`."""
+        and counted like :meth:`threat_win`."""
         return None
 
     def immediate_win(self, state):

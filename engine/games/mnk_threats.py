@@ -21,10 +21,12 @@ defender's replies along the defence that lasts longest among those searched, en
 completes k in a row; the attacker wins against every defence, in at most ``len(line)`` plies. Lines with
 fewer threes are tried first (VCF before VCT). None proves nothing: only threat moves are searched, at most
 ``depth`` threes in a line. A search that visits ``budget`` positions first raises :class:`Exhausted`; it
-polls ``deadline`` every few positions and lets its :class:`~engine.deadline.Timeout` through.
+polls ``deadline`` every few positions and lets its :class:`~engine.deadline.Timeout` through. Every search
+adds the positions it visited to ``stats.nodes`` (the root at least), however it ends.
 """
 from engine.bits import cells_of, lowest_cell
 from engine.deadline import Deadline
+from engine.result import Stats
 
 POLL_MASK = 7           # the deadline is polled every 8 positions (a position costs some 35-100 us)
 
@@ -40,7 +42,7 @@ class Threats:
     def __init__(self, windows, lines_through: list, full: int):
         self.windows, self.lines_through, self.full, self.k = windows, lines_through, full, windows.k
 
-    def win(self, mine: int, theirs: int, depth: int, budget: int, deadline: Deadline) -> list | None:
+    def win(self, mine: int, theirs: int, depth: int, budget: int, deadline: Deadline, stats: Stats) -> list | None:
         """A forced win for the attacker by threats, with at most ``depth`` threes (0: by fours alone);
         fewer threes first. See the module's contract."""
         k, windows = self.k, self.windows
@@ -48,15 +50,18 @@ class Threats:
             return None                                # a four is then a completion: nothing to search
         empty = self.full & ~(mine | theirs)
         search = Search(self, budget, deadline)
-        wins = windows.covered(search.open_windows(mine, theirs), k - 1, empty)
-        if wins:
-            return [lowest_cell(wins)]
-        blocks = windows.covered(windows.by_count(theirs, mine, (k - 1,)), k - 1, empty)
-        for threes in range(depth + 1):
-            line = search.attack(mine, theirs, threes, blocks)
-            if line is not None:
-                return line
-        return None
+        try:
+            wins = windows.covered(search.open_windows(mine, theirs), k - 1, empty)
+            if wins:
+                return [lowest_cell(wins)]
+            blocks = windows.covered(windows.by_count(theirs, mine, (k - 1,)), k - 1, empty)
+            for threes in range(depth + 1):
+                line = search.attack(mine, theirs, threes, blocks)
+                if line is not None:
+                    return line
+            return None
+        finally:
+            stats.nodes += max(search.visited, 1)      # the root is looked at even when it wins at once
 
     def completions(self, player: int, other: int, cell: int) -> int:
         """The empty cells that complete a window through ``cell`` for ``player`` (``other``: the opponent)."""

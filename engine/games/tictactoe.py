@@ -220,15 +220,15 @@ class TicTacToe(Game):
         """The marks of the player to move, and the opponent's."""
         return (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
 
-    def threat_win(self, state, deadline):
+    def threat_win(self, state, deadline, stats):
         """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
         mine, theirs = self.marks(state)
         try:
-            return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline)
+            return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline, stats)
         except Exhausted:
             return None
 
-    def threat_defences(self, state, deadline):
+    def threat_defences(self, state, deadline, stats):
         """When the opponent, were it to move, would win by continuous threats: the critical cells of its
         line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
@@ -239,7 +239,7 @@ class TicTacToe(Game):
         mine, theirs = self.marks(state)
         threats = self.threats
         try:
-            line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline)
+            line = threats.win(theirs, mine, THREES, THREAT_BUDGET, deadline, stats)
         except Exhausted:
             return None
         if line is None:
@@ -252,7 +252,7 @@ class TicTacToe(Game):
             if forced & (forced - 1):
                 forced = 0                             # two to block: the opponent wins at once or loses
             try:
-                if threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET, deadline) is None:
+                if threats.win(theirs | forced, after, THREES, REFUTATION_BUDGET, deadline, stats) is None:
                     defences.append(cell)
             except Exhausted:
                 undecided.append(cell)

@@ -411,13 +411,13 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         line) or None, and the root's moves restricted to those that stop the opponent's forced win, when
         it has one and some do."""
         try:
-            line = game.threat_win(state, deadline.share(WIN_SHARE))
+            line = game.threat_win(state, deadline.share(WIN_SHARE), stats)
         except Timeout:
             line = None
         if line is not None:
             return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
         try:
-            defences = game.threat_defences(state, deadline.share(DEFENCE_SHARE))
+            defences = game.threat_defences(state, deadline.share(DEFENCE_SHARE), stats)
         except Timeout:
             defences = None
         if defences:
@@ -493,7 +493,9 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     threats = outcome_game and THREATS in game.capabilities and declares(game, "alternating")
     if threats:
         searched_first = ranking
+        stats.nodes = nodes                            # the threat search adds the positions it visits
         completed, ranking = threat_phase(ranking)
+        nodes = stats.nodes
         if completed is not None:
             stats.stop_reason = SOLVED
         elif ranking is not searched_first:

@@ -8,6 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from engine import api
 from engine.deadline import Deadline
+from engine.games.mnk_threats import Exhausted
+from engine.result import Stats
 from tests.engine.test_tictactoe_threats import random_position
 
 SIDE = 15
@@ -78,7 +80,7 @@ def test_every_win_found_is_forced_and_every_win_by_fours_is_found(seed, marks, 
     if game.is_terminal(state):
         return
     mine, theirs = sides(state)
-    line = game.threats.win(mine, theirs, threes, BIG, Deadline())
+    line = game.threats.win(mine, theirs, threes, BIG, Deadline(), Stats())
     if line is not None:
         play_line(game, state, line)
         if len(line) <= 7:
@@ -97,7 +99,7 @@ def test_a_win_by_fours_in_three_moves():
     game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
     assert game.to_move(state) == 0
     mine, theirs = sides(state)
-    line = game.threats.win(mine, theirs, 0, BIG, Deadline())
+    line = game.threats.win(mine, theirs, 0, BIG, Deadline(), Stats())
     assert line is not None and len(line) <= 5
     play_line(game, state, line)
 
@@ -109,8 +111,8 @@ def test_a_win_by_a_double_three_needs_a_three():
              (0, 0): "O", (0, 14): "O", (14, 0): "O", (14, 14): "O"}
     game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
     mine, theirs = sides(state)
-    assert game.threats.win(mine, theirs, 0, BIG, Deadline()) is None
-    line = game.threats.win(mine, theirs, 1, BIG, Deadline())
+    assert game.threats.win(mine, theirs, 0, BIG, Deadline(), Stats()) is None
+    line = game.threats.win(mine, theirs, 1, BIG, Deadline(), Stats())
     assert line is not None and line[0] == cell(7, 7)
     play_line(game, state, line)
 
@@ -122,7 +124,7 @@ def test_the_defences_against_an_open_three_are_its_ends():
              (12, 12): "O"}
     game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
     assert game.to_move(state) == 0
-    defences = game.threat_defences(state, Deadline())
+    defences = game.threat_defences(state, Deadline(), Stats())
     assert defences and set(defences) <= {cell(7, 4), cell(7, 5), cell(7, 9)}
     assert {cell(7, 5), cell(7, 9)} <= set(defences)
     r = api.search("tictactoe", game.state_to_json(state), {"name": "alphabeta", "depth": 2})
@@ -139,11 +141,43 @@ def test_the_root_plays_a_proven_win_and_reports_its_length():
     game, state = api.load("tictactoe", {"board": ["." * SIDE] * SIDE, "k": 5})
     for move in LOST_GAME:
         state = game.result(state, move)
-    line = game.threat_win(state, Deadline())
+    line = game.threat_win(state, Deadline(), Stats())
     assert line is not None
     play_line(game, state, line)
     r = api.search("tictactoe", game.state_to_json(state), {"name": "alphabeta", "depth": 1})
     assert r.outcome == "win" and r.move == line[0] and r.plies_to_end == len(line) and r.value == 1.0
+
+
+def test_a_win_the_threat_search_proves_counts_the_positions_it_visited():
+    # API.md: stats.nodes counts every state the search visited, root included. Here the threat search
+    # at the root proves X's win (an open three) and no other search runs.
+    marks = {(7, 5): "X", (7, 6): "X", (7, 7): "X", (0, 0): "O", (0, 2): "O", (14, 14): "O"}
+    game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
+    threat_search = Stats()
+    assert game.threat_win(state, Deadline(), threat_search) is not None
+    r = api.search("tictactoe", game.state_to_json(state), {"name": "auto"}, time_limit_ms=5000)
+    assert r.outcome == "win" and r.stats.nodes == threat_search.nodes > 1
+
+
+def test_a_win_at_once_counts_the_root():
+    marks = {(7, c): "X" for c in range(4, 8)}
+    marks.update({(0, 0): "O", (0, 2): "O", (14, 14): "O", (14, 12): "O"})
+    game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
+    stats = Stats()
+    mine, theirs = sides(state)
+    assert game.threats.win(mine, theirs, 0, BIG, Deadline(), stats) in ([cell(7, 3)], [cell(7, 8)])
+    assert stats.nodes == 1
+
+
+def test_every_search_counts_what_it_visited_however_it_ends():
+    game, state = random_position(15, 15, 5, 7, 40)
+    mine, theirs = sides(state)
+    stats = Stats()
+    try:
+        game.threats.win(mine, theirs, 2, 50, Deadline(), stats)
+    except Exhausted:
+        pass
+    assert stats.nodes == 51                          # the budget's positions and the one that ran it out
 
 
 def test_the_threat_search_keeps_to_the_time_limit():
@@ -161,6 +195,6 @@ def test_a_four_must_be_blocked_even_by_a_player_who_can_make_an_open_four():
     marks.update({(6, 8): "X", (5, 9): "X", (6, 9): "X", (7, 9): "X", (0, 0): "O", (14, 14): "X"})
     game, state = api.load("tictactoe", {"board": rows_of(marks), "k": 5})
     assert game.to_move(state) == 0
-    assert game.threat_defences(state, Deadline()) == [cell(11, 8)]
+    assert game.threat_defences(state, Deadline(), Stats()) == [cell(11, 8)]
     r = api.search("tictactoe", game.state_to_json(state), {"name": "alphabeta", "depth": 2})
     assert r.move == cell(11, 8)
