@@ -61,6 +61,9 @@ GAME_TYPE = GameType(
     max_length=MAX_SIDE * MAX_SIDE,
     sample_states=({"board": ["....", ".X..", "..O.", "...."], "k": 3},
                    {"board": ["." * 15] * 7 + ["......XO......."] + ["." * 15] * 7, "k": 5},
+                   # X to move wins by continuous threats: the root's threat-space search proves it
+                   {"board": ["O.O" + "." * 12] + ["." * 15] * 6 + [".....XXX......."] + ["." * 15] * 6
+                    + ["." * 14 + "O"], "k": 5},
                    {"board": ["XOX", "OXO", "..."], "k": 3}),
     key_fixes_ply=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
