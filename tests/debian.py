@@ -1,5 +1,5 @@
-"""Debian packages some tests run for real (nginx, redis-server): scripts/test installs them with apt-get;
-without them those tests skip, and fail under CI, where they must run."""
+"""Debian packages some tests run for real (nginx, redis-server, chromium): scripts/test installs them with
+apt-get; without them those tests skip, and fail under CI, where they must run."""
 import os
 
 import pytest
@@ -13,5 +13,5 @@ def require(name: str) -> str:
     if path is None:
         if os.environ.get("CI"):
             pytest.fail(f"{name} is not installed: scripts/test installs it with apt-get")
-        pytest.skip(f"{name} is not installed (apt-get install nginx redis-server)")
+        pytest.skip(f"{name} is not installed (scripts/test installs it as root, with apt-get)")
     return path

@@ -5,13 +5,12 @@ Screenshots go to test-artifacts/screenshots (gitignored) for review. BROWSER_TE
 runs the tests against a server already running (started from the same tree) instead of a new one."""
 import os
 from pathlib import Path
-import shutil
 
 import pytest
 
+from tests.debian import require
 from tests.service.server import gunicorn
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -29,13 +28,10 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed: scripts/test installs it with apt-get")
-        pytest.skip("chromium is not installed (scripts/test installs it as root)")
+    executable = require("chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=executable, args=ARGS)
         yield chromium
         chromium.close()
 
