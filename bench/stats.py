@@ -25,6 +25,12 @@ def percentile(xs, p):
     return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
+def nearest_rank(xs, p):
+    """The ``p``-th percentile (0..100) by nearest rank, as locust's tables give it (no interpolation)."""
+    ordered = sorted(xs)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
 def mean(xs):
     xs = list(xs)
     if not xs:

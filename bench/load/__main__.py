@@ -14,7 +14,6 @@ run; workers are recycled after MAX_REQUESTS, so there may be more than two)."""
 import argparse
 import csv
 import json
-import math
 import os
 from pathlib import Path
 import signal
@@ -31,6 +30,7 @@ import requests
 from bench.load.clients import slow_clients
 from bench.load.floor import Floor
 from bench.load import HEALTH_URL_ENV
+from bench.stats import nearest_rank
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -85,7 +85,7 @@ class Server:
             time.sleep(0.5)
 
     def log_size(self) -> int:
-        return os.path.getsize(self.log_path) if self.log_path != os.devnull else 0
+        return os.path.getsize(self.log_path)
 
     def requests_logged(self, since: int) -> dict:
         """The server's own latencies, by route and status, of the requests its log has recorded after
@@ -103,7 +103,7 @@ class Server:
                 if isinstance(entry, dict) and entry.get("duration_ms") is not None:
                     name = f"{entry['method']} {entry['route']} {entry['status']}"
                     durations.setdefault(name, []).append(entry["duration_ms"])
-        return {name: {"count": len(ms), "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
+        return {name: {"count": len(ms), "p50_ms": nearest_rank(ms, 50), "p99_ms": nearest_rank(ms, 99),
                        "max_ms": max(ms)} for name, ms in sorted(durations.items())}
 
     def stop(self, sig=signal.SIGTERM, timeout=60) -> int:
@@ -111,12 +111,6 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         return self.process.wait(timeout=timeout)
-
-
-def percentile(values: list, p: float) -> float:
-    """The nearest-rank percentile (as locust's tables give it)."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 def locust(server: Server, classes: list, users: int, seconds: int, prefix: str) -> dict:

@@ -24,6 +24,12 @@ def test_percentile_interpolates_like_numpy():
     assert stats.percentile([5], 99) == 5
 
 
+def test_nearest_rank_takes_a_sample_as_locust_does():
+    xs = list(range(1, 101))
+    assert stats.nearest_rank(xs, 50) == 50 and stats.nearest_rank(xs, 99) == 99
+    assert stats.nearest_rank([3, 1, 2], 50) == 2 and stats.nearest_rank([7], 99) == 7
+
+
 def test_summary_and_ratio():
     s = stats.summary([1.0, 2.0, 3.0])
     assert s["n"] == 3 and s["median"] == 2.0 and s["mean"] == 2.0 and s["max"] == 3.0
