@@ -4,9 +4,9 @@ import pytest
 import requests
 
 from bench.load.floor import Floor, service_refusal
-from service.admission import admission
 from service.app import create_app
 from tests.debian import require
+from tests.service.test_door import app_refusal
 
 SEARCH = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
           "time_limit_ms": 5000}
@@ -30,18 +30,11 @@ def test_the_floor_refuses_a_search_with_the_service_s_refusal(floor):
 
 
 def test_the_service_s_refusal_is_the_one_the_app_gives():
-    app = create_app()
-    gate = admission(app)
-    tickets = []
-    while gate.has_room():  # every place taken: the next search is refused
-        tickets.append(gate.let_in())
-    response = app.test_client().post("/v1/search", json=SEARCH)
+    response = app_refusal(create_app(), {})
     body, retry_after = service_refusal()
     assert response.status_code == 503
     assert response.get_data(as_text=True) == body
     assert response.headers["Retry-After"] == str(retry_after)
-    for ticket in tickets:
-        ticket.release()
 
 
 def test_the_floor_answers_livez_on_both_ports(floor):
