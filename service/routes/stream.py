@@ -1,15 +1,16 @@
 """``POST /v1/search/stream``: the search of ``/v1/search`` as server-sent events.
 
-The request is checked before the stream starts, so its errors are ordinary problem+json responses, and
-it is admitted as ``/v1/search`` is (the client's share, 429; the worker's search slot, 503), holding both
-until the stream is closed. The search then runs in a process of its own (service/search_processes.py)
-while this worker writes its events: an ``info`` event for every
-progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
+The request is checked before the stream starts, so its errors are ordinary problem+json responses, and it
+is admitted as ``/v1/search`` is (the client's share, 429; the worker's search slot, 503), holding both
+until the search has ended (its last event is then sent: a client that asks again as soon as it has read the
+result is not refused for the search it was just answered) or the stream is closed. The search then runs in
+a process of its own (service/search_processes.py) while this worker writes its events: an ``info`` event
+for every progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
 itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
 problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` keeps proxies patient and
-finds out soon when the client has gone: the server then closes this generator, which stops the search
-(its process answers as on a timeout, and exits), so the worker is free at once.
+finds out soon when the client has gone: the server then closes this generator, which stops the search (its
+process answers as on a timeout, and exits), so the worker is free at once.
 """
 from contextlib import ExitStack
 import json
@@ -42,26 +43,27 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 def search_stream():
     request = search_request()
     algorithm, trace = request["algorithm"], request["trace"]
-    held = ExitStack()  # the search's admission, released when the server closes the response
+    held = ExitStack()  # the search's admission, released when the search ends or the response is closed
     held.enter_context(search_slot(request))
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
         settings = current_app.config["SETTINGS"]
         response = Response(events(prepared, request["game_id"], algorithm, trace, settings.max_trace_bytes,
-                                   settings.search_nice, streamed_search()),
+                                   settings.search_nice, streamed_search(), held.close),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
         raise
-    response.call_on_close(held.close)  # after the events' generator is closed (its search has ended)
+    response.call_on_close(held.close)  # if the client went first: once the generator stopped its search
     return response
 
 
 def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
-           search_nice: int, log: dict):
+           search_nice: int, log: dict, release):
     """The stream's bytes, the search running in a process of its own, ``search_nice`` levels lower
     (service/search_processes.py). Closing the generator (the client went away) ends that process.
-    ``log`` receives the search's figures for the request's log line (those of the stopped search too)."""
+    ``log`` receives the search's figures for the request's log line (those of the stopped search too).
+    ``release()`` gives back the search's admission once the search has answered, before the last event."""
     limit_s = prepared.deadline.remaining()
     process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel,
                             wait_s=None if limit_s is None else limit_s + GRACE_SECONDS)
@@ -78,12 +80,15 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                 else:
                     record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
+                    release()
                     yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))
                     return
     except EngineError as exc:
+        release()
         yield event(ERROR, unprocessable_body(exc.errors))
     except SearchFailed as exc:  # our fault: logged, and described to the client without internals
         log_errors.error("a streamed search failed: %s", exc)
+        release()
         yield event(ERROR, problem_body(500, "Internal Server Error", INTERNAL_DETAIL))
     finally:
         process.stop(STOP_GRACE_SECONDS)

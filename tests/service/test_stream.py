@@ -49,8 +49,7 @@ def client():
 
 
 def streamed(client, request: dict):
-    """The response to a streamed search and its text, closed as a WSGI server closes it once sent (which
-    releases the search's admission)."""
+    """The response to a streamed search and its text, closed as a WSGI server closes it once sent."""
     response = client.post("/v1/search/stream", json=request)
     text = response.get_data(as_text=True)
     response.close()
@@ -117,6 +116,25 @@ def test_an_error_the_search_raises_is_an_error_event(client):
     [(name, problem)] = parse(text)
     check_against_the_spec([(name, problem)])
     assert name == "error" and problem["status"] == 422 and "expectimax" in problem["errors"]["algorithm.name"][0]
+
+
+def test_the_client_s_search_is_given_back_before_the_result_is_sent():
+    """A front end that reads the result and asks for its next move at once (before the server has closed
+    the stream) is not refused for the search it has just been answered: with one search per client,
+    the next is admitted while the first stream is still open."""
+    app = make_app(MAX_SEARCHES_PER_CLIENT=1)
+    client = app.test_client()
+    first = client.post("/v1/search/stream", json=DEEPENING, buffered=False)
+    assert first.status_code == 200
+    chunks = iter(first.response)
+    while b"event: result" not in next(chunks):
+        pass
+    try:
+        second = client.post("/v1/search", json={"game": "tree", "state": FIGURE_5_2,
+                                                 "algorithm": {"name": "minimax"}})
+        assert second.status_code == 200 and second.get_json()["value"] == 3
+    finally:
+        first.close()
 
 
 def test_a_traced_tree_search_streams_the_trace(client):
