@@ -101,6 +101,29 @@ def test_a_bad_pasted_state_shows_the_api_s_error(page, server):
         assert f"{field}: {' '.join(messages)}" in error.text_content()
 
 
+def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page):
+    """Between "Load this state" and the rules' answer, the page still shows the old board: a click on it
+    then played on the old position, and the one pasted was lost. The rules' answer is held here until
+    the click has been tried."""
+    choose(page, "tictactoe", "X", "alphabeta", 300)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    held, applied = [], []
+    page.on("request", lambda request: applied.append(request.url) if request.url.endswith("/apply") else None)
+    page.route("**/v1/games/tictactoe/legal-moves", lambda route: held.append(route))
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps({"board": ["X..", ".O.", "..."]}))
+    with page.expect_request("**/v1/games/tictactoe/legal-moves"):
+        page.click("#load-state")
+    page.locator("svg.board g.playable").first.click()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # time for a move to be sent
+    assert applied == [] and len(held) == 1
+    assert page.locator("#status").text_content() == "Checking the position…"
+    held[0].continue_()
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    assert json.loads(page.input_value("#state-text"))["board"] == ["X..", ".O.", "..."]
+    assert applied == [] and page.locator("#move-list li").count() == 0
+
+
 CROSS_ORIGIN_SEARCH = """async (base) => {
     try {
         const response = await fetch(base + "/v1/search", {method: "POST",

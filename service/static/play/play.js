@@ -23,7 +23,7 @@ export class PlayPanel {
     this.games = new Map(games.map((g) => [g.id, g]));
     this.history = [];      // [{state, info, move}] from the start of the game; the last is the position
     this.search = null;     // the AbortController of the search running, if any
-    this.pending = false;   // a move sent to the rules, not answered yet
+    this.pending = false;   // a move or a position sent to the rules, not answered yet
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
@@ -133,21 +133,28 @@ export class PlayPanel {
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
+    const status = $("status"), shown = [status.textContent, status.dataset.kind];
+    this.pending = true;  // the board shown is not the position being set up: no move on it meanwhile
+    this.setStatus("Checking the position…");
     try {
       const info = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/legal-moves`, this.rules({ state }));
       if (generation !== this.generation) return;
+      this.pending = false;
       this.history = [...history, { state, info, move }];
       this.clearThinking();
       this.show();
       this.maybeAiMove();
     } catch (error) {
-      if (generation === this.generation) this.showError(describeError(error));
+      if (generation !== this.generation) return;
+      this.pending = false;  // the position shown stays, and can be played on
+      this.setStatus(...shown);
+      this.showError(describeError(error));
     }
   }
 
   async play(move) {
     const position = this.position;
-    if (!position || position.info.terminal) return;
+    if (!position || position.info.terminal || this.pending) return;
     const generation = ++this.generation;
     this.clearError();
     this.pending = true;  // no second move until the rules have answered
