@@ -42,21 +42,25 @@ def start(tmp_path):
                                env={**os.environ, **ENV, "PROMETHEUS_MULTIPROC_DIR": str(metrics)})
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + BOOT_SECONDS
+    answers = []
+
+    def status():
+        try:
+            answers.append(search(base, 200).status_code)
+        except (requests.ConnectionError, requests.Timeout):
+            answers.append(None)  # not listening yet
+
     while time.monotonic() < deadline:
         assert process.poll() is None, "gunicorn exited during start-up"
-        try:
-            # Both workers up: two searches at once both answer 200.
-            answers = []
-            pair = [threading.Thread(target=lambda: answers.append(search(base, 200).status_code))
-                    for _ in range(2)]
-            for t in pair:
-                t.start()
-            for t in pair:
-                t.join(timeout=15)
-            if answers == [200, 200]:
-                return base, port, process, log
-        except (requests.ConnectionError, requests.Timeout):
-            pass
+        # Both workers up: two searches at once both answer 200.
+        answers.clear()
+        pair = [threading.Thread(target=status) for _ in range(2)]
+        for t in pair:
+            t.start()
+        for t in pair:
+            t.join(timeout=15)
+        if answers == [200, 200]:
+            return base, port, process, log
         time.sleep(0.2)
     stop(process)
     log.close()
