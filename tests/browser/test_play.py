@@ -124,6 +124,27 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     assert applied == [] and page.locator("#move-list li").count() == 0
 
 
+ENDLESS = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
+           "time_limit_ms": 10000}  # far from done in ten seconds
+
+
+def test_a_busy_server_is_asked_again_when_its_retry_after_says(page, server):
+    """The page's client (its address) already holds its one search (MAX_SEARCHES_PER_CLIENT): the AI's
+    search is refused 429 with Retry-After. The page says so and asks again when told, until it is let in."""
+    choose(page, "tictactoe", "X", "alphabeta", 300)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    with requests.post(f"{server}/v1/search/stream", json=ENDLESS, stream=True, timeout=30) as holding:
+        assert holding.status_code == 200  # the client's search is held
+        page.click("#ai-move")
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('The server is busy')")
+        assert "asking again in 1 s" in page.locator("#status").text_content()
+        page.wait_for_timeout(1500)  # asked again, and refused again
+        assert page.locator("#move-list li").count() == 0
+    # The stream closed: its search stops, and the page's next try is let in.
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 1")
+    assert page.locator("#play-error").is_hidden()
+
+
 CROSS_ORIGIN_SEARCH = """async (base) => {
     try {
         const response = await fetch(base + "/v1/search", {method: "POST",

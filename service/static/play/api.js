@@ -1,11 +1,25 @@
 // The service's API as the page uses it: JSON in, JSON out, and every error as the API's problem+json.
 
-/** An error answered by the API (or by the network), carrying the problem+json object. */
+// The longest a refused request waits before it is sent again, whatever the server's Retry-After says.
+const MAX_RETRY_AFTER_S = 60;
+
+/**
+ * An error answered by the API (or by the network), carrying the problem+json object; `retryAfter` is set
+ * (in seconds) when the server was busy (429, 503) and said when to ask again.
+ */
 export class ApiError extends Error {
-  constructor(problem) {
+  constructor(problem, retryAfter = null) {
     super(problem.detail || problem.title || "request failed");
     this.problem = problem;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** The seconds a busy server's answer asks the client to wait (at least one), or null. */
+function retryAfter(response) {
+  const seconds = Number.parseInt(response.headers.get("Retry-After"), 10);
+  if (![429, 503].includes(response.status) || !(seconds >= 0)) return null;
+  return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_S);
 }
 
 /** The problem's detail, followed by each field's messages ("state.board: ..."). */
@@ -26,7 +40,7 @@ async function answer(response) {
   } catch {
     throw new ApiError({ status: response.status, detail: `HTTP ${response.status}: ${text.slice(0, 200)}` });
   }
-  if (!response.ok) throw new ApiError(data);
+  if (!response.ok) throw new ApiError(data, retryAfter(response));
   return data;
 }
 

@@ -254,6 +254,13 @@ export class PlayPanel {
       await this.play(result.move);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
+      if (error.retryAfter != null) {
+        // The server is busy: ask again when it says. The search stays "running" meanwhile, so that Stop
+        // thinking, Undo or a new position cancels the retry.
+        this.setStatus(`The server is busy (${describeError(error)}): asking again in ${error.retryAfter} s…`);
+        setTimeout(() => { if (generation === this.generation) this.aiMove(); }, error.retryAfter * 1000);
+        return;
+      }
       this.search = null;
       $("stop").disabled = true;
       this.showError(describeError(error));
