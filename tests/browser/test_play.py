@@ -124,6 +124,25 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     assert applied == [] and page.locator("#move-list li").count() == 0
 
 
+def test_choosing_the_side_while_a_position_is_checked_lets_the_ai_play_that_position(page):
+    """The side chosen (the AI now plays X) before the pasted position is answered: the AI searched the
+    board still shown, and the pasted one was dropped. It now waits for the position, then plays on it."""
+    choose(page, "tictactoe", "X", "alphabeta", 300)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    held = []
+    page.route("**/v1/games/tictactoe/legal-moves", lambda route: held.append(route))
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps({"board": ["XO.", ".X.", "O.."]}))
+    with page.expect_request("**/v1/games/tictactoe/legal-moves"):
+        page.click("#load-state")
+    page.select_option("#side", "O")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # time for a search to be sent
+    held[0].continue_()
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 1")
+    board = json.loads(page.input_value("#state-text"))["board"]
+    assert [board[0][:2], board[1][1], board[2][0]] == ["XO", "X", "O"] and board[2][2] == "X"  # X wins at once
+
+
 ENDLESS = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
            "time_limit_ms": 10000}  # far from done in ten seconds
 

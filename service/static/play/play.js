@@ -227,6 +227,7 @@ export class PlayPanel {
   async aiMove() {
     const position = this.position;
     if (!position || position.info.terminal || position.info.to_move === "chance") return;
+    if (this.pending) return;  // the rules are checking a move or a position: their answer moves on
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
