@@ -86,6 +86,24 @@ def test_figure_5_2_textbook_alpha_beta_greys_out_the_pruned_leaves(page):
     assert page.locator("svg.tree g.visited").count() == 1 and "visit root" in page.locator("#step").text_content()
 
 
+def test_a_run_answered_after_the_tree_changed_is_not_drawn_over_it(page):
+    """Watch: Run is disabled until its search answers (a second run at once would be the client's second
+    search, refused 429), and a tree chosen meanwhile keeps its own drawing, not the old run's."""
+    page.click("#tab-watch")
+    page.select_option("#preset", "figure-5-2")
+    page.select_option("#watch-algorithm", "minimax")
+    held = []
+    page.route("**/v1/search", lambda route: route.continue_() if held else held.append(route))  # the first
+    with page.expect_request("**/v1/search"):
+        page.click("#run")
+    assert page.locator("#run").is_disabled()
+    page.select_option("#preset", "three-players")
+    held[0].continue_()
+    page.wait_for_function("() => !document.querySelector('#run').disabled")
+    assert page.locator("#watch-stats [data-stat]").count() == 0 and page.locator("#watch-error").is_hidden()
+    assert page.locator('svg.tree g.node[data-path="[]"]').get_attribute("data-value") is None
+
+
 def test_a_bad_pasted_state_shows_the_api_s_error(page, server):
     choose(page, "tictactoe", "X", "alphabeta", 300)
     bad = {"board": ["XXX", "XXX", "XXX"]}

@@ -13,6 +13,7 @@ export class WatchPanel {
   constructor() {
     this.run = null;  // {root, visits, entries, result, compared}
     this.step = 0;
+    this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
     preset.append(html("option", { value: OWN }, "your own (edit the JSON)"));
@@ -50,6 +51,7 @@ export class WatchPanel {
   /** The tree as typed; drawn without a search until the next run. */
   edited() {
     this.run = null;
+    this.generation++;
     this.clearError();
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
@@ -73,20 +75,26 @@ export class WatchPanel {
     return { game: "tree", state, algorithm: full, trace };
   }
 
+  /** One run at a time (the API lets a client hold one search): Run is disabled until it has answered. */
   async runSearch() {
     this.clearError();
     const state = this.parsedState();
     if (!state) return;
+    const generation = ++this.generation;
     const choice = WATCH_ALGORITHMS[$("watch-algorithm").value];
+    $("run").disabled = true;
     try {
       const result = await postJSON("/v1/search", this.request(state, choice.algorithm, true));
       const compared = choice.compare
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
+      if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
       this.run = { root: state.root, entries, visits: readTrace(entries), result, compared, choice };
       this.goTo(Infinity);
     } catch (error) {
-      this.showError(describeError(error));
+      if (generation === this.generation) this.showError(describeError(error));
+    } finally {
+      $("run").disabled = false;
     }
   }
 
