@@ -258,7 +258,7 @@ export class PlayPanel {
       if (error.retryAfter != null) {
         // The server is busy: ask again when it says. The search stays "running" meanwhile, so that Stop
         // thinking, Undo or a new position cancels the retry.
-        this.setStatus(`The server is busy (${describeError(error)}): asking again in ${error.retryAfter} s…`);
+        this.setStatus(`The server is busy: asking again in ${error.retryAfter} s… (${describeError(error)})`);
         setTimeout(() => { if (generation === this.generation) this.aiMove(); }, error.retryAfter * 1000);
         return;
       }
