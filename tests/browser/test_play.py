@@ -117,6 +117,7 @@ def test_a_bad_pasted_state_shows_the_api_s_error(page, server):
     assert problem["detail"] in error.text_content()
     for field, messages in problem["errors"].items():
         assert f"{field}: {' '.join(messages)}" in error.text_content()
+    assert page.locator("#status").text_content() == "X to move (ply 1)."  # the board shown, still playable
 
 
 def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page):

@@ -133,7 +133,6 @@ export class PlayPanel {
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
-    const status = $("status"), shown = [status.textContent, status.dataset.kind];
     this.pending = true;  // the board shown is not the position being set up: no move on it meanwhile
     this.setStatus("Checking the position…");
     try {
@@ -147,7 +146,7 @@ export class PlayPanel {
     } catch (error) {
       if (generation !== this.generation) return;
       this.pending = false;  // the position shown stays, and can be played on
-      this.setStatus(...shown);
+      this.showStatus();
       this.showError(describeError(error));
     }
   }
@@ -321,6 +320,14 @@ export class PlayPanel {
     this.showMoveList();
     $("undo").disabled = this.history.length < 2;
     $("ai-move").disabled = info.terminal || info.to_move === "chance";
+    this.showStatus();
+  }
+
+  /** The position's result, or who is to move (the AI's search, while it runs, says so itself). */
+  showStatus() {
+    const position = this.position;
+    if (!position) return this.setStatus("");
+    const { info } = position;
     if (info.terminal) this.setStatus(resultText(this.game, info), "over");
     else if (!this.search) {
       const plies = this.history.length - 1;
