@@ -50,8 +50,9 @@ class Server:
     """``gunicorn -c service/gunicorn.conf.py --bind 127.0.0.1:PORT --workers 2 service.wsgi:app``, in its
     own process group, logging to a temporary file; :meth:`stop` ends exactly that process group."""
 
-    def __init__(self, workers=2, env=None, python=None):
+    def __init__(self, workers=2, env=None, python=None, args=()):
         self.workers = workers
+        self.args = list(args)  # more of gunicorn's options, e.g. ["--worker-class", "sync"]
         self.python = python or sys.executable
         self.port = free_port()
         self.proc = None
@@ -63,7 +64,7 @@ class Server:
         cmd = [self.python, "-m", "gunicorn"]
         if conf.is_file():
             cmd += ["-c", str(conf)]
-        cmd += ["--bind", f"{HOST}:{self.port}", "--workers", str(self.workers), "service.wsgi:app"]
+        cmd += ["--bind", f"{HOST}:{self.port}", "--workers", str(self.workers), *self.args, "service.wsgi:app"]
         fd, self.log_path = tempfile.mkstemp(prefix="tactician-bench-gunicorn-", suffix=".log")
         env = dict(os.environ, **self.env)
         env.pop("BIND", None)

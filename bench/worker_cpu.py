@@ -1,0 +1,118 @@
+"""Where a cheap request's CPU goes: the CPU seconds (user + system, from ``/proc/<pid>/stat``) that one
+gunicorn worker spends per request, over N sequential requests each on a new connection, for Tactician's
+worker (service/worker.py, as service/gunicorn.conf.py configures it) and, for scale, gunicorn's own
+``gthread`` worker (the same threads) and ``sync`` worker on the same app.
+
+    python -m bench.worker_cpu [--requests 2000] [--rounds 2] [--workers ours,gthread,sync] [--routes livez,search]
+
+Each run starts its own server (one worker, ``MAX_REQUESTS`` out of reach so that it is not recycled mid-run),
+warms it up, then counts the worker's CPU over the requests; the client is raw sockets, so its own cost is
+small, but it shares the machine: run it under the benchmark runner, one core. Rounds alternate the workers.
+Linux only. Prints a Markdown table."""
+import argparse
+import json
+import os
+import socket
+import time
+
+from bench.service import HOST, TRIVIAL_REQUEST, Server
+from bench.stats import median
+
+WORKERS = {"ours": [], "gthread": ["--worker-class", "gthread"], "sync": ["--worker-class", "sync"]}
+WARMUP = 200
+
+
+def raw_request(port: int, route: str) -> bytes:
+    """The bytes of ``GET /livez``, or of the trivial search (bench/service.py), closing its connection."""
+    if route == "livez":
+        return f"GET /livez HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: close\r\n\r\n".encode()
+    body = json.dumps(TRIVIAL_REQUEST).encode()
+    return (f"POST /v1/search HTTP/1.1\r\nHost: {HOST}:{port}\r\nX-API-Key: bench\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode() + body
+
+
+def exchange(port: int, data: bytes) -> int:
+    """Send ``data`` on a new connection, read the response to its end; its status."""
+    with socket.create_connection((HOST, port), timeout=10) as sock:
+        sock.sendall(data)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return int(b"".join(chunks)[9:12])
+
+
+def stat(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+        return fh.read().rsplit(")", 1)[1].split()  # after the command: state ppid pgrp ...
+
+
+def cpu_ticks(pid: int) -> tuple[int, int]:
+    fields = stat(pid)
+    return int(fields[11]), int(fields[12])  # utime, stime
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if int(stat(int(entry))[1]) == pid:
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def measure(worker: str, route: str, requests: int) -> dict:
+    """One server with one worker of kind ``worker``: its CPU per request of ``route``, in milliseconds."""
+    env = {"WEB_CONCURRENCY": "1", "MAX_REQUESTS": "1000000"}
+    if worker == "sync":
+        env["THREADS"] = "1"  # gunicorn runs gthread instead of sync when threads > 1
+    with Server(workers=1, env=env, args=WORKERS[worker]) as server:
+        port = server.port
+        data = raw_request(port, route)
+        for _ in range(WARMUP):
+            exchange(port, data)
+        (pid,) = children(server.proc.pid)
+        user0, sys0 = cpu_ticks(pid)
+        started = time.perf_counter()
+        failed = sum(exchange(port, data) != 200 for _ in range(requests))
+        elapsed = time.perf_counter() - started
+        time.sleep(0.3)  # the last closes
+        user1, sys1 = cpu_ticks(pid)
+        if children(server.proc.pid) != [pid]:
+            raise RuntimeError("the worker was replaced during the run")
+    ms = 1000.0 / os.sysconf("SC_CLK_TCK") / requests
+    return {"worker": worker, "route": route, "requests": requests, "failed": failed,
+            "cpu_ms": (user1 + sys1 - user0 - sys0) * ms, "user_ms": (user1 - user0) * ms,
+            "sys_ms": (sys1 - sys0) * ms, "wall_ms": elapsed * 1000.0 / requests}
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.worker_cpu", description=__doc__.split("\n\n")[0])
+    p.add_argument("--requests", type=int, default=2000)
+    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--workers", default="ours,gthread,sync")
+    p.add_argument("--routes", default="livez,search")
+    args = p.parse_args(argv)
+    rows = []
+    for _ in range(args.rounds):
+        for worker in args.workers.split(","):
+            for route in args.routes.split(","):
+                row = measure(worker, route, args.requests)
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    print("\n| worker | route | CPU ms/request (each round) | median | user / sys ms (median) | failed |")
+    print("|---|---|---|---|---|---|")
+    for worker in args.workers.split(","):
+        for route in args.routes.split(","):
+            runs = [r for r in rows if r["worker"] == worker and r["route"] == route]
+            each = ", ".join(f"{r['cpu_ms']:.2f}" for r in runs)
+            print(f"| {worker} | {route} | {each} | "
+                  f"{median([r['cpu_ms'] for r in runs]):.2f} | {median([r['user_ms'] for r in runs]):.2f} / "
+                  f"{median([r['sys_ms'] for r in runs]):.2f} | {sum(r['failed'] for r in runs)} |")
+
+
+if __name__ == "__main__":
+    main()
