@@ -143,6 +143,27 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     assert applied == [] and page.locator("#move-list li").count() == 0
 
 
+def test_a_state_typed_while_a_new_game_is_checked_is_not_overwritten_by_it(page):
+    """The rules' answer to "New game" came after a state was pasted in the box, and drawing it replaced
+    the pasted text: "Load this state" then loaded the new game instead."""
+    choose(page, "tictactoe", "X", "alphabeta", 300)
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    held = []
+    page.route("**/v1/games/tictactoe/legal-moves", lambda route: route.continue_() if held else held.append(route))
+    with page.expect_request("**/v1/games/tictactoe/legal-moves"):
+        page.click("#new-game")
+    pasted = json.dumps({"board": ["X..", ".O.", "..."]})
+    page.click("#paste summary")
+    page.fill("#state-text", pasted)
+    held[0].continue_()
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    assert page.input_value("#state-text") == pasted
+    page.click("#load-state")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    assert json.loads(page.input_value("#state-text"))["board"] == ["X..", ".O.", "..."]
+    assert page.locator("svg.board [data-piece]").count() == 2
+
+
 def test_choosing_the_side_while_a_position_is_checked_lets_the_ai_play_that_position(page):
     """The side chosen (the AI now plays X) before the pasted position is answered: the AI searched the
     board still shown, and the pasted one was dropped. It now waits for the position, then plays on it."""

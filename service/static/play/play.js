@@ -25,6 +25,7 @@ export class PlayPanel {
     this.search = null;     // the AbortController of the search running, if any
     this.pending = false;   // a move or a position sent to the rules, not answered yet
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
+    this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
     if (this.games.has(FIRST_GAME)) select.value = FIRST_GAME;
@@ -36,6 +37,7 @@ export class PlayPanel {
     $("ai-move").addEventListener("click", () => this.aiMove());
     $("stop").addEventListener("click", () => this.stopThinking());
     $("load-state").addEventListener("click", () => this.loadPasted());
+    $("state-text").addEventListener("input", () => { this.editing = true; });
     $("extra").addEventListener("change", () => this.refresh());
     document.addEventListener("keydown", (event) => this.key(event));
     this.chooseGame();
@@ -78,6 +80,7 @@ export class PlayPanel {
     this.stopThinking();
     this.history = this.history.slice(0, keep + 1);
     this.generation++;
+    this.editing = false;
     this.show();
   }
 
@@ -133,6 +136,8 @@ export class PlayPanel {
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
+    const editing = this.editing;
+    this.editing = false;  // the box shows the position asked for, once the rules have answered
     this.pending = true;  // the board shown is not the position being set up: no move on it meanwhile
     this.setStatus("Checking the position…");
     try {
@@ -146,6 +151,7 @@ export class PlayPanel {
     } catch (error) {
       if (generation !== this.generation) return;
       this.pending = false;  // the position shown stays, and can be played on
+      this.editing = editing;  // and the text typed stays, to be mended
       this.showStatus();
       this.showError(describeError(error));
     }
@@ -286,7 +292,7 @@ export class PlayPanel {
     const position = this.position;
     if (!position) return;
     const { state, info } = position;
-    $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
+    if (!this.editing) $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
     const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search && !this.pending;
     const onMove = humanTurn ? (move) => this.play(move) : null;
     const labels = moveLabels(info);
