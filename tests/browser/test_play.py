@@ -42,7 +42,7 @@ def test_a_whole_game_of_tic_tac_toe_by_clicking(page, server):
 
 def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     choose(page, "connect4", "X", "alphabeta", 500)
-    page.locator('svg.board g.playable[data-cell="3"]').click()  # the empty board is drawn: click a column
+    page.locator('svg.board g.playable[data-cell="3"]').click()  # once the empty board is drawn: a column
     page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 2")
     assert page.locator("#status").text_content().startswith("X to move")
     assert page.locator("#stats").get_attribute("data-kind") == "result"
@@ -133,7 +133,9 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     page.fill("#state-text", json.dumps({"board": ["X..", ".O.", "..."]}))
     with page.expect_request("**/v1/games/tictactoe/legal-moves"):
         page.click("#load-state")
-    page.locator("svg.board g.playable").first.click()
+    # The board shown takes no pointer; a click the browser would still deliver (or Enter) plays nothing.
+    assert page.locator("#board").evaluate("area => getComputedStyle(area).pointerEvents") == "none"
+    page.locator("svg.board g.playable").first.dispatch_event("click")
     page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # time for a move to be sent
     assert applied == [] and len(held) == 1
     assert page.locator("#status").text_content() == "Checking the position…"

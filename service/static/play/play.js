@@ -139,6 +139,7 @@ export class PlayPanel {
     const editing = this.editing;
     this.editing = false;  // the box shows the position asked for, once the rules have answered
     this.pending = true;  // the board shown is not the position being set up: no move on it meanwhile
+    $("board").classList.add("checking");
     this.setStatus("Checking the position…");
     try {
       const info = await postJSON(`/v1/games/${encodeURIComponent(this.game.id)}/legal-moves`, this.rules({ state }));
@@ -152,6 +153,7 @@ export class PlayPanel {
       if (generation !== this.generation) return;
       this.pending = false;  // the position shown stays, and can be played on
       this.editing = editing;  // and the text typed stays, to be mended
+      $("board").classList.remove("checking");
       this.showStatus();
       this.showError(describeError(error));
     }
@@ -297,6 +299,7 @@ export class PlayPanel {
     const onMove = humanTurn ? (move) => this.play(move) : null;
     const labels = moveLabels(info);
     const area = $("board");
+    area.classList.remove("checking");
     const board = boardOf(state);
     if (isMaze(state)) {
       drawMaze(area, state);
