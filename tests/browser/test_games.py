@@ -5,7 +5,7 @@ import json
 
 import requests
 
-from tests.browser.test_play import choose
+from tests.browser.test_play import choose, wait_for_human
 
 SEARCH_MS = 400
 
@@ -16,12 +16,6 @@ def moves_played(page) -> list:
 
 def wait_for_plies(page, n: int) -> None:
     page.wait_for_function(f"() => document.querySelectorAll('#move-list li').length >= {n}")
-
-
-def wait_for_human(page, side: str, ply: int | None = None) -> None:
-    """``side`` to move (at ``ply``: a position just set up is ply 1)."""
-    text = f"{side} to move" + ("" if ply is None else f" (ply {ply})")
-    page.wait_for_function(f"() => document.querySelector('#status').textContent.startsWith('{text}')")
 
 
 def paste(page, text: str) -> None:

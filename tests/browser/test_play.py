@@ -19,6 +19,25 @@ def choose(page, game, side, algorithm, time_limit_ms):
     page.click("#new-game")
 
 
+def wait_for_human(page, side: str, ply: int | None = None) -> None:
+    """``side`` to move (at ``ply``: a position just set up is ply 1)."""
+    text = f"{side} to move" + ("" if ply is None else f" (ply {ply})")
+    page.wait_for_function(f"() => document.querySelector('#status').textContent.startsWith('{text}')")
+
+
+def hold_first(page, pattern: str) -> list:
+    """The first request to ``pattern`` is held (its route appended to the list returned, to be continued
+    by the test); later ones go through."""
+    held = []
+    page.route(pattern, lambda route: route.continue_() if held else held.append(route))
+    return held
+
+
+def settle(page) -> None:
+    """Time for the page to send a request it was about to (a move, a search)."""
+    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")
+
+
 def test_a_whole_game_of_tic_tac_toe_by_clicking(page, server):
     choose(page, "tictactoe", "X", "alphabeta", 300)
     status = page.locator("#status")
@@ -58,7 +77,7 @@ def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     page.click("#paste summary")
     page.fill("#state-text", '{"moves": "4453"}')
     page.click("#load-state")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    wait_for_human(page, "X", ply=1)
     page.click('#moves button[data-move="0"]')
     page.wait_for_function("() => document.querySelectorAll('svg.board [data-piece]').length === 6")
 
@@ -92,8 +111,7 @@ def test_a_run_answered_after_the_tree_changed_is_not_drawn_over_it(page):
     page.click("#tab-watch")
     page.select_option("#preset", "figure-5-2")
     page.select_option("#watch-algorithm", "minimax")
-    held = []
-    page.route("**/v1/search", lambda route: route.continue_() if held else held.append(route))  # the first
+    held = hold_first(page, "**/v1/search")
     with page.expect_request("**/v1/search"):
         page.click("#run")
     assert page.locator("#run").is_disabled()
@@ -125,10 +143,10 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     then played on the old position, and the one pasted was lost. The rules' answer is held here until
     the click has been tried."""
     choose(page, "tictactoe", "X", "alphabeta", 300)
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
-    held, applied = [], []
+    wait_for_human(page, "X", ply=1)
+    applied = []
     page.on("request", lambda request: applied.append(request.url) if request.url.endswith("/apply") else None)
-    page.route("**/v1/games/tictactoe/legal-moves", lambda route: held.append(route))
+    held = hold_first(page, "**/v1/games/tictactoe/legal-moves")
     page.click("#paste summary")
     page.fill("#state-text", json.dumps({"board": ["X..", ".O.", "..."]}))
     with page.expect_request("**/v1/games/tictactoe/legal-moves"):
@@ -136,11 +154,11 @@ def test_no_move_is_played_on_the_old_board_while_a_new_position_is_checked(page
     # The board shown takes no pointer; a click the browser would still deliver (or Enter) plays nothing.
     assert page.locator("#board").evaluate("area => getComputedStyle(area).pointerEvents") == "none"
     page.locator("svg.board g.playable").first.dispatch_event("click")
-    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # time for a move to be sent
+    settle(page)
     assert applied == [] and len(held) == 1
     assert page.locator("#status").text_content() == "Checking the position…"
     held[0].continue_()
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    wait_for_human(page, "X", ply=1)
     assert json.loads(page.input_value("#state-text"))["board"] == ["X..", ".O.", "..."]
     assert applied == [] and page.locator("#move-list li").count() == 0
 
@@ -149,19 +167,18 @@ def test_a_state_typed_while_a_new_game_is_checked_is_not_overwritten_by_it(page
     """The rules' answer to "New game" came after a state was pasted in the box, and drawing it replaced
     the pasted text: "Load this state" then loaded the new game instead."""
     choose(page, "tictactoe", "X", "alphabeta", 300)
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
-    held = []
-    page.route("**/v1/games/tictactoe/legal-moves", lambda route: route.continue_() if held else held.append(route))
+    wait_for_human(page, "X", ply=1)
+    held = hold_first(page, "**/v1/games/tictactoe/legal-moves")
     with page.expect_request("**/v1/games/tictactoe/legal-moves"):
         page.click("#new-game")
     pasted = json.dumps({"board": ["X..", ".O.", "..."]})
     page.click("#paste summary")
     page.fill("#state-text", pasted)
     held[0].continue_()
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    wait_for_human(page, "X", ply=1)
     assert page.input_value("#state-text") == pasted
     page.click("#load-state")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    wait_for_human(page, "X", ply=1)
     assert json.loads(page.input_value("#state-text"))["board"] == ["X..", ".O.", "..."]
     assert page.locator("svg.board [data-piece]").count() == 2
 
@@ -170,15 +187,14 @@ def test_choosing_the_side_while_a_position_is_checked_lets_the_ai_play_that_pos
     """The side chosen (the AI now plays X) before the pasted position is answered: the AI searched the
     board still shown, and the pasted one was dropped. It now waits for the position, then plays on it."""
     choose(page, "tictactoe", "X", "alphabeta", 300)
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
-    held = []
-    page.route("**/v1/games/tictactoe/legal-moves", lambda route: held.append(route))
+    wait_for_human(page, "X", ply=1)
+    held = hold_first(page, "**/v1/games/tictactoe/legal-moves")
     page.click("#paste summary")
     page.fill("#state-text", json.dumps({"board": ["XO.", ".X.", "O.."]}))
     with page.expect_request("**/v1/games/tictactoe/legal-moves"):
         page.click("#load-state")
     page.select_option("#side", "O")
-    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")  # time for a search to be sent
+    settle(page)
     held[0].continue_()
     page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 1")
     board = json.loads(page.input_value("#state-text"))["board"]
@@ -193,7 +209,7 @@ def test_a_busy_server_is_asked_again_when_its_retry_after_says(page, server):
     """The page's client (its address) already holds its one search (MAX_SEARCHES_PER_CLIENT): the AI's
     search is refused 429 with Retry-After. The page says so and asks again when told, until it is let in."""
     choose(page, "tictactoe", "X", "alphabeta", 300)
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('X to move (ply 1)')")
+    wait_for_human(page, "X", ply=1)
     with requests.post(f"{server}/v1/search/stream", json=ENDLESS, stream=True, timeout=30) as holding:
         assert holding.status_code == 200  # the client's search is held
         page.click("#ai-move")
