@@ -1,4 +1,4 @@
-"""Where a cheap request's CPU goes: the CPU seconds (user + system, from ``/proc/<pid>/stat``) that one
+"""Where a cheap request's CPU goes: the CPU seconds (user + system, psutil reads them from ``/proc/<pid>/stat``) that one
 gunicorn worker spends per request, over N sequential requests each on a new connection, for Tactician's
 worker (service/worker.py, as service/gunicorn.conf.py configures it) and, for scale, gunicorn's own
 ``gthread`` worker (the same threads) and ``sync`` worker on the same app.
@@ -11,9 +11,10 @@ small, but it shares the machine: run it under the benchmark runner, one core. R
 Linux only. Prints a Markdown table."""
 import argparse
 import json
-import os
 import socket
 import time
+
+import psutil
 
 from bench.service import HOST, TRIVIAL_REQUEST, Server
 from bench.stats import median
@@ -42,28 +43,6 @@ def exchange(port: int, data: bytes) -> int:
     return int(b"".join(chunks)[9:12])
 
 
-def stat(pid: int) -> list[str]:
-    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
-        return fh.read().rsplit(")", 1)[1].split()  # after the command: state ppid pgrp ...
-
-
-def cpu_ticks(pid: int) -> tuple[int, int]:
-    fields = stat(pid)
-    return int(fields[11]), int(fields[12])  # utime, stime
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if int(stat(int(entry))[1]) == pid:
-                    found.append(int(entry))
-            except OSError:
-                continue
-    return found
-
-
 def measure(worker: str, route: str, requests: int) -> dict:
     """One server with one worker of kind ``worker``: its CPU per request of ``route``, in milliseconds."""
     env = {"WEB_CONCURRENCY": "1", "MAX_REQUESTS": "1000000"}
@@ -74,19 +53,20 @@ def measure(worker: str, route: str, requests: int) -> dict:
         data = raw_request(port, route)
         for _ in range(WARMUP):
             exchange(port, data)
-        (pid,) = children(server.proc.pid)
-        user0, sys0 = cpu_ticks(pid)
+        arbiter = psutil.Process(server.proc.pid)
+        (process,) = arbiter.children()
+        before = process.cpu_times()
         started = time.perf_counter()
         failed = sum(exchange(port, data) != 200 for _ in range(requests))
         elapsed = time.perf_counter() - started
         time.sleep(0.3)  # the last closes
-        user1, sys1 = cpu_ticks(pid)
-        if children(server.proc.pid) != [pid]:
+        after = process.cpu_times()
+        if arbiter.children() != [process]:
             raise RuntimeError("the worker was replaced during the run")
-    ms = 1000.0 / os.sysconf("SC_CLK_TCK") / requests
+    ms = 1000.0 / requests
+    user, system = (after.user - before.user) * ms, (after.system - before.system) * ms
     return {"worker": worker, "route": route, "requests": requests, "failed": failed,
-            "cpu_ms": (user1 + sys1 - user0 - sys0) * ms, "user_ms": (user1 - user0) * ms,
-            "sys_ms": (sys1 - sys0) * ms, "wall_ms": elapsed * 1000.0 / requests}
+            "cpu_ms": user + system, "user_ms": user, "sys_ms": system, "wall_ms": elapsed * ms}
 
 
 def main(argv=None) -> None:
