@@ -1,7 +1,7 @@
-"""Where a cheap request's CPU goes: the CPU seconds (user + system, psutil reads them from ``/proc/<pid>/stat``) that one
-gunicorn worker spends per request, over N sequential requests each on a new connection, for Tactician's
-worker (service/worker.py, as service/gunicorn.conf.py configures it) and, for scale, gunicorn's own
-``gthread`` worker (the same threads) and ``sync`` worker on the same app.
+"""Where a cheap request's CPU goes: the CPU seconds (user + system, as psutil reads them) that one gunicorn
+worker spends per request, over N sequential requests each on a new connection, for Tactician's worker
+(service/worker.py, as service/gunicorn.conf.py configures it) and, for scale, gunicorn's own ``gthread``
+worker (the same threads) and ``sync`` worker on the same app.
 
     python -m bench.worker_cpu [--requests 2000] [--rounds 2] [--workers ours,gthread,sync] [--routes livez,search]
 
