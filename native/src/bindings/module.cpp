@@ -1,0 +1,128 @@
+// The module tactician_native: one search entry for every game with a compiled core, a cancellation
+// token, and each game's rules for the equivalence tests (bindings/<game>.cpp).
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include "bindings/common.hpp"
+
+namespace tactician {
+namespace {
+
+const std::map<std::string, SearchEntry>& entries() {
+  static const std::map<std::string, SearchEntry> table = {
+      {"connect4", &search_connect4},
+      {"tictactoe", &search_mnk},
+  };
+  return table;
+}
+
+template <class T>
+void read(const nb::dict& settings, const char* name, T& into) {
+  if (settings.contains(name) && !settings[name].is_none()) into = nb::cast<T>(settings[name]);
+}
+
+Request request_from(const std::string& algorithm, const nb::dict& settings) {
+  Request r;
+  r.algorithm = algorithm;
+  read(settings, "depth", r.depth);
+  read(settings, "move_ordering", r.move_ordering);
+  read(settings, "transposition_table", r.transposition_table);
+  read(settings, "strict_cutoffs", r.strict_cutoffs);
+  read(settings, "solve", r.solve);
+  read(settings, "iterations", r.iterations);
+  read(settings, "exploration", r.exploration);
+  if (settings.contains("seed") && !settings["seed"].is_none()) {
+    r.seeded = true;
+    r.seed = nb::cast<uint64_t>(settings["seed"]);
+  }
+  read(settings, "rollout", r.rollout);
+  read(settings, "tt_max_entries", r.tt_max_entries);
+  return r;
+}
+
+nb::object none_if(bool absent, nb::object value) { return absent ? nb::none() : value; }
+
+nb::list int_list(const std::vector<int>& xs) {
+  nb::list out;
+  for (int x : xs) out.append(x);
+  return out;
+}
+
+nb::dict to_dict(const Result& r) {
+  nb::dict stats;
+  stats["nodes"] = r.stats.nodes;
+  stats["leaves"] = r.stats.leaves;
+  stats["depth_completed"] = r.stats.depth_completed;
+  stats["max_depth"] = r.stats.max_depth;
+  stats["cutoffs"] = r.stats.cutoffs;
+  stats["tt_hits"] = r.stats.tt_hits;
+  stats["iterations"] = none_if(r.stats.iterations < 0, nb::int_(r.stats.iterations));
+  stats["timed_out"] = r.stats.timed_out;
+  stats["stop_reason"] = r.stats.stop_reason;
+  nb::list moves;
+  for (const MoveValue& mv : r.moves)
+    moves.append(nb::make_tuple(mv.move, mv.value, bound_name(mv.bound),
+                                none_if(mv.visits < 0, nb::int_(mv.visits))));
+  nb::dict out;
+  out["move"] = r.move;
+  out["value"] = r.value;
+  out["outcome"] = none_if(r.outcome.empty(), nb::str(r.outcome.c_str()));
+  out["plies_to_end"] = none_if(r.plies_to_end < 0, nb::int_(r.plies_to_end));
+  out["pv"] = int_list(r.pv);
+  out["moves"] = moves;
+  out["stats"] = stats;
+  return out;
+}
+
+// Progress reports go to a Python callable, called with the GIL taken back.
+ProgressSink sink_for(nb::object progress) {
+  if (progress.is_none()) return {};
+  return [progress](const Progress& p) {
+    nb::gil_scoped_acquire gil;
+    nb::dict report;
+    report["depth"] = p.depth;
+    report["value"] = p.value;
+    report["move"] = p.move;
+    report["pv"] = int_list(p.pv);
+    report["nodes"] = p.nodes;
+    report["seldepth"] = p.seldepth;
+    report["iterations"] = none_if(p.iterations < 0, nb::int_(p.iterations));
+    progress(report);
+  };
+}
+
+nb::dict search(const std::string& game, nb::handle state, const std::string& algorithm, nb::dict settings,
+                std::optional<double> seconds, Token& token, nb::object progress) {
+  auto entry = entries().find(game);
+  if (entry == entries().end()) throw std::invalid_argument("no compiled core for game " + game);
+  Request request = request_from(algorithm, settings);
+  ProgressSink sink = sink_for(progress);
+  Budget budget(seconds ? *seconds : -1.0, &token, &sink);
+  return to_dict(entry->second(state, request, budget));
+}
+
+}  // namespace
+}  // namespace tactician
+
+NB_MODULE(tactician_native, m) {
+  using namespace tactician;
+  m.doc() = "Tactician's compiled search core (native/): the same contract as the Python engine.";
+  nb::class_<Token>(m, "Token", "Cancels the native searches that hold it, from any thread.")
+      .def(nb::init<>())
+      .def("cancel", &Token::cancel)
+      .def_prop_ro("cancelled", &Token::is_cancelled);
+  nb::list games;
+  for (const auto& [id, _] : entries()) games.append(id);
+  m.attr("GAMES") = nb::tuple(games);
+  m.def("search", &search, nb::arg("game"), nb::arg("state"), nb::arg("algorithm"), nb::arg("settings"),
+        nb::arg("seconds").none(), nb::arg("token"), nb::arg("progress").none(),
+        "Search `state` of `game` with `algorithm` and its `settings` (engine/search/native.py); the GIL is "
+        "released while it runs. Returns the result as a dict.");
+  bind_connect4(m);
+  bind_mnk(m);
+}

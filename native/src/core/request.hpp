@@ -1,0 +1,31 @@
+// The settings of one native search, as the Python engine's Settings dataclasses name them
+// (engine/search/*.py) and the bridge (engine/search/native.py) passes them.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace tactician {
+
+struct Request {
+  std::string algorithm;          // "minimax", "alphabeta" or "mcts"
+  int depth = -1;                 // plies; -1: no depth limit
+  // alphabeta
+  bool move_ordering = true;
+  bool transposition_table = true;
+  bool strict_cutoffs = false;
+  bool solve = false;             // spend the whole budget proving the result (no heuristic deepening)
+  // mcts
+  int64_t iterations = -1;        // -1: the time limit alone
+  double exploration = std::sqrt(2.0);
+  bool seeded = false;
+  uint64_t seed = 0;
+  std::string rollout = "random"; // "random" or "heuristic"
+  // limits
+  int64_t tt_max_entries = 1000000;  // the transposition table's (and MCTS tree's) capacity
+
+  bool textbook() const { return !move_ordering && !transposition_table; }
+};
+
+}  // namespace tactician
