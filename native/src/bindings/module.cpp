@@ -13,11 +13,8 @@
 namespace tactician {
 namespace {
 
-const std::map<std::string, SearchEntry>& entries() {
-  static const std::map<std::string, SearchEntry> table = {
-      {"connect4", &search_connect4},
-      {"tictactoe", &search_mnk},
-  };
+Entries& entries() {
+  static Entries table;
   return table;
 }
 
@@ -116,13 +113,13 @@ NB_MODULE(tactician_native, m) {
       .def(nb::init<>())
       .def("cancel", &Token::cancel)
       .def_prop_ro("cancelled", &Token::is_cancelled);
-  nb::list games;
-  for (const auto& [id, _] : entries()) games.append(id);
-  m.attr("GAMES") = nb::tuple(games);
   m.def("search", &search, nb::arg("game"), nb::arg("state"), nb::arg("algorithm"), nb::arg("settings"),
         nb::arg("seconds").none(), nb::arg("token"), nb::arg("progress").none(),
         "Search `state` of `game` with `algorithm` and its `settings` (engine/search/native.py); the GIL is "
         "released while it runs. Returns the result as a dict.");
-  bind_connect4(m);
-  bind_mnk(m);
+  bind_connect4(m, entries());
+  bind_mnk(m, entries());
+  nb::list games;
+  for (const auto& [id, _] : entries()) games.append(id);
+  m.attr("GAMES") = nb::tuple(games);
 }
