@@ -1,9 +1,19 @@
-# Tactician: build the dependencies in one stage, run as an unprivileged user in a slim one.
+# Tactician: build the dependencies and the compiled core (native/) in one stage, with the compiler; run
+# as an unprivileged user in a slim one that gets only the virtual environment, the module built into it.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-COPY requirements.txt /tmp/requirements.txt
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends cmake g++ \
+    && rm -rf /var/lib/apt/lists/*
+COPY requirements.txt requirements-build.txt /tmp/
 RUN python -m venv /opt/venv \
-    && /opt/venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt
+    && /opt/venv/bin/pip install --no-cache-dir -r /tmp/requirements.txt -r /tmp/requirements-build.txt
+WORKDIR /src
+COPY pyproject.toml ./
+COPY native/ native/
+RUN /opt/venv/bin/pip install --no-cache-dir --no-build-isolation --no-deps . \
+    && /opt/venv/bin/python -c "import tactician_native"
 
 FROM python:3.11-slim
 ENV PATH="/opt/venv/bin:$PATH" \

@@ -4,6 +4,7 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
+import copy
 import dataclasses
 import sys
 import time
@@ -14,7 +15,7 @@ from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
 from engine.limits import Limits
 from engine.result import TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
-from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
+from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.settings import settings_from
 
 # Seconds past a search's deadline that writing its moves in the game's notation (chess: SAN) may take.
@@ -46,14 +47,18 @@ def load(game_id: str, state_json, limits: Limits = Limits(), **options):
 
 
 def settings_for(game_id: str, algorithm: dict) -> tuple:
-    """``(module, settings, options)`` for an ``algorithm`` object (``{"name": ..., settings...}``): the
-    search module, its settings dataclass, and the game options that came with them. A setting that is
-    neither the algorithm's nor a declared option of the game is an error naming its field."""
+    """``(module, settings, options, core)`` for an ``algorithm`` object (``{"name": ..., settings...}``):
+    the search module, its settings dataclass, the game options that came with them, and the core asked
+    for (``core``: ``"native"``, ``"python"``, or None for the default). A setting that is neither the
+    algorithm's nor a declared option of the game is an error naming its field."""
     name = algorithm.get("name")
     module = algorithm_module(name)
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
+    core = values.pop("core", None)
+    if core is not None and core not in native.CORES:
+        raise AlgorithmMismatch(f"core is one of {list(native.CORES)}", field="algorithm.core")
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, name, values), options
+    return module, settings_from(module.Settings, name, values), options, core
 
 
 def require_fit(module, game_id: str) -> None:
@@ -80,7 +85,7 @@ class Search:
     def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits()):
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-        self.module, self.settings, options = settings_for(game_id, algorithm)
+        self.module, self.settings, options, self.core = settings_for(game_id, algorithm)
         self.trace, self.limits, self.unread = trace, limits, None
         try:
             with held_off(), reading(self.deadline):
@@ -90,6 +95,25 @@ class Search:
         require_fit(self.module, game_id)
         if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
+        if self.unread is None and self.module.NAME != "auto":   # a native core asked for but unfit: 422 now
+            native.choose(self.game, self.module.NAME, trace, self.core)
+
+    @property
+    def runs_native(self) -> bool:
+        """Whether the search runs on the compiled core, which releases the interpreter lock while it runs
+        (``auto`` runs there when the algorithm it picks does)."""
+        if self.unread is not None:
+            return False
+        name = self.module.NAME
+        if name == "auto":
+            name = self.module.chosen(self.game, self.state)[0].NAME
+        return native.unfit(self.game, name, self.trace) is None and self.core != native.PYTHON
+
+    def retimed(self, time_limit_ms: float) -> "Search":
+        """The same search, its state already read, with a new deadline ``time_limit_ms`` from now."""
+        again = copy.copy(self)
+        again.deadline = Deadline(time_limit_ms / 1000.0)
+        return again
 
     def run(self, on_progress=None):
         if self.unread is not None:
@@ -98,8 +122,8 @@ class Search:
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
         with held_off():
-            result = self.module.search(game, self.state, self.settings, deadline=self.deadline,
-                                        trace=self.trace, limits=self.limits)
+            result = native.run(self.module, game, self.state, self.settings, deadline=self.deadline,
+                                trace=self.trace, limits=self.limits, core=self.core)
         return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
@@ -235,5 +259,6 @@ def describe_game(game_id: str) -> dict:
         "move_schema": declared.move_schema,
         "options": [dataclasses.asdict(option) for option in declared.options],
         "algorithms": fitting_algorithms(declared),
+        "cores": native.game_cores(declared),
         "example_request": declared.example_request,
     }

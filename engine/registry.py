@@ -71,6 +71,8 @@ class GameType:
     - ``auto_algorithm``: the algorithm object (``{"name": ..., settings}``) that algorithm ``auto`` plays at
       full strength, the strongest ``python -m bench.strength`` found; None: derived from the declarations
       (:mod:`engine.search.auto`).
+    - ``native_core``: the game has a compiled core (``native/``), which runs its searches by default
+      where it is built (:mod:`engine.search.native`).
     - ``move_schema``: the JSON Schema of a move in the API.
     - ``sample_states``: states (JSON) the contract suite starts random playouts from, beside
       ``initial_state``.
@@ -97,6 +99,7 @@ class GameType:
     general_sum_instances: bool = False
     options: tuple = ()
     auto_algorithm: dict | None = None
+    native_core: bool = False
     sample_states: tuple = field(default=())
 
     def __post_init__(self):

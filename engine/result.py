@@ -23,7 +23,7 @@ class Stats:
     """Counters every search keeps. ``nodes`` counts visits (a transposition hit is a visit); ``leaves``
     counts nodes valued without expanding them (terminal states and depth-limit cut-offs); ``cutoffs``
     counts alpha-beta (or Star1) prunings; ``max_depth`` is the deepest ply visited; ``depth_completed``
-    the deepest iteration that finished."""
+    the deepest iteration that finished; ``core`` the core that ran it (:mod:`engine.search.native`)."""
 
     nodes: int = 0
     leaves: int = 0
@@ -36,6 +36,7 @@ class Stats:
     nodes_per_second: int = 0
     timed_out: bool = False
     stop_reason: str = COMPLETED
+    core: str = "python"  # the core that ran the search: "native" (the compiled core) or "python"
 
     def finish(self, seconds: float) -> None:
         """Record the elapsed time and derive the rate."""

@@ -1,16 +1,20 @@
 """The application factory."""
+import logging
 import os
 
 from flask import Flask
 from flask_cors import CORS
 
 import engine.api
+from engine.search import native
 
 from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
 from service.routes import docs, games, health, play, search, stream
 from service.spec import served_spec, to_yaml
+
+log = logging.getLogger("tactician")
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -19,6 +23,7 @@ def create_app(config: dict | None = None) -> Flask:
     environ = {**os.environ, **{k: str(v) for k, v in (config or {}).items()}}
     settings = Settings.from_env(environ)
     engine.api.preload()
+    announce_cores()
     app = Flask(__name__)
     app.json_provider_class = StrictJSONProvider
     app.json = StrictJSONProvider(app)
@@ -37,6 +42,16 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(play.blueprint)
     app.register_blueprint(games.blueprint)
     return app
+
+
+def announce_cores() -> None:
+    """Say at start-up which core runs the searches: a server without its compiled core is slower, and
+    should never be so silently."""
+    status = native.status()
+    if status["native"]:
+        log.info("compiled core loaded: native searches for %s", ", ".join(status["games"]))
+    else:
+        log.warning("running on the python core only: %s", status["reason"])
 
 
 # How long a browser may cache a preflight's answer.

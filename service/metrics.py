@@ -8,6 +8,7 @@ from flask import Blueprint, Flask, Response, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
+from engine.search import native
 from service.admission import arrived
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -17,8 +18,10 @@ REQUESTS = Counter("tactician_http_requests_total", "HTTP requests answered.", [
 LATENCY = Histogram("tactician_http_request_duration_seconds", "Time to answer an HTTP request.",
                     ["method", "route", "status"],
                     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
-SEARCHES = Counter("tactician_searches_total", "Searches run.", ["game", "algorithm"])
-NODES = Counter("tactician_search_nodes_total", "Game states visited by searches.", ["game", "algorithm"])
+SEARCHES = Counter("tactician_searches_total", "Searches run.", ["game", "algorithm", "core"])
+NODES = Counter("tactician_search_nodes_total", "Game states visited by searches.", ["game", "algorithm", "core"])
+# 1 when the compiled core (native/) is built and loaded in this process, else 0: the Python core runs all.
+NATIVE_CORE = Gauge("tactician_native_core", "Whether the compiled search core is loaded.", multiprocess_mode="min")
 # Searches running now, summed over the live workers (an autoscaler's signal: one per worker is full load).
 IN_FLIGHT = Gauge("tactician_searches_in_flight", "Searches running now.", multiprocess_mode="livesum")
 TIMEOUTS = Counter("tactician_search_timeouts_total", "Searches stopped by their time limit.",
@@ -27,10 +30,10 @@ TIMEOUTS = Counter("tactician_search_timeouts_total", "Searches stopped by their
 blueprint = Blueprint("metrics", __name__)
 
 
-def record_search(game: str, algorithm: str, nodes: int, timed_out: bool) -> None:
-    """Count one finished search."""
-    SEARCHES.labels(game, algorithm).inc()
-    NODES.labels(game, algorithm).inc(nodes)
+def record_search(game: str, algorithm: str, nodes: int, timed_out: bool, core: str) -> None:
+    """Count one finished search, run on ``core`` ("native" or "python")."""
+    SEARCHES.labels(game, algorithm, core).inc()
+    NODES.labels(game, algorithm, core).inc(nodes)
     if timed_out:
         TIMEOUTS.labels(game, algorithm).inc()
 
@@ -62,5 +65,6 @@ def metrics() -> Response:
 
 
 def register(app: Flask) -> None:
+    NATIVE_CORE.set(1 if native.available() else 0)
     app.after_request(observe)
     app.register_blueprint(blueprint)

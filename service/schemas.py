@@ -12,6 +12,7 @@ from engine.search import ALGORITHM_MODULES
 from engine.search.auto import LEVELS
 from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
+from engine.search.native import CORES
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 
 GAMES = tuple(GAME_MODULES)
@@ -63,6 +64,7 @@ class AlgorithmSchema(GameOptionsSchema):
     seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
     level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
+    core = JSONString(validate=validate.OneOf(CORES))
 
 
 class SearchRequestSchema(StrictSchema):

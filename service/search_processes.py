@@ -41,6 +41,17 @@ class SearchFailed(RuntimeError):
     """The search's process failed (a fault in the engine, or it died or overstayed): a 500."""
 
 
+def unpacked(kind: str, data):
+    """A search's message as its reader gets it: ``(INFO, progress)`` or ``(RESULT, result)``; an
+    :class:`~engine.errors.EngineError` the search raised is raised here, and a failure as
+    :class:`SearchFailed`."""
+    if kind == ERROR:
+        raise data
+    if kind == FAILED:
+        raise SearchFailed(data)
+    return kind, data
+
+
 class SearchProcess:
     """``search(on_progress)`` running in a child forked now, ``nice`` levels lower. Read its messages
     with :meth:`next_message`, or just :meth:`result`; :meth:`close` (always) reaps it, killing it first
@@ -70,11 +81,7 @@ class SearchProcess:
             kind, data = self.reader.recv()
         except (EOFError, OSError):
             raise SearchFailed("the search's process ended without an answer") from None
-        if kind == ERROR:
-            raise data
-        if kind == FAILED:
-            raise SearchFailed(data)
-        return kind, data
+        return unpacked(kind, data)
 
     def next_message(self, timeout: float | None):
         """The next message (see :meth:`receive`), or None if none came within ``timeout`` seconds (None:

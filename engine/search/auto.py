@@ -35,7 +35,7 @@ from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
 from engine.game import EVALUATION
 from engine.limits import Limits
-from engine.search import algorithm_module
+from engine.search import algorithm_module, native
 from engine.search.mcts import MAX_SEED
 from engine.search.settings import AlgorithmSettings, is_integer
 
@@ -110,20 +110,28 @@ def configuration(game, state) -> dict:
     return dict(declared) if declared else derived(game, state)
 
 
+def chosen(game, state) -> tuple:
+    """``(module, algorithm object)`` of the full-strength configuration that fits the game (MCTS when the
+    declared one does not)."""
+    algorithm = configuration(game, state)
+    module = algorithm_module(algorithm["name"])
+    if game.game_type is not None and module.requires(game.game_type) is not None:
+        algorithm = {"name": "mcts"}
+        module = algorithm_module("mcts")
+    return module, algorithm
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
-    """Run the configuration at the level's handicap, then let the level choose among the root moves.
+           limits: Limits = Limits(), core: str | None = None):
+    """Run the configuration at the level's handicap, on ``core`` (:mod:`engine.search.native`), then let
+    the level choose among the root moves.
     The result is the chosen algorithm's, with ``auto`` saying what ran (``{"chosen": algorithm object
     with its time limit, "handicap": the level}``); when the level plays another move than the search's
     best, the principal variation and any proof belonged to that best move and are dropped."""
     if deadline.end is None:
         raise AlgorithmMismatch("auto plays within a time limit: give time_limit_ms", field="time_limit_ms")
     level = LEVELS[settings.level]
-    algorithm = configuration(game, state)
-    module = algorithm_module(algorithm["name"])
-    if game.game_type is not None and module.requires(game.game_type) is not None:
-        algorithm = {"name": "mcts"}
-        module = algorithm_module("mcts")
+    module, algorithm = chosen(game, state)
     taken = {f.name for f in fields(module.Settings)}
     if level.depth is not None and "depth" in taken:
         algorithm["depth"] = min(level.depth, algorithm.get("depth") or level.depth)
@@ -134,7 +142,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     budget = deadline.share(level.time_share)
     given_ms = round(1000.0 * budget.remaining(), 1)
     module_settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
-    result = module.search(game, state, module_settings, deadline=budget, trace=trace, limits=limits)
+    result = native.run(module, game, state, module_settings, deadline=budget, trace=trace, limits=limits, core=core)
     handicap = None
     if settings.level != FULL_STRENGTH:
         handicap = {"level": settings.level, "time_share": level.time_share, "mistake": level.mistake}

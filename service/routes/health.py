@@ -2,9 +2,11 @@
 to stop (SIGTERM: service/lifecycle.py, service/worker.py), so a load balancer stops sending it traffic
 while it drains. Both are answered by a worker thread of their own while the searches run
 (:mod:`service.admission`); the same answers, from a process that never searches, are on the health
-listener's port (service/health_listener.py, ``HEALTH_BIND``)."""
+listener's port (service/health_listener.py, ``HEALTH_BIND``). Readiness also says whether the compiled
+core is loaded (``cores``): without it the service runs, more slowly, on the Python core."""
 from flask import Blueprint, Flask, current_app, jsonify
 
+from engine.search import native
 from service import lifecycle
 from service.admission import admission
 from service.errors import problem
@@ -21,7 +23,7 @@ def livez():
 def readyz():
     if admission(current_app).draining or lifecycle.stop_requested():
         return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.")
-    return jsonify({"status": "ready"})
+    return jsonify({"status": "ready", "cores": native.status()})
 
 
 def register(app: Flask) -> None:

@@ -91,17 +91,21 @@ def search_slot(request: dict):
 
 
 def run_search(request: dict, nice: int):
-    """The engine's answer to ``request``: from the worker itself if the search ends within ``INLINE_MS``
-    (or its time limit is no longer), else from a search run again, with the time left, in a process of its
+    """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
+    the interpreter lock while it searches. A search on the Python core runs here if it ends within
+    ``INLINE_MS`` (or its time limit is no longer), else again, with the time left, in a process of its
     own ``nice`` levels lower (service/search_processes.py), so that the worker's threads are not kept
-    waiting for the interpreter while it runs. Errors in the request are raised by the first run."""
+    waiting for the interpreter while it runs. Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
-    first = engine.api.search(**{**request, "time_limit_ms": min(limit_ms, INLINE_MS)})
-    if not first.stats.timed_out or limit_ms <= INLINE_MS:
+    prepared = engine.api.Search(**request)
+    if prepared.runs_native or limit_ms <= INLINE_MS:
+        return prepared.run()
+    first = prepared.retimed(INLINE_MS).run()
+    if not first.stats.timed_out:
         return first
 
     def search_again(on_progress):
-        return engine.api.search(**{**request, "time_limit_ms": remaining_ms(limit_ms, since)})
+        return prepared.retimed(remaining_ms(limit_ms, since)).run()
 
     with SearchProcess(search_again, nice, wait_s=limit_ms / 1000.0 + GRACE_SECONDS) as process:
         return process.result()
@@ -114,6 +118,6 @@ def search():
     with search_slot(request), IN_FLIGHT.track_inprogress():
         result = run_search(request, settings.search_nice)
     game, algorithm = request["game_id"], request["algorithm"]
-    record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
+    record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out, result.stats.core)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     return jsonify(search_response(result, algorithm, request["trace"], settings.max_trace_bytes))

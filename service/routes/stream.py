@@ -4,7 +4,9 @@ The request is checked before the stream starts, so its errors are ordinary prob
 is admitted as ``/v1/search`` is (the client's share, 429; the worker's search slot, 503), holding both
 until the search has ended (its last event is then sent: a client that asks again as soon as it has read the
 result is not refused for the search it was just answered) or the stream is closed. The search then runs in
-a process of its own (service/search_processes.py) while this worker writes its events: an ``info`` event
+a thread of the worker when the compiled core runs it (it releases the interpreter lock:
+service/search_threads.py), else in a process of its own (service/search_processes.py), while this worker
+writes its events: an ``info`` event
 for every progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
 itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
@@ -26,6 +28,7 @@ from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
 from service.search_processes import GRACE_SECONDS, INFO, SearchFailed, SearchProcess
+from service.search_threads import SearchThread
 from service.serialize import progress_info, search_response
 
 blueprint = Blueprint("stream", __name__)
@@ -60,13 +63,16 @@ def search_stream():
 
 def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
            search_nice: int, log: dict, release):
-    """The stream's bytes, the search running in a process of its own, ``search_nice`` levels lower
-    (service/search_processes.py). Closing the generator (the client went away) ends that process.
+    """The stream's bytes, the search running in a thread (compiled core) or a process of its own,
+    ``search_nice`` levels lower (Python core). Closing the generator (the client went away) ends it.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too).
     ``release()`` gives back the search's admission once the search has answered, before the last event."""
     limit_s = prepared.deadline.remaining()
-    process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel,
-                            wait_s=None if limit_s is None else limit_s + GRACE_SECONDS)
+    if prepared.runs_native:
+        process = SearchThread(prepared.run, stop=prepared.cancel)
+    else:
+        process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel,
+                                wait_s=None if limit_s is None else limit_s + GRACE_SECONDS)
     try:
         with IN_FLIGHT.track_inprogress():
             while True:
@@ -78,7 +84,7 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                 if kind == INFO:
                     yield event(INFO, progress_info(data))
                 else:
-                    record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
+                    record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, data.stats.core)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                     release()
                     yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))

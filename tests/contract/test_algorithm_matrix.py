@@ -1,6 +1,6 @@
-"""Every algorithm on every registered game it fits, with small limits: each run returns a legal move
-within its deadline, with finite values and consistent statistics. A game is covered by being
-registered; an algorithm by being in the algorithm registry."""
+"""Every algorithm on every registered game it fits, on every core that runs it, with small limits: each run
+returns a legal move within its deadline, with finite values and consistent statistics. A game is covered
+by being registered; an algorithm by being in the algorithm registry; a core by the game's ``cores``."""
 import math
 
 import pytest
@@ -9,6 +9,7 @@ import engine.api
 from engine.errors import AlgorithmMismatch
 from engine.registry import GAME_MODULES, OPTIONAL_CHANCE, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
+from engine.search.native import NATIVE, NATIVE_ALGORITHMS, game_cores
 
 TIME_LIMIT_MS = 60
 SLACK_MS = 25       # the service's promise: an answer within the limit plus this
@@ -20,23 +21,27 @@ def cases():
     for game_id in GAME_MODULES:
         declared = game_type(game_id)
         for name in ALGORITHM_MODULES:
-            for index, start in enumerate([declared.initial_state, *declared.sample_states]):
-                yield pytest.param(game_id, name, start, id=f"{game_id}-{name}-{index}")
+            for core in game_cores(declared):
+                if core == NATIVE and name not in NATIVE_ALGORITHMS | {"auto"}:
+                    continue
+                for index, start in enumerate([declared.initial_state, *declared.sample_states]):
+                    yield pytest.param(game_id, name, start, core, id=f"{game_id}-{name}-{core}-{index}")
 
 
-@pytest.mark.parametrize("game_id, name, start", list(cases()))
-def test_every_fitting_algorithm_answers_a_legal_move_in_time(game_id, name, start):
+@pytest.mark.parametrize("game_id, name, start, core", list(cases()))
+def test_every_fitting_algorithm_answers_a_legal_move_in_time(game_id, name, start, core):
     declared = game_type(game_id)
+    algorithm = {"name": name, "core": core}
     if name not in fitting_algorithms(declared):
         with pytest.raises(AlgorithmMismatch):
-            engine.api.search(game_id, start, {"name": name}, time_limit_ms=TIME_LIMIT_MS)
+            engine.api.search(game_id, start, algorithm, time_limit_ms=TIME_LIMIT_MS)
         return
     game, state = engine.api.load(game_id, start)
     if game.to_move(state) < 0:
         return                              # at a chance node nobody chooses: every search refuses it
     legal = [game.move_to_json(m) for m in game.actions(state)]
     try:
-        result = engine.api.search(game_id, start, {"name": name}, time_limit_ms=TIME_LIMIT_MS)
+        result = engine.api.search(game_id, start, algorithm, time_limit_ms=TIME_LIMIT_MS)
     except AlgorithmMismatch as mismatch:   # this instance is narrower than its type (a tree with chance)
         assert list(mismatch.errors) == ["algorithm.name"]
         assert declared.chance == OPTIONAL_CHANCE or declared.general_sum_instances
@@ -50,6 +55,7 @@ def test_every_fitting_algorithm_answers_a_legal_move_in_time(game_id, name, sta
     assert stats.timed_out == (stats.stop_reason == "time_limit")
     assert result.pv and result.pv[0] == result.move
     assert result.plies_to_end is None or result.outcome is not None
+    assert stats.core == core
 
 
 @pytest.mark.parametrize("name", list(ALGORITHM_MODULES))

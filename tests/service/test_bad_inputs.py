@@ -211,7 +211,7 @@ def test_a_server_fault_is_500_without_a_stack_trace(client, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals /work/main/engine/api.py line 1")
 
-    monkeypatch.setattr(engine.api, "search", broken)
+    monkeypatch.setattr(engine.api.Search, "run", broken)
     body = problem(client.post("/v1/search", json=search_body()), 500)
     text = str(body)
     assert "secret" not in text and "Traceback" not in text and "api.py" not in text

@@ -41,11 +41,16 @@ def search(base: str, time_limit_ms: int, state=BIG_BOARD, game="tictactoe", alg
 
 
 def metric(text: str, name: str, **labels) -> float:
-    wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    """The sum of the samples of ``name`` whose labels include ``labels`` (others, such as ``core``, may
+    take any value)."""
+    wanted = {f'{k}="{v}"' for k, v in labels.items()}
+    total = 0.0
     for line in text.splitlines():
-        if line.startswith(f"{name}{{{wanted}}} "):
-            return float(line.rsplit(" ", 1)[1])
-    return 0.0
+        if line.startswith(name + "{"):
+            sample_labels, value = line[len(name) + 1:].rsplit("} ", 1)
+            if wanted <= set(sample_labels.split(",")):
+                total += float(value)
+    return total
 
 
 def checker(base: str):

@@ -8,6 +8,7 @@ from openapi_schema_validator import OAS31Validator
 
 from engine.registry import GAME_MODULES, all_option_names, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module
+from engine.search.native import CORES
 from service.config import Settings
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
 from service.routes.search import ALPHABETA_DEFAULTS
@@ -141,11 +142,13 @@ def test_every_request_example_passes_the_spec_and_the_schemas(spec, where, ref,
 
 def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
     """The spec's enums and settings are the registries': every game, every algorithm, every field of
-    every algorithm's Settings dataclass and every declared game option, and nothing else."""
+    every algorithm's Settings dataclass, every declared game option and the choice of core, and nothing
+    else."""
     schemas = spec["components"]["schemas"]
     assert schemas["GameId"]["enum"] == list(GAME_MODULES)
     assert schemas["AlgorithmName"]["enum"] == list(ALGORITHM_MODULES)
-    taken = {"name", *all_option_names()}
+    taken = {"name", "core", *all_option_names()}
+    assert schemas["Algorithm"]["properties"]["core"]["enum"] == list(CORES)
     for name in ALGORITHM_MODULES:
         taken |= set(algorithm_module(name).Settings.names())
     assert taken == set(schemas["Algorithm"]["properties"])

@@ -1,0 +1,112 @@
+"""The two cores: which one runs a search, and running one on the compiled core.
+
+The compiled core (``native/``, the module ``tactician_native``) is a second implementation of the engine's
+contract, in C++, for the games whose :class:`~engine.registry.GameType` declares ``native_core``: the
+same rules, the same searches, the same values, node counts and statistics (``tests/native`` checks it).
+The Python engine stays the reference, the teaching path (traces) and the fallback.
+
+A request chooses with ``algorithm.core``: ``"native"`` or ``"python"``; without it, the compiled core
+runs wherever it can (:func:`choose`). The answer's ``stats.core`` says which one ran.
+"""
+import dataclasses
+
+from engine.errors import AlgorithmMismatch
+from engine.result import MoveValue, SearchResult, Stats
+from engine.search.settings import depth_in_plies
+
+NATIVE, PYTHON = "native", "python"
+CORES = (NATIVE, PYTHON)
+# The algorithms the compiled core runs; the others (and traces) run on the Python core.
+NATIVE_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
+
+try:
+    import tactician_native
+except ImportError as error:  # not built (no compiler where it was installed): the Python core runs
+    tactician_native = None
+    UNAVAILABLE = f"the compiled core is not built on this server ({error})"
+else:
+    UNAVAILABLE = None
+
+
+def available() -> bool:
+    """Whether the compiled core was built and loads."""
+    return tactician_native is not None
+
+
+def native_games() -> tuple:
+    """The ids of the games the compiled core of this server runs."""
+    return tuple(tactician_native.GAMES) if tactician_native is not None else ()
+
+
+def status() -> dict:
+    """The compiled core's state, for ``/readyz``, the start-up log and the metrics."""
+    if tactician_native is None:
+        return {"native": False, "games": [], "reason": UNAVAILABLE}
+    return {"native": True, "games": list(native_games())}
+
+
+def game_cores(game_type) -> list:
+    """The cores that can run searches of a game on this server, the default first."""
+    return [NATIVE, PYTHON] if game_type.native_core and game_type.id in native_games() else [PYTHON]
+
+
+def unfit(game, name: str, trace: bool) -> str | None:
+    """Why the compiled core cannot run algorithm ``name`` on ``game``, or None when it can."""
+    if tactician_native is None:
+        return UNAVAILABLE
+    if game.game_type is None or NATIVE not in game_cores(game.game_type):
+        return f"{game.id} has no compiled core; its searches run on the python core"
+    if name not in NATIVE_ALGORITHMS:
+        return f"the compiled core runs {sorted(NATIVE_ALGORITHMS)}, not {name}"
+    if trace:
+        return "traces are written by the python core"
+    return None
+
+
+def choose(game, name: str, trace: bool, requested: str | None) -> str:
+    """The core that runs the search: the requested one, else the compiled core where it fits. Asking for
+    the compiled core where it does not fit is an error on ``algorithm.core``."""
+    reason = unfit(game, name, trace)
+    if requested == NATIVE and reason is not None:
+        raise AlgorithmMismatch(f"core 'native' cannot run this search: {reason}", field="algorithm.core")
+    return PYTHON if requested == PYTHON or reason is not None else NATIVE
+
+
+def run(module, game, state, settings, *, deadline, trace: bool, limits, core: str | None = None):
+    """Run search ``module`` with ``settings`` on the core :func:`choose` picks (``auto`` picks for the
+    algorithm it runs). Returns the :class:`~engine.result.SearchResult` with ``stats.core`` set."""
+    if module.NAME == "auto":
+        return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
+    if choose(game, module.NAME, trace, core) == NATIVE:
+        return search(game, state, module.NAME, settings, deadline, limits)
+    return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
+
+
+def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
+    """Algorithm ``name`` on the compiled core, with the interpreter lock released while it runs: the
+    deadline's time left is its budget, cancelling the deadline cancels it, and its progress reports
+    reach the deadline's listener."""
+    token = tactician_native.Token()
+    deadline.parts.append(token)        # Deadline.cancel() cancels its parts
+    if deadline.cancelled:
+        token.cancel()
+    listener = None if deadline.on_progress is None else (lambda report: deadline.report(**report))
+    answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
+                                     deadline.remaining(), token, listener)
+    stats = Stats(**answer["stats"], core=NATIVE)
+    stats.finish(deadline.elapsed())
+    return SearchResult(move=answer["move"], value=answer["value"], perspective=game.players[game.perspective(state)],
+                        outcome=answer["outcome"], plies_to_end=answer["plies_to_end"], pv=answer["pv"],
+                        moves=[MoveValue(move, value, bound, visits) for move, value, bound, visits in answer["moves"]],
+                        stats=stats)
+
+
+def native_settings(game, settings, limits) -> dict:
+    """The settings as the compiled core reads them: the dataclass's fields, the depth in plies, and the
+    limits it needs."""
+    values = dataclasses.asdict(settings)
+    if "depth_rounds" in values:
+        values["depth"] = depth_in_plies(settings, game)
+        del values["depth_rounds"]
+    values["tt_max_entries"] = limits.tt_max_entries
+    return values
