@@ -3,6 +3,7 @@ import pytest
 from openapi_core.validation.response.exceptions import InvalidData
 
 import engine.api
+from engine.search import native
 
 from service.admission import admission
 from tests.service.support import ValidatingClient, make_app
@@ -99,7 +100,8 @@ def test_apply_in_a_tree_descends_to_the_subtree(client, figure_5_2):
 
 def test_liveness_and_readiness(client, app):
     assert client.get("/livez").get_json() == {"status": "ok"}
-    assert client.get("/readyz").get_json() == {"status": "ready"}
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "ready" and ready["cores"]["native"] == native.available()
     admission(app).drain()
     response = client.get("/readyz")
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
@@ -117,7 +119,7 @@ def test_metrics_count_requests_and_searches(client, figure_5_2):
     before = client.get("/metrics").get_data(as_text=True)
     search(client, game="tree", state=figure_5_2, algorithm={"name": "minimax"})
     after = client.get("/metrics").get_data(as_text=True)
-    tree_minimax = {"algorithm": "minimax", "game": "tree"}
+    tree_minimax = {"algorithm": "minimax", "core": "python", "game": "tree"}
     assert sample(after, "tactician_searches_total", **tree_minimax) == sample(before, "tactician_searches_total", **tree_minimax) + 1
     assert (sample(after, "tactician_search_nodes_total", **tree_minimax)
             - sample(before, "tactician_search_nodes_total", **tree_minimax)) == 13
