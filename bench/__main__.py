@@ -22,6 +22,7 @@ ENGINE_WORKLOADS = {
     "connect4-solve": workloads.connect4_solve,
     "mcts": workloads.mcts,
     "2048-expectimax": workloads.expectimax_2048,
+    "cores": workloads.cores,
 }
 ALL = list(ENGINE_WORKLOADS) + list(service.SERVICE_WORKLOADS)
 
