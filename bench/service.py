@@ -7,6 +7,9 @@ stops itself, bounded in time, and a loopback client.
   on requests), plus Debian's ``wrk`` when it is installed (never required).
 - Deadline overshoot: searches that cannot finish within ``time_limit_ms``; overshoot = response time
   measured at the client - time_limit_ms.
+- Search overhead: what HTTP adds to searches of 1 ms to 10 s beyond their own ``stats.time_ms``, and the
+  nodes a time-limited search reaches through HTTP against the same search in this process.
+- Tic-tac-toe over HTTP: the textbook searches through ``POST /v1/search`` against OpenSpiel's Python ones.
 """
 import http.client
 import json
@@ -206,6 +209,95 @@ def http_overhead(ctx, server):
                     goal="<= 2 ms at p50", met=overhead <= 2.0 and not bad, note=note)
 
 
+# --- a search's own overhead, by length ---------------------------------------------------------------
+
+# Time-limited searches that never finish early (Connect Four from the empty board, default alpha-beta),
+# each limit with its number of requests (full run, quick run): what HTTP adds to a search beyond its own
+# ``stats.time_ms``, and the nodes it reaches against the same search in this process.
+OVERHEAD_LIMITS_MS = {1: (100, 30), 10: (60, 20), 100: (20, 8), 1000: (6, 3), 10000: (2, 0)}
+OVERHEAD_SEARCH = {"game": "connect4", "state": {"moves": ""}, "algorithm": {"name": "alphabeta"}}
+NODES_SHARE_GOAL = 0.9           # at 10 ms and 100 ms
+
+
+def search_overhead(ctx, server):
+    """Per limit: p50 of (wall time - ``stats.time_ms``) through ``POST /v1/search``, goal <= 2 ms; at 10
+    and 100 ms also the median nodes through HTTP over the median nodes in process, goal >= 90%."""
+    rows = []
+    for limit, (full, quick) in OVERHEAD_LIMITS_MS.items():
+        n = quick if ctx.quick else full
+        if not n:
+            continue
+        body = json.dumps({**OVERHEAD_SEARCH, "time_limit_ms": limit}).encode()
+        timed_post(server.port, body)
+        overheads, http_nodes, direct_nodes, cores = [], [], [], set()
+        for _ in range(n):
+            ms, status, data = timed_post(server.port, body, timeout=limit / 1000 + 30)
+            if status == 200:
+                answer = json.loads(data)
+                overheads.append(ms - answer["stats"]["time_ms"])
+                http_nodes.append(answer["stats"]["nodes"])
+                cores.add(answer["stats"]["core"])
+            direct = ours.search(OVERHEAD_SEARCH["game"], OVERHEAD_SEARCH["state"], OVERHEAD_SEARCH["algorithm"],
+                                 time_limit_ms=limit)
+            direct_nodes.append(direct.stats.nodes)
+        label = f"connect4 alpha-beta, time_limit_ms {limit}"
+        if not overheads:
+            rows.append(make_row("search-overhead", label, met=False, goal="<= 2 ms at p50", note="no 200 answer"))
+            continue
+        p50 = median(overheads)
+        note = (f"{len(overheads)} of {n} requests answered 200, core {'/'.join(sorted(cores))}; overhead p50 "
+                f"{p50:.2f} ms, p90 {percentile(overheads, 90):.2f} ms")
+        rows.append(make_row("search-overhead", label, ours_ms=p50, goal="<= 2 ms at p50", met=p50 <= 2.0,
+                             note=note, overheads_ms=overheads))
+        if limit in (10, 100):
+            share = median(http_nodes) / max(1, median(direct_nodes))
+            rows.append(make_row("search-overhead", f"nodes through HTTP / in process, {limit} ms",
+                                 ours_text=f"{share:.0%}", ours_nodes=int(median(http_nodes)),
+                                 peer_nodes=int(median(direct_nodes)), peer="in process",
+                                 goal=f">= {NODES_SHARE_GOAL:.0%}", met=share >= NODES_SHARE_GOAL,
+                                 note=f"median nodes of {n} searches each way"))
+    return rows
+
+
+# Tic-tac-toe's textbook searches through HTTP against OpenSpiel's Python searches in this process.
+TICTACTOE_HTTP = [
+    ("textbook alpha-beta, empty 3x3", {"name": "alphabeta", "move_ordering": False, "transposition_table": False},
+     "alpha_beta_search"),
+    ("minimax, empty 3x3", {"name": "minimax"}, "expectiminimax"),
+]
+
+
+def tictactoe_http(ctx, server):
+    """The textbook searches of the empty 3x3 board through ``POST /v1/search``, p50 of the wall time,
+    against OpenSpiel's Python search (median in process): goal <= 0.1x."""
+    from bench import peers
+    ok, info = peers.available("open_spiel")
+    n = 10 if ctx.quick else 30
+    rows = []
+    for label, algorithm, peer in TICTACTOE_HTTP:
+        body = json.dumps({"game": "tictactoe", "state": {"board": ["...", "...", "..."]},
+                           "algorithm": algorithm}).encode()
+        timed_post(server.port, body)
+        walls = [timed_post(server.port, body)[0] for _ in range(n)]
+        peer_ms = None
+        if ok:
+            run = peers.os_alpha_beta if peer == "alpha_beta_search" else None
+            fn = (lambda: run("tic_tac_toe")) if run else peers.os_tictactoe_expectiminimax
+            samples = []
+            for _ in range(max(3, n // 5)):
+                t0 = time.perf_counter()
+                fn()
+                samples.append((time.perf_counter() - t0) * 1000.0)
+            peer_ms = median(samples)
+        ours_ms = median(walls)
+        r = None if peer_ms is None else ours_ms / peer_ms
+        rows.append(make_row("tictactoe-http", label, peer=f"OpenSpiel {peer} (Python, in process)"
+                             if ok else f"OpenSpiel (missing: {info})", ours_ms=ours_ms, peer_ms=peer_ms, ratio=r,
+                             goal="ratio <= 0.1", met=None if r is None else r <= 0.1,
+                             note=f"p50 wall time of {n} requests, a new connection each"))
+    return rows
+
+
 # --- throughput ----------------------------------------------------------------------------------------
 
 def _load_worker(port, body, duration, threads, cap, out):
@@ -400,8 +492,9 @@ def deadline_overshoot(ctx, server):
 
 # deadline before throughput: the thousands of throughput requests make gunicorn recycle its workers
 # (max_requests), and a fresh worker pays its imports on its first search of each game
-SERVICE_WORKLOADS = ("http-overhead", "deadline-overshoot", "http-throughput")
-FUNCS = {"http-overhead": http_overhead, "http-throughput": throughput, "deadline-overshoot": deadline_overshoot}
+SERVICE_WORKLOADS = ("http-overhead", "search-overhead", "tictactoe-http", "deadline-overshoot", "http-throughput")
+FUNCS = {"http-overhead": http_overhead, "search-overhead": search_overhead, "tictactoe-http": tictactoe_http,
+         "http-throughput": throughput, "deadline-overshoot": deadline_overshoot}
 
 
 def run_service(ctx, names):
