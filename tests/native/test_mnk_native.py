@@ -1,0 +1,78 @@
+"""The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
+the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
+evaluations, bit for bit, on boards from 3 x 3 to 19 x 19."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+tn = pytest.importorskip("tactician_native")
+
+from engine.games.tictactoe import PRUNED_FROM, game_for  # noqa: E402
+
+
+def perft(game, state, depth: int) -> int:
+    if depth == 0 or game.is_terminal(state):
+        return 1
+    return sum(perft(game, game.result(state, m), depth - 1) for m in game.actions(state))
+
+
+def unpacked(native) -> tuple:
+    x, o, ply, status = native
+    return int.from_bytes(x, "little"), int.from_bytes(o, "little"), ply, status
+
+
+def random_state(game, draw, plies: int):
+    state = (0, 0, 0, 0)
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        moves = game.actions(state)
+        state = game.result(state, moves[draw(len(moves))])
+    return state
+
+
+@pytest.mark.parametrize("rows, cols, k, depth, plies", [(3, 3, 3, 9, 0), (4, 4, 3, 5, 0), (5, 5, 4, 4, 0),
+                                                         (4, 4, 3, 6, 4), (5, 5, 4, 5, 6)])
+def test_perft_equals_pythons(rows, cols, k, depth, plies):
+    game = game_for(rows, cols, k)
+    draw = random.Random(rows * 100 + plies).randrange
+    state = random_state(game, draw, plies)
+    assert tn.mnk_perft(game.native_state(state), depth) == perft(game, state, depth)
+
+
+def test_perft_of_the_empty_3x3_board_is_every_game():
+    assert tn.mnk_perft(game_for(3, 3, 3).native_state((0, 0, 0, 0)), 9) == 255168
+
+
+BOARDS = [(3, 3, 3), (4, 4, 3), (3, 5, 3), (5, 5, 4), (6, 7, 4), (8, 8, 5), (9, 9, 5), (10, 12, 4), (15, 15, 5),
+          (19, 19, 5), (19, 19, 6), (4, 4, 2), (5, 5, 1)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(board=st.sampled_from(BOARDS), data=st.data())
+def test_rules_and_knowledge_equal_pythons_along_a_random_game(board, data):
+    game = game_for(*board)
+    state = (0, 0, 0, 0)
+    while True:
+        native = game.native_state(state)
+        assert tn.mnk_status(native) == state[3]
+        assert tn.mnk_actions(native) == game.actions(state)
+        assert tn.mnk_ordered_actions(native) == game.ordered_actions(state)
+        assert [tn.mnk_evaluate(native, p) for p in (0, 1)] == [game.evaluate(state, p) for p in (0, 1)]
+        if game.is_terminal(state):
+            break
+        if game.cells >= PRUNED_FROM:
+            moves, complete = game.candidate_actions(state)
+            assert tn.mnk_candidate_actions(native) == (list(moves), complete)
+        move = data.draw(st.sampled_from(game.actions(state)))
+        after = game.result(state, move)
+        assert unpacked(tn.mnk_result(native, move)) == after
+        state = after
+
+
+def test_a_bad_native_state_is_refused():
+    with pytest.raises(ValueError):
+        tn.mnk_actions((20, 20, 5, b"", b""))
+    with pytest.raises(ValueError):
+        tn.mnk_actions((3, 3, 3, b"\x00\x02", b""))  # a mark on cell 9 of a 9-cell board
