@@ -71,6 +71,8 @@ class GameType:
     - ``auto_algorithm``: the algorithm object (``{"name": ..., settings}``) that algorithm ``auto`` plays at
       full strength, the strongest ``python -m bench.strength`` found; None: derived from the declarations
       (:mod:`engine.search.auto`).
+    - ``native_core``: the game has a compiled core in native/ (the module ``tactician_native``), which
+      searches it with the same contract as the Python engine.
     - ``move_schema``: the JSON Schema of a move in the API.
     - ``sample_states``: states (JSON) the contract suite starts random playouts from, beside
       ``initial_state``.
@@ -98,6 +100,7 @@ class GameType:
     options: tuple = ()
     auto_algorithm: dict | None = None
     sample_states: tuple = field(default=())
+    native_core: bool = False
 
     def __post_init__(self):
         if self.min_players is None:              # a fixed number of players
