@@ -66,6 +66,7 @@ GAME_TYPE = GameType(
                     + ["." * 14 + "O"], "k": 5},
                    {"board": ["XOX", "OXO", "..."], "k": 3}),
     key_fixes_ply=True,
+    native_core=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
 )
 

@@ -14,7 +14,7 @@
 
 #include "bindings/common.hpp"
 #include "games/mnk.hpp"
-#include "search/mcts.hpp"
+#include "search/dispatch.hpp"
 
 namespace tactician {
 namespace {
@@ -73,12 +73,14 @@ decltype(auto) with_game(nb::handle py_state, F&& f) {
   return run(std::integral_constant<int, 6>{});
 }
 
+// The search of `request`, refused where the Python search would use knowledge this core lacks.
 template <int W>
 Result search_mnk(const Mnk<W>& game, const typename Mnk<W>::State& state, const Request& request,
                   const Budget& budget) {
-  if (game.is_terminal(state)) throw std::invalid_argument("the game is over: there is no move to search");
-  if (request.algorithm == "mcts") return mcts(game, state, request, budget);
-  throw std::invalid_argument("no native " + request.algorithm + " for tictactoe yet");
+  if (game.prunes() && request.algorithm == "alphabeta" && !request.textbook())
+    throw std::invalid_argument("no native enhanced alphabeta on tictactoe boards of 81 cells or more: the Python "
+                                "search there uses threat-space search (mnk_threats.py), not native yet");
+  return run_search(game, state, request, budget);
 }
 
 Result search_entry(nb::handle py_state, const Request& request, const Budget& budget) {
