@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 tn = pytest.importorskip("tactician_native")
 
 from engine.deadline import Deadline  # noqa: E402
+from engine.games import connect4  # noqa: E402
 from engine.games.tictactoe import load  # noqa: E402
 from engine.limits import Limits  # noqa: E402
 from engine.search import mcts  # noqa: E402
@@ -89,3 +90,12 @@ def test_no_budget_is_refused():
     game, state = load({"board": ["...", "...", "..."]})
     with pytest.raises(ValueError):
         tn.search("tictactoe", game.native_state(state), "mcts", {}, None, tn.Token(), None)
+
+
+@settings(max_examples=8, deadline=None)
+@given(moves=st.sampled_from(["", "4453", "44444", "3343442", "5562347631247347631431"]),
+       seed=st.integers(0, 2**64 - 1), rollout=st.sampled_from(["random", "heuristic"]))
+def test_connect4_search_equals_pythons(moves, seed, rollout):
+    game, state = connect4.load({"moves": moves})
+    assert_same_search("connect4", game, state, {"iterations": 1500 if rollout == "random" else 150, "seed": seed,
+                                                 "rollout": rollout})

@@ -1,6 +1,7 @@
 """The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
 the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
-evaluations, bit for bit, on boards from 3 x 3 to 19 x 19."""
+evaluations, bit for bit, on boards from 3 x 3 to 19 x 19; and its searches through run_search: the API's fixed node
+counts, the enhanced alpha-beta's answer and nodes, and the refusal where the core lacks the Python knowledge."""
 import random
 
 import pytest
@@ -8,7 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 tn = pytest.importorskip("tactician_native")
 
+from engine.deadline import Deadline  # noqa: E402
 from engine.games.tictactoe import PRUNED_FROM, game_for  # noqa: E402
+from engine.search import alphabeta  # noqa: E402
 
 
 def perft(game, state, depth: int) -> int:
@@ -76,3 +79,36 @@ def test_a_bad_native_state_is_refused():
         tn.mnk_actions((20, 20, 5, b"", b""))
     with pytest.raises(ValueError):
         tn.mnk_actions((3, 3, 3, b"\x00\x02", b""))  # a mark on cell 9 of a 9-cell board
+
+
+def native_search(game, state, algorithm: str, options: dict):
+    return tn.search("tictactoe", game.native_state(state), algorithm, {"tt_max_entries": 1_000_000, **options},
+                     None, tn.Token(), None)
+
+
+def test_the_api_fixed_points_of_the_empty_board():
+    game = game_for(3, 3, 3)
+    assert native_search(game, (0, 0, 0, 0), "minimax", {})["stats"]["nodes"] == 549946
+    textbook = native_search(game, (0, 0, 0, 0), "alphabeta", {"move_ordering": False, "transposition_table": False})
+    assert (textbook["stats"]["nodes"], textbook["move"], textbook["value"]) == (18297, 0, 0.0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=st.sampled_from([(3, 3, 3, None), (4, 4, 3, 4), (5, 5, 4, 3), (6, 6, 4, 2), (7, 7, 4, 2)]),
+       plies=st.integers(0, 5), seed=st.integers(0, 2**32))
+def test_enhanced_alphabeta_equals_pythons_on_small_boards(case, plies, seed):
+    rows, cols, k, depth = case
+    game = game_for(rows, cols, k)
+    state = random_state(game, random.Random(seed).randrange, plies)
+    if game.is_terminal(state):
+        return
+    python = alphabeta.search(game, state, alphabeta.Settings(depth=depth), deadline=Deadline(None))
+    native = native_search(game, state, "alphabeta", {"depth": depth})
+    assert (native["move"], native["value"], native["outcome"], native["stats"]["nodes"]) == \
+        (python.move, python.value, python.outcome, python.stats.nodes)
+
+
+def test_enhanced_alphabeta_is_refused_where_python_searches_threats():
+    game = game_for(9, 9, 5)
+    with pytest.raises(ValueError, match="threat"):
+        native_search(game, game.result((0, 0, 0, 0), 40), "alphabeta", {"depth": 2})
