@@ -11,6 +11,7 @@ tn = pytest.importorskip("tactician_native")
 
 from engine.deadline import Deadline  # noqa: E402
 from engine.games.tictactoe import PRUNED_FROM, game_for  # noqa: E402
+from engine.result import Stats  # noqa: E402
 from engine.search import alphabeta  # noqa: E402
 
 
@@ -112,3 +113,27 @@ def test_enhanced_alphabeta_is_refused_where_python_searches_threats():
     game = game_for(9, 9, 5)
     with pytest.raises(ValueError, match="threat"):
         native_search(game, game.result((0, 0, 0, 0), 40), "alphabeta", {"depth": 2})
+
+
+@settings(max_examples=12, deadline=None)
+@given(case=st.sampled_from([(15, 15, 5, 14), (9, 9, 5, 12), (11, 11, 4, 10), (19, 19, 5, 16)]),
+       seed=st.integers(0, 2**32))
+def test_threat_searches_equal_pythons(case, seed):
+    """Lines, defences and visited positions of the threat-space searches (games/mnk_threats.hpp), on
+    positions played near the centre, where threats are many."""
+    rows, cols, k, plies = case
+    game, draw = game_for(rows, cols, k), random.Random(seed)
+    state = (0, 0, 0, 0)
+    for _ in range(plies):
+        if game.is_terminal(state):
+            return
+        near = [m for m in game.actions(state) if abs(m // cols - rows // 2) <= 3 and abs(m % cols - cols // 2) <= 3]
+        state = game.result(state, draw.choice(near))
+    if game.is_terminal(state):
+        return
+    native = game.native_state(state)
+    win_stats, defence_stats = Stats(), Stats()
+    assert tn.mnk_threat_win(native) == (game.threat_win(state, Deadline(None), win_stats), win_stats.nodes)
+    assert tn.mnk_threat_defences(native) == (game.threat_defences(state, Deadline(None), defence_stats),
+                                              defence_stats.nodes)
+    assert tn.mnk_forcing(native) == game.forcing(state)

@@ -4,16 +4,20 @@
 // two, four or six words.
 //
 // Coverage: every board (1 x 1 to 19 x 19, any k) for mcts (random and heuristic rollouts), minimax and
-// textbook alpha-beta. Enhanced alpha-beta on boards of Mnk::PRUNED_FROM (81) cells or more is refused:
-// the Python search there uses the threat-space searches (mnk_threats.py), which are not native yet.
+// textbook alpha-beta; enhanced alpha-beta on boards under Mnk::PRUNED_FROM (81) cells. Enhanced alpha-beta
+// on larger boards is refused: the Python search there prunes to candidate moves, extends forcing moves
+// and runs a threat phase; the game's side of that is native (candidate_actions, forcing,
+// games/mnk_threats.hpp), the search's (pvs.hpp) not yet.
 #include <stdexcept>
 #include <string>
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
 #include "games/mnk.hpp"
+#include "games/mnk_threats.hpp"
 #include "search/dispatch.hpp"
 
 namespace tactician {
@@ -138,6 +142,25 @@ void bind_mnk(nb::module_& m, Entries& entries) {
   }, "The state after `move`: (x, o, ply, status) with the marks as bytes, the status as tictactoe.py's.");
   m.def("mnk_status", [](nb::handle s) {
     return with_game(s, [](const auto&, const auto& state) { return state.status; });
+  });
+  m.def("mnk_forcing", [](nb::handle s) {
+    return with_game(s, [](const auto& game, const auto& state) { return game.forcing(state); });
+  });
+  // The threat searches as tictactoe.py's threat_win and threat_defences: (the line or cells or None, the
+  // positions they visited).
+  m.def("mnk_threat_win", [](nb::handle s) {
+    return with_game(s, [](const auto& game, const auto& state) {
+      Stats stats;
+      auto line = MnkThreats(game).threat_win(state, Budget(-1, nullptr), stats);
+      return std::pair{line, stats.nodes};
+    });
+  });
+  m.def("mnk_threat_defences", [](nb::handle s) {
+    return with_game(s, [](const auto& game, const auto& state) {
+      Stats stats;
+      auto cells = MnkThreats(game).threat_defences(state, Budget(-1, nullptr), stats);
+      return std::pair{cells, stats.nodes};
+    });
   });
   m.def("mnk_evaluate", [](nb::handle s, int player) {
     return with_game(s, [&](const auto& game, const auto& state) { return game.evaluate(state, player); });

@@ -5,8 +5,9 @@
 // Same rules, same order and same knowledge as the Python game: actions in natural order, ordered_actions
 // (by promise on small boards, urgent cells first on larger ones), evaluate bit for bit (the same integer
 // score and the same float operations), and on boards of PRUNED_FROM cells the candidate moves. What the
-// Python game has and this one has not (the threat-space searches of mnk_threats.py: threat_win,
-// threat_defences) the binding refuses to search with (bindings/mnk.cpp).
+// threat-space searches are games/mnk_threats.hpp's. What the Python searches do with this knowledge and
+// the native ones do not yet (pvs.hpp's candidate pruning, extensions and threat phase on boards of
+// PRUNED_FROM cells) the binding refuses to search with (bindings/mnk.cpp).
 #pragma once
 
 #include <algorithm>
@@ -317,6 +318,41 @@ class Mnk {
     }
   }
 
+  // Calls f(cells of the window) for each window with m marks, direction by direction, first cell first.
+  template <class F>
+  void each_window(const Counts& c, int m, F&& f) const {
+    for (size_t j = 0; j < dirs.size(); j++) c.at[m][j].each([&](int p) { f(dirs[j].cells[p]); });
+  }
+  // Calls f(cells of the window) for each window through `cell`.
+  template <class F>
+  void each_window_through(int cell, F&& f) const {
+    for (const Direction& d : dirs)
+      for (int i = 0, p = cell; i < k && p >= 0; i++, p -= d.shift)
+        if (d.starts.test(p)) f(d.cells[p]);
+  }
+  // Windows.covered: the empty cells of the windows with m marks.
+  B covered(const Counts& c, int m, const B& empty) const {
+    B out;
+    for (size_t j = 0; j < dirs.size(); j++)
+      if (c.at[m][j].any())
+        for (int i = 0; i < k; i++) out |= c.at[m][j] << (i * dirs[j].shift);
+    return out & empty;
+  }
+  const B& board() const { return full; }  // every cell
+  B empty_cells(const State& s) const { return full & ~(s.x | s.o); }
+  int rank_of(int cell) const { return rank[cell]; }
+
+  // forcing (EXTENSIONS): the mover cannot win at once and must stop the opponent's win at once.
+  bool forcing(const State& s) const {
+    B empty = empty_cells(s);
+    Counts cx, co;
+    by_count(s.x, s.o, cx);
+    by_count(s.o, s.x, co);
+    const Counts& mine = s.ply & 1 ? co : cx;
+    const Counts& theirs = s.ply & 1 ? cx : co;
+    return !covered(mine, k - 1, empty).any() && covered(theirs, k - 1, empty).any();
+  }
+
  private:
   struct Direction {
     int shift;
@@ -346,20 +382,6 @@ class Mnk {
     for (size_t j = 0; j < dirs.size(); j++) n += c.at[m][j].count();
     return n;
   }
-  // Calls f(cells of the window) for each window with m marks, direction by direction, first cell first.
-  template <class F>
-  void each_window(const Counts& c, int m, F&& f) const {
-    for (size_t j = 0; j < dirs.size(); j++) c.at[m][j].each([&](int p) { f(dirs[j].cells[p]); });
-  }
-  // Windows.covered: the empty cells of the windows with m marks.
-  B covered(const Counts& c, int m, const B& empty) const {
-    B out;
-    for (size_t j = 0; j < dirs.size(); j++)
-      if (c.at[m][j].any())
-        for (int i = 0; i < k; i++) out |= c.at[m][j] << (i * dirs[j].shift);
-    return out & empty;
-  }
-
   // double_completions over the windows with m = k - 2 marks (two empty cells each) that avoid the cell
   // `skip` (-1: none): the cells where one mark makes two completions or more, i.e. that pair with two
   // different cells.
