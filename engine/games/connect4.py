@@ -132,6 +132,7 @@ GAME_TYPE = GameType(
     sample_states=({"moves": "4453"}, {"moves": "5562347631247347631431"},
                    {"board": [".......", ".......", ".......", "...O...", "...X...", "..XXO.."]}),
     key_fixes_ply=True,
+    native_core=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": WIDTH - 1},
 )
 
@@ -384,6 +385,11 @@ class Connect4(Game):
         score += lines_weight(current) - lines_weight(current ^ mask)
         value = score / (abs(score) + 128)                    # for the player to move
         return value if player == mover else -value
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/connect4.cpp): ``(current, mask)``,
+        the stones of the player to move and all stones; the core derives the rest."""
+        return state[0], state[1]
 
     # --- JSON ------------------------------------------------------------------------------------
 

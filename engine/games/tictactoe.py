@@ -66,6 +66,7 @@ GAME_TYPE = GameType(
                     + ["." * 14 + "O"], "k": 5},
                    {"board": ["XOX", "OXO", "..."], "k": 3}),
     key_fixes_ply=True,
+    native_core=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
 )
 
@@ -376,6 +377,12 @@ class TicTacToe(Game):
 
     def plies_bound(self, state):
         return self.cells - state[2]
+
+    def native_state(self, state) -> tuple:
+        """The state as the compiled core reads it (native/src/bindings/mnk.cpp): ``(rows, cols, k, x, o)``,
+        the marks as little-endian bytes; the core recomputes the ply and the status."""
+        size = (self.cells + 7) // 8
+        return (self.rows, self.cols, self.k, state[0].to_bytes(size, "little"), state[1].to_bytes(size, "little"))
 
     def state_to_json(self, state):
         x, o = state[0], state[1]

@@ -7,8 +7,10 @@
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
+#include "search/random.hpp"
 
 namespace tactician {
 namespace {
@@ -117,6 +119,12 @@ NB_MODULE(tactician_native, m) {
         nb::arg("seconds").none(), nb::arg("token"), nb::arg("progress").none(),
         "Search `state` of `game` with `algorithm` and its `settings` (engine/search/native.py); the GIL is "
         "released while it runs. Returns the result as a dict.");
+  m.def("random_floats", [](uint64_t seed, int n) {
+    Random uniform(seed);
+    std::vector<double> out(n);
+    for (double& x : out) x = uniform();
+    return out;
+  }, "The first n draws of the searches' generator seeded with `seed`: random.Random(seed).random()'s.");
   bind_connect4(m, entries());
   bind_mnk(m, entries());
   nb::list games;

@@ -2,27 +2,50 @@
 // zero-sum, alternating games without chance (Connect Four, m,n,k). A game is a class G with:
 //
 //   using State = ...;                 a small value type; result() returns a new one (no unmake)
-//   static constexpr int MAX_MOVES;    the most legal moves a state can have
+//   static constexpr int MAX_MOVES;    the most legal moves a state can have; every move is in [0, MAX_MOVES)
 //   static constexpr bool OUTCOME_GAME;  utilities are +1, 0, -1 (wins scored by their distance)
-//   int to_move(const State&) const;   0 or 1
+//   static constexpr bool KEY_FIXES_PLY; a key determines how many moves were played (GameType's
+//                                      key_fixes_ply): with OUTCOME_GAME, the exact solver may run
+//   int to_move(const State&) const;   0 or 1; the players alternate, one move each
 //   bool is_terminal(const State&) const;
 //   double utility(const State&, int player) const;
 //   int actions(const State&, int* out) const;          the legal moves in the Python game's natural order
 //   int ordered_actions(const State&, int* out) const;  the same set, in the Python game's ordering
 //   State result(const State&, int move) const;
 //   double evaluate(const State&, int player) const;    the Python game's evaluate, bit for bit
+//       (zero-sum: utility and evaluate of one player are exactly the other's negated, so the searches
+//       may work in negamax form and still match Python's minimax values bit for bit)
 //   uint64_t key(const State&) const;                   a transposition-table key
 //   int plies_bound(const State&) const;                the plies left at most; -1 when unknown
 //
 // Optional knowledge (a search uses it where the game defines it; see the detection traits below and the
-// Python capabilities of the same names): immediate_win, safe_children, has_safe_move, outcome_bounds,
-// random_playout. Every move is an int: the move's JSON form in the API (a column, a cell index).
+// Python capabilities of the same names):
+//
+//   int immediate_win(const State&) const;              a move that wins at once, -1: none
+//   int safe_children(const State&, Child* out) const;  (G::Child: {int score; int move; State state;})
+//       the moves after which the opponent cannot win at once, best first, with their children; their number
+//   bool has_safe_move(const State&) const;             whether safe_children would list any
+//   bool outcome_bounds(const State&, double& lowest, double& highest) const;
+//       whether a strategy argument bounds the result for the player to move (as utilities), and the bounds
+//   template <class U> Playout random_playout(const State&, U& uniform) const;
+//       uniformly random moves to the end, each drawn as the Python game draws it from uniform() (a callable
+//       returning a double in [0, 1)): the final utilities of both players and the plies played
+//
+// Every game here is declared alternating (engine/registry.py's GameType): mate-distance windows, the
+// safe-children shortcuts and the exact solver rely on it.
+// Every move is an int: the move's JSON form in the API (a column, a cell index).
 #pragma once
 
 #include <type_traits>
 #include <utility>
 
 namespace tactician {
+
+// What random_playout returns: the final utilities of players 0 and 1, and the moves played.
+struct Playout {
+  double utility[2];
+  int plies;
+};
 
 // has_immediate_win<G>: G defines `int immediate_win(const State&) const` (-1: none), and so on.
 #define TACTICIAN_DETECT(name, call)                                                        \
@@ -31,8 +54,27 @@ namespace tactician {
   template <class G>                                                                        \
   struct has_##name<G, std::void_t<decltype(call)>> : std::true_type {};
 
-TACTICIAN_DETECT(immediate_win, std::declval<const G&>().immediate_win(std::declval<const typename G::State&>()))
-TACTICIAN_DETECT(has_safe_move, std::declval<const G&>().has_safe_move(std::declval<const typename G::State&>()))
+#define TACTICIAN_STATE std::declval<const typename G::State&>()
+TACTICIAN_DETECT(immediate_win, std::declval<const G&>().immediate_win(TACTICIAN_STATE))
+TACTICIAN_DETECT(has_safe_move, std::declval<const G&>().has_safe_move(TACTICIAN_STATE))
+TACTICIAN_DETECT(safe_children,
+                 std::declval<const G&>().safe_children(TACTICIAN_STATE, std::declval<typename G::Child*>()))
+TACTICIAN_DETECT(outcome_bounds, std::declval<const G&>().outcome_bounds(TACTICIAN_STATE, std::declval<double&>(),
+                                                                         std::declval<double&>()))
+#undef TACTICIAN_STATE
+
+// child_type<G>::type: G::Child, or for a game without safe children a struct of the same fields.
+template <class G, class = void>
+struct child_type {
+  struct type {
+    int score, move;
+    typename G::State state;
+  };
+};
+template <class G>
+struct child_type<G, std::void_t<typename G::Child>> {
+  using type = typename G::Child;
+};
 #undef TACTICIAN_DETECT
 
 }  // namespace tactician

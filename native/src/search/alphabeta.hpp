@@ -1,0 +1,87 @@
+// The textbook alpha-beta search (AIMA fig. 5.7), as engine/search/alphabeta.py's textbook(): children
+// in natural order, one pass to the depth limit; with strict_cutoffs a node cuts only beyond the bound.
+#pragma once
+
+#include "search/common.hpp"
+
+namespace tactician {
+
+template <class G>
+class TextbookAlphaBeta {
+  using State = typename G::State;
+
+ public:
+  TextbookAlphaBeta(const G& game, const Budget& budget, int depth, bool strict, int plies)
+      : game_(game), budget_(budget), limit_(depth < 0 ? MAX_ID_DEPTH : depth), strict_(strict), pv_(plies) {}
+
+  // The root is MAX-VALUE that remembers each move's value: the first is exact, a later one exact when it
+  // improves on the best so far and an upper bound when not.
+  Result run(const State& root, int depth) {
+    std::vector<MoveValue> moves;
+    std::vector<std::vector<int>> lines;
+    bool timed_out = false;
+    try {
+      ++stats_.nodes;
+      double alpha = -INF;
+      int actions[G::MAX_MOVES], n = game_.actions(root, actions);
+      for (int i = 0; i < n; ++i) {
+        double v = -value(game_.result(root, actions[i]), -INF, -alpha, 1);
+        moves.push_back({actions[i], v + 0.0, v > alpha || moves.empty() ? Bound::Exact : Bound::Upper});
+        if (v > alpha) alpha = v;
+        lines.push_back(pv_.root_line(actions[i]));
+      }
+    } catch (Timeout&) {
+      timed_out = true;
+    }
+    return pass_answer(game_, root, depth, moves, lines, stats_, timed_out, false);
+  }
+
+ private:
+  // The value of `s` for its player to move when it lies in (alpha, beta), else a bound on the same
+  // side (<= alpha or >= beta); alpha is what the mover is already assured of on the path, beta what the
+  // opponent is. Negamax form of AIMA's MAX-VALUE/MIN-VALUE: the same nodes, cuts and values (negated).
+  double value(const State& s, double alpha, double beta, int ply) {
+    budget_.poll(++stats_.nodes);
+    if (ply > stats_.max_depth) stats_.max_depth = ply;
+    pv_.clear(ply);
+    int player = game_.to_move(s);
+    if (game_.is_terminal(s)) {
+      ++stats_.leaves;
+      return game_.utility(s, player);
+    }
+    if (ply >= limit_) {
+      ++stats_.leaves;
+      return game_.evaluate(s, player);
+    }
+    double v = -INF;
+    int actions[G::MAX_MOVES], n = game_.actions(s, actions);
+    for (int i = 0; i < n; ++i) {
+      double child = -value(game_.result(s, actions[i]), -beta, -alpha, ply + 1);
+      if (child > v) {
+        v = child;
+        pv_.extend(ply, actions[i]);
+      }
+      if (v > beta || (v == beta && !strict_)) {
+        ++stats_.cutoffs;
+        break;
+      }
+      if (v > alpha) alpha = v;
+    }
+    return v;
+  }
+
+  const G& game_;
+  const Budget& budget_;
+  int limit_;
+  bool strict_;
+  PvTable pv_;
+  Stats stats_;
+};
+
+template <class G>
+Result textbook_alphabeta(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
+  return TextbookAlphaBeta<G>(game, budget, request.depth, request.strict_cutoffs, ply_room(game, s))
+      .run(s, request.depth);
+}
+
+}  // namespace tactician

@@ -1,0 +1,128 @@
+// What the native searches share, as engine/search/common.py and scores.py define it: the scores of the
+// enhanced searches, the principal-variation table, and assembling the result.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/budget.hpp"
+#include "core/request.hpp"
+#include "core/result.hpp"
+#include "search/game.hpp"
+
+namespace tactician {
+
+constexpr double INF = std::numeric_limits<double>::infinity();
+// A win at ply p scores WIN - p for the winner (scores.py); beyond PROVEN a score is a proven result.
+constexpr double WIN = 1000000, PROVEN = WIN - 100000;
+constexpr int MAX_ID_DEPTH = 10000;
+
+// A score as the API reports values: proven wins and losses as +1 and -1 (and no negative zero).
+inline double as_value(double score, bool outcome_game = true) {
+  if (outcome_game && std::fabs(score) >= PROVEN && !std::isinf(score)) return std::copysign(1.0, score);
+  return score + 0.0;
+}
+// A proven score made relative to the node at `ply` (a win counted from the node), and back.
+inline double to_table(double score, int ply) {
+  return score >= PROVEN ? score + ply : score <= -PROVEN ? score - ply : score;
+}
+inline double from_table(double score, int ply) {
+  return score >= PROVEN ? score - ply : score <= -PROVEN ? score + ply : score;
+}
+
+inline const char* outcome_of(double value) { return value > 0 ? "win" : value < 0 ? "loss" : "draw"; }
+
+// Whether a complete search `depth` plies deep (< 0: unlimited) sees every terminal state.
+template <class G>
+bool reaches_end(const G& game, const typename G::State& s, int depth) {
+  if (depth < 0) return true;
+  int bound = game.plies_bound(s);
+  return bound >= 0 && depth >= bound;
+}
+
+// The principal variation below each ply (a triangular table): line(ply) is the line of the node last
+// valued at that ply, set to `move` then the line below it by `extend`.
+class PvTable {
+ public:
+  explicit PvTable(int plies) : width_(plies + 2), moves_(size_t(width_) * width_), length_(width_, 0) {}
+  void clear(int ply) { length_[ply] = 0; }
+  void extend(int ply, int move) {
+    int* row = &moves_[size_t(ply) * width_];
+    const int* below = row + width_;
+    int n = length_[ply + 1];
+    row[0] = move;
+    for (int i = 0; i < n; ++i) row[i + 1] = below[i];
+    length_[ply] = n + 1;
+  }
+  // [move] followed by the line below ply 0's child (ply 1), as the root's lines are kept.
+  std::vector<int> root_line(int move) const {
+    std::vector<int> line{move};
+    line.insert(line.end(), moves_.begin() + width_, moves_.begin() + width_ + length_[1]);
+    return line;
+  }
+
+ private:
+  int width_;
+  std::vector<int> moves_;
+  std::vector<int> length_;
+};
+
+// The plies a search may go below its root: the game's bound, else MAX_ID_DEPTH.
+template <class G>
+int ply_room(const G& game, const typename G::State& s) {
+  int bound = game.plies_bound(s);
+  return bound >= 0 ? bound : MAX_ID_DEPTH;
+}
+
+// The anytime answer when no root move was searched: the first ordered move, valued by the root's
+// evaluation, an estimate (common.py's first_move_fallback).
+template <class G>
+MoveValue first_move_fallback(const G& game, const typename G::State& s) {
+  int moves[G::MAX_MOVES];
+  game.ordered_actions(s, moves);
+  return {moves[0], game.evaluate(s, game.to_move(s)) + 0.0, Bound::Estimate};
+}
+
+// Stamp the stop reason of a search that ran out of time (common.py's finish).
+inline Result& finish(Result& r, bool timed_out) {
+  r.stats.timed_out = timed_out;
+  if (timed_out) r.stats.stop_reason = TIME_LIMIT;
+  if (r.pv.empty()) r.pv.push_back(r.move);
+  r.value += 0.0;
+  return r;
+}
+
+}  // namespace tactician
+
+namespace tactician {
+
+// The answer of a single-pass search that values every root move (minimax, textbook alpha-beta): the
+// best root move (a tie to the first in natural order) of the pass, or of the moves it finished before
+// the budget ran out (none: the fallback); a proven outcome when the pass saw every terminal state, with
+// its line's length as plies_to_end when `distance` (minimax's tie-breaks make it the game's length).
+template <class G>
+Result pass_answer(const G& game, const typename G::State& s, int depth, std::vector<MoveValue>& moves,
+                   std::vector<std::vector<int>>& lines, Stats stats, bool timed_out, bool distance) {
+  Result r;
+  r.stats = stats;
+  r.stats.depth_completed = timed_out ? 0 : depth >= 0 ? depth : stats.max_depth;
+  if (moves.empty()) {
+    MoveValue fallback = first_move_fallback(game, s);
+    r.move = fallback.move, r.value = fallback.value;
+    return finish(r, timed_out);
+  }
+  size_t best = 0;
+  for (size_t i = 1; i < moves.size(); ++i)
+    if (moves[i].value > moves[best].value) best = i;
+  r.move = moves[best].move, r.value = moves[best].value;
+  r.pv = lines[best];
+  r.moves = moves;
+  if (G::OUTCOME_GAME && !timed_out && reaches_end(game, s, depth)) {
+    r.outcome = outcome_of(r.value);
+    if (distance) r.plies_to_end = int(r.pv.size());
+  }
+  return finish(r, timed_out);
+}
+
+}  // namespace tactician

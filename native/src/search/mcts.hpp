@@ -1,0 +1,341 @@
+// Monte Carlo tree search: engine/search/mcts.py for two-player win/draw/loss games without chance, step
+// for step, so that the same seed and iteration cap give the same tree, the same answer, the same visit
+// counts and the same statistics as the Python search. UCT selection (the same formula, the same float
+// operations in the same order), expansion of the next untried move in natural order, a rollout (random,
+// through the game's random_playout when it has one; or heuristic: epsilon-greedy on evaluate), and the
+// MCTS-Solver's proofs. Randomness comes from search/random.hpp, Python's generator, drawn exactly where
+// the Python search draws.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/budget.hpp"
+#include "core/request.hpp"
+#include "core/result.hpp"
+#include "search/game.hpp"
+#include "search/random.hpp"
+
+namespace tactician {
+
+namespace mcts_detail {
+
+template <class G, class = void>
+struct has_random_playout : std::false_type {};
+template <class G>
+struct has_random_playout<G, std::void_t<decltype(std::declval<const G&>().random_playout(
+                                 std::declval<const typename G::State&>(), std::declval<Random&>()))>>
+    : std::true_type {};
+template <class G, class = void>
+struct has_candidates : std::false_type {};
+template <class G>
+struct has_candidates<G, std::void_t<decltype(std::declval<const G&>().candidate_actions(
+                             std::declval<const typename G::State&>(), std::declval<int*>(), std::declval<bool&>()))>>
+    : std::true_type {};
+
+constexpr int PROGRESS_EVERY = 1024;  // iterations between two progress reports
+constexpr double ROLLOUT_EPSILON = 0.1;
+constexpr int8_t UNPROVEN = 2;        // proof: +1, 0, -1 for the node's owner, or this
+constexpr int8_t TERMINAL = -2;       // the mover of a terminal node
+
+// Utilities in [-1, 1] scaled to [0, 1] and back, as engine.search.common.unit_interval does it.
+inline double to_unit(double u) { return (u - -1.0) / 2.0; }
+inline double from_unit(double x) { return std::fmin(1.0, std::fmax(-1.0, -1.0 + 2.0 * x)); }
+
+template <class G>
+class Mcts {
+  using State = typename G::State;
+
+  struct Node {
+    State state;
+    int parent;
+    int first = -1;   // the node's moves and children in moves_ and kids_, from here (-1: not expanded)
+    int n_moves = 0, n_kids = 0;
+    int8_t owner, mover, proof = UNPROVEN;
+    int64_t visits = 0;
+    double wins = 0.0;
+    Node(const State& s, int parent_, int owner_, int mover_)
+        : state(s), parent(parent_), owner(int8_t(owner_)), mover(int8_t(mover_)) {}
+  };
+
+ public:
+  Mcts(const G& game, const Request& request, const Budget& budget)
+      : game_(game), request_(request), budget_(budget),
+        rng_(request.seeded ? Random(request.seed) : Random()) {}
+
+  Result run(const State& root) {
+    int m = game_.to_move(root);
+    tree_.emplace_back(root, -1, m, m);
+    const char* stop = nullptr;
+    bool timed_out = false;
+    try {
+      for (;;) {
+        if (tree_[0].proof != UNPROVEN) { stop = SOLVED; break; }
+        if (done_ == request_.iterations) { stop = ITERATION_LIMIT; break; }
+        iterate();
+        done_++;
+        if (done_ % PROGRESS_EVERY == 0) report();
+      }
+    } catch (const Timeout&) {
+      timed_out = true;
+    }
+    Result r;
+    r.stats.nodes = nodes_;
+    r.stats.leaves = leaves_;
+    r.stats.max_depth = max_ply_;
+    r.stats.iterations = done_;
+    r.stats.timed_out = timed_out;
+    r.stats.stop_reason = timed_out ? TIME_LIMIT : stop;
+    int chosen = decision(r.moves);
+    if (chosen < 0) {  // not one root move tried: the first ordered move, valued by the evaluation
+      int moves[G::MAX_MOVES];
+      game_.ordered_actions(root, moves);
+      r.move = moves[0];
+      r.value = game_.evaluate(root, m);
+      r.moves.clear();
+    } else {
+      r.move = r.moves[chosen].move;
+      r.value = r.moves[chosen].value;
+      if (tree_[0].proof != UNPROVEN) r.outcome = tree_[0].proof > 0 ? "win" : tree_[0].proof < 0 ? "loss" : "draw";
+    }
+    r.pv = {r.move};
+    return r;
+  }
+
+ private:
+  const G& game_;
+  const Request& request_;
+  const Budget& budget_;
+  Random rng_;
+  std::vector<Node> tree_;
+  std::vector<int> moves_, kids_;
+  std::vector<int> path_;
+  uint64_t nodes_ = 0, leaves_ = 0;
+  int max_ply_ = 0;
+  int64_t done_ = 0;
+
+  void visit() { budget_.poll(++nodes_); }
+
+  // The scaled rewards [player 0, player 1] of a final state or of a proven node.
+  std::pair<double, double> final_reward(const State& s) const {
+    return {to_unit(game_.utility(s, 0)), to_unit(game_.utility(s, 1))};
+  }
+  std::pair<double, double> proven_reward(int i) const {
+    const Node& n = tree_[i];
+    double mine = to_unit(n.proof), theirs = to_unit(-n.proof);
+    return n.owner == 0 ? std::pair{mine, theirs} : std::pair{theirs, mine};
+  }
+
+  void expand(int i) {
+    int moves[G::MAX_MOVES];
+    int n = game_.actions(tree_[i].state, moves);
+    tree_[i].first = int(moves_.size());
+    tree_[i].n_moves = n;
+    moves_.insert(moves_.end(), moves, moves + n);
+    kids_.resize(moves_.size(), -1);
+  }
+
+  // Node i's child through its next untried move; a terminal child is proven at once.
+  int add_node(int i) {
+    Node& p = tree_[i];
+    State s = game_.result(p.state, moves_[p.first + p.n_kids]);
+    int c = int(tree_.size());
+    kids_[p.first + p.n_kids++] = c;
+    int8_t owner = p.mover;
+    bool terminal = game_.is_terminal(s);
+    tree_.emplace_back(s, i, owner, terminal ? TERMINAL : game_.to_move(s));
+    if (terminal) {
+      tree_[c].proof = int8_t(game_.utility(s, owner));
+      prove_ancestors(c);
+    }
+    return c;
+  }
+
+  // Back a new proof at node i up the tree while it decides its parent.
+  void prove_ancestors(int i) {
+    while (tree_[i].parent >= 0) {
+      Node& p = tree_[tree_[i].parent];
+      int8_t best;
+      if (tree_[i].proof == 1) {
+        best = 1;
+      } else {
+        if (p.n_kids < p.n_moves) return;
+        best = -1;
+        for (int k = 0; k < p.n_kids; k++) {
+          int8_t q = tree_[kids_[p.first + k]].proof;
+          if (q == UNPROVEN) return;
+          best = std::max(best, q);
+        }
+      }
+      p.proof = p.owner == p.mover ? best : int8_t(-best);
+      i = tree_[i].parent;
+    }
+  }
+
+  // The child with the best upper confidence bound, skipping children proven lost; the first on ties.
+  int select_child(int i) const {
+    const Node& p = tree_[i];
+    double log_n = std::log(double(p.visits)), c_uct = request_.exploration;
+    int best = -1;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int k = 0; k < p.n_kids; k++) {
+      int c = kids_[p.first + k];
+      const Node& n = tree_[c];
+      if (n.proof == -1) continue;
+      double visits = double(n.visits);
+      double score = n.wins / visits + c_uct * std::sqrt(log_n / visits);
+      if (score > best_score) best = c, best_score = score;
+    }
+    return best;
+  }
+
+  // The move whose result the mover evaluates highest, the first on ties; each result is a visited node.
+  int greedy(const State& s, int m, const int* legal, int n) {
+    int best = -1;
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (int a = 0; a < n; a++) {
+      visit();
+      double v = game_.evaluate(game_.result(s, legal[a]), m);
+      if (v > best_value) best = legal[a], best_value = v;
+    }
+    return best;
+  }
+
+  // The heuristic rollout's move: a win at once if the game can tell, else with probability
+  // ROLLOUT_EPSILON a random move, else the greedy one (among the candidates where the game prunes).
+  int heuristic_move(const State& s, int m, const int* legal, int n) {
+    if constexpr (has_immediate_win<G>::value) {
+      int win = game_.immediate_win(s);
+      if (win >= 0) return win;
+    }
+    if (rng_() < ROLLOUT_EPSILON) return legal[int(rng_() * n)];
+    if constexpr (has_candidates<G>::value) {
+      if (game_.prunes()) {
+        int candidates[G::MAX_MOVES];
+        bool complete;
+        int k = game_.candidate_actions(s, candidates, complete);
+        return greedy(s, m, candidates, k);
+      }
+    }
+    return greedy(s, m, legal, n);
+  }
+
+  // Play to the end of the game from s; the final rewards. Every state passed through before the end is
+  // a visited node, whether the game plays out or this loop does.
+  std::pair<double, double> simulate(State s) {
+    bool random = request_.rollout == "random";
+    if constexpr (has_random_playout<G>::value) {
+      if (random) {
+        auto playout = game_.random_playout(s, rng_);
+        uint64_t before = nodes_;
+        nodes_ += playout.plies;
+        if (before / Budget::CHECK_EVERY != nodes_ / Budget::CHECK_EVERY) budget_.check();  // crossed a poll
+        return {to_unit(playout.utility[0]), to_unit(playout.utility[1])};
+      }
+    }
+    int legal[G::MAX_MOVES];
+    while (!game_.is_terminal(s)) {
+      visit();
+      int n = game_.actions(s, legal);
+      int move = random ? legal[int(rng_() * n)] : heuristic_move(s, game_.to_move(s), legal, n);
+      s = game_.result(s, move);
+    }
+    return final_reward(s);
+  }
+
+  void iterate() {
+    int i = 0;
+    path_.assign(1, 0);
+    std::pair<double, double> reward;
+    for (;;) {
+      visit();
+      Node& n = tree_[i];
+      if (n.proof != UNPROVEN) { reward = proven_reward(i); break; }
+      if (n.mover == TERMINAL) { reward = final_reward(n.state); break; }
+      if (n.first < 0) expand(i);
+      if (tree_[i].n_kids < tree_[i].n_moves) {
+        if (int64_t(tree_.size()) >= request_.tt_max_entries) { reward = simulate(tree_[i].state); break; }
+        int c = add_node(i);
+        path_.push_back(c);
+        reward = tree_[c].proof != UNPROVEN ? proven_reward(c) : simulate(tree_[c].state);
+        break;
+      }
+      i = select_child(i);
+      path_.push_back(i);
+    }
+    leaves_++;
+    max_ply_ = std::max(max_ply_, int(path_.size()) - 1);
+    for (int j : path_) {
+      Node& n = tree_[j];
+      n.visits++;
+      n.wins += n.owner == 0 ? reward.first : reward.second;
+    }
+  }
+
+  // The root mover's value of root child c: proven, or the mean of its rollouts.
+  double mean(const Node& c) const { return c.proof != UNPROVEN ? c.proof : from_unit(c.wins / double(c.visits)); }
+
+  // The root moves tried so far into `listed`, and the index of the answer among them (-1: none): a
+  // child proven won, else the most visited of those not proven lost (of all, if every one is), ties to
+  // the higher mean, then to the first.
+  int decision(std::vector<MoveValue>& listed) const {
+    listed.clear();
+    const Node& root = tree_[0];
+    std::vector<const Node*> tried;
+    for (int k = 0; k < root.n_kids; k++) {
+      const Node& c = tree_[kids_[root.first + k]];
+      if (c.visits == 0 && c.proof == UNPROVEN) continue;
+      tried.push_back(&c);
+      listed.push_back({moves_[root.first + k], mean(c), c.proof != UNPROVEN ? Bound::Exact : Bound::Estimate, c.visits});
+    }
+    bool any_won = false, any_alive = false;
+    for (const Node* c : tried) any_won |= c->proof == 1, any_alive |= c->proof != -1;
+    int chosen = -1;
+    for (int i = 0; i < int(tried.size()); i++) {
+      const Node& c = *tried[i];
+      if (any_won ? c.proof != 1 : any_alive && c.proof == -1) continue;
+      if (chosen < 0 || c.visits > tried[chosen]->visits ||
+          (c.visits == tried[chosen]->visits && mean(c) > mean(*tried[chosen])))
+        chosen = i;
+    }
+    return chosen;
+  }
+
+  void report() const {
+    std::vector<MoveValue> listed;
+    int chosen = decision(listed);
+    if (chosen < 0) return;
+    Progress p;
+    p.depth = p.seldepth = max_ply_;
+    p.value = listed[chosen].value;
+    p.move = listed[chosen].move;
+    p.pv = {p.move};
+    p.nodes = nodes_;
+    p.iterations = done_;
+    budget_.report(p);
+  }
+};
+
+}  // namespace mcts_detail
+
+// UCT with MCTS-Solver (engine/search/mcts.py), for a two-player win/draw/loss game G without chance.
+// Contract: runs iterations from `root` until request.iterations are done (-1: no cap), the root is proven
+// (stop_reason "solved", outcome set) or the budget runs out ("time_limit"); the tree holds at most
+// request.tt_max_entries nodes. Returns every root move tried with its visits and mean (exact when
+// proven), the answer by the Python rule, and Stats as Python counts them. With request.seeded, the
+// same seed and cap give the same result as the Python search.
+template <class G>
+Result mcts(const G& game, const typename G::State& root, const Request& request, const Budget& budget) {
+  static_assert(G::OUTCOME_GAME, "the native MCTS scores win/draw/loss games");
+  if (request.iterations < 0 && budget.unlimited())
+    throw std::invalid_argument("mcts needs a budget: a time limit or algorithm.iterations");
+  if (request.rollout != "random" && request.rollout != "heuristic")
+    throw std::invalid_argument("rollout is 'random' or 'heuristic'");
+  return mcts_detail::Mcts<G>(game, request, budget).run(root);
+}
+
+}  // namespace tactician

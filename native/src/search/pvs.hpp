@@ -1,0 +1,317 @@
+// The enhanced alpha-beta: iteratively deepened principal-variation search in negamax form, as
+// engine/search/pvs.py does it for games like Connect Four and m,n,k (alternating, no quiescence, null
+// moves, reductions, aspiration or threat search: none of those games lists them). Null-window scouts and
+// re-searches, a transposition table (DictTable: Python's dict, so the same nodes), move ordering (table
+// move, killers, history, the game's own ordering; below the root, the safe children where the game has
+// them) and, in outcome games, wins scored WIN - ply. Without a depth limit, the exact solver first takes
+// a share of the time (SOLVE_SHARE) when at most SOLVE_MAX_PLIES plies are left, or the whole budget with
+// request.solve.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "search/common.hpp"
+#include "search/solver.hpp"
+#include "search/table.hpp"
+
+namespace tactician {
+
+constexpr double SOLVE_SHARE = 1.0 / 3;
+constexpr int SOLVE_MAX_PLIES = 24;
+
+template <class G>
+class Pvs {
+  using State = typename G::State;
+  using Child = typename child_type<G>::type;
+  static constexpr bool WIN_TEST = G::OUTCOME_GAME && has_immediate_win<G>::value;
+  static constexpr int NEXT_WIN = WIN_TEST ? 3 : 1;  // a player who cannot win at once wins this much later
+  enum Flag : int8_t { TT_EXACT, TT_LOWER, TT_UPPER };
+  struct Entry {
+    double score;  // relative to the node (to_table)
+    int depth;
+    Flag flag;
+    int move;
+  };
+  struct RootScore {
+    int move;
+    double score;
+    Bound bound;
+  };
+
+ public:
+  Pvs(const G& game, const State& root, const Request& request, const Budget& budget)
+      : game_(game), root_(root), request_(request), budget_(budget), ordering_(request.move_ordering),
+        safe_(has_safe_children<G>::value && request.move_ordering && WIN_TEST),
+        tt_capacity_(request.transposition_table ? request.tt_max_entries : 0), tt_(tt_capacity_),
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
+
+  Result run() {
+    const int depth = request_.depth, bound = game_.plies_bound(root_);
+    int last = depth < 0 ? MAX_ID_DEPTH : depth;
+    if (bound >= 0) last = std::min(last, bound);
+    int moves[G::MAX_MOVES], n = ordering_ ? game_.ordered_actions(root_, moves) : game_.actions(root_, moves);
+    std::vector<int> ranking(moves, moves + n);
+    if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
+      // An exact solve first: a share of the time where it can finish, or all of it when asked to.
+      if (request_.solve || (depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= SOLVE_MAX_PLIES)) {
+        Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
+        if (auto solved = exact_solve(game_, root_, share, ordering_, tt_capacity_, ranking, stats_)) return *solved;
+        stats_.stop_reason = COMPLETED;
+      }
+    }
+    bool timed_out = false, exhausted = false, completed = false;
+    int completed_depth = 0;
+    std::vector<RootScore> scores;
+    std::vector<int> line;
+    try {
+      for (int d = 1; d <= last; ++d) {
+        ++stats_.nodes;
+        std::vector<RootScore> pass;
+        std::vector<int> pass_line = root_pass(d, ranking, pass);
+        double best_score = -INF;
+        for (const RootScore& rs : pass) best_score = std::max(best_score, rs.score);
+        if (tt_capacity_) pass_line = table_line(pass_line, d, best_score);
+        completed = true, completed_depth = d, scores = pass, line = pass_line;
+        budget_.report({d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth});
+        std::stable_sort(pass.begin(), pass.end(), [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
+        for (size_t i = 0; i < pass.size(); ++i) ranking[i] = pass[i].move;
+        if (G::OUTCOME_GAME && std::fabs(best_score) >= PROVEN) {
+          stats_.stop_reason = SOLVED;
+          break;
+        }
+        if (!guesses_) {  // every line ended by the rules: deeper is the same
+          exhausted = true;
+          break;
+        }
+      }
+    } catch (Timeout&) {
+      timed_out = true;
+    }
+    Result r;
+    r.stats = stats_;
+    if (!completed) {
+      MoveValue fallback = first_move_fallback(game_, root_);
+      r.move = fallback.move, r.value = fallback.value;
+      return finish(r, true);
+    }
+    r.stats.depth_completed = completed_depth;
+    size_t best = 0;
+    for (size_t i = 1; i < scores.size(); ++i)
+      if (scores[i].score > scores[best].score) best = i;
+    const double root_score = scores[best].score;
+    // A win proven before the requested depth ends the deepening: the other moves' unproven scores are
+    // estimates from a shallower search than asked for.
+    const bool cut_short =
+        G::OUTCOME_GAME && std::fabs(root_score) >= PROVEN && !reaches_end(game_, root_, completed_depth);
+    for (const RootScore& rs : scores)
+      r.moves.push_back({rs.move, as_value(rs.score, G::OUTCOME_GAME),
+                         cut_short && std::fabs(rs.score) < PROVEN ? Bound::Estimate : rs.bound});
+    r.move = r.moves[best].move, r.value = r.moves[best].value;
+    r.pv = line;
+    if (G::OUTCOME_GAME && std::fabs(root_score) >= PROVEN) {
+      r.outcome = outcome_of(root_score);
+      r.plies_to_end = int(WIN - std::fabs(root_score));
+    } else if (G::OUTCOME_GAME && (exhausted || reaches_end(game_, root_, completed_depth))) {
+      r.outcome = outcome_of(r.value);
+      r.plies_to_end = draw_length(line);
+    }
+    return finish(r, timed_out);
+  }
+
+ private:
+  // The score of `s` for its player to move, searched `d` plies deep, fail-soft: <= alpha an upper bound,
+  // >= beta a lower bound, between them exact. In outcome games a win at ply p scores WIN - p, a loss
+  // -(WIN - p); the table keeps scores relative to the node.
+  double negamax(const State& s, int d, double alpha, double beta, int ply) {
+    budget_.poll(++stats_.nodes);
+    if (ply > stats_.max_depth) stats_.max_depth = ply;
+    pv_.clear(ply);
+    const int player = game_.to_move(s);
+    if (game_.is_terminal(s)) {
+      ++stats_.leaves;
+      double u = game_.utility(s, player);
+      return G::OUTCOME_GAME ? u * (WIN - ply) : u;
+    }
+    if constexpr (G::OUTCOME_GAME) {
+      if constexpr (WIN_TEST)
+        if (game_.immediate_win(s) >= 0) {
+          ++stats_.leaves;
+          return WIN - ply - 1;
+        }
+      // Mate-distance pruning: nothing here can beat a win at the next chance, nor lose sooner.
+      alpha = std::max(alpha, -(WIN - ply - 1));
+      beta = std::min(beta, WIN - ply - NEXT_WIN);
+      if (alpha >= beta) return alpha;
+    }
+    if (d <= 0) {
+      ++stats_.leaves, ++guesses_;
+      return game_.evaluate(s, player);
+    }
+    int table_move = -1;
+    const uint64_t key = tt_capacity_ ? game_.key(s) : 0;
+    if (tt_capacity_)
+      if (const Entry* hit = tt_.find(key)) {
+        ++stats_.tt_hits;
+        table_move = hit->move;
+        if (hit->depth >= d) {
+          double score = from_table(hit->score, ply);
+          if (hit->flag == TT_EXACT || (hit->flag == TT_LOWER && score >= beta) ||
+              (hit->flag == TT_UPPER && score <= alpha)) {
+            ++guesses_;
+            return score;
+          }
+          if (hit->flag == TT_LOWER)
+            alpha = std::max(alpha, score);
+          else
+            beta = std::min(beta, score);
+        }
+      }
+    Child children[G::MAX_MOVES];
+    int n = 0;
+    if constexpr (has_safe_children<G>::value)
+      if (safe_) {
+        n = game_.safe_children(s, children);
+        if (n == 0) {  // every move lets the opponent win at once
+          ++stats_.leaves;
+          return -(WIN - ply - 2);
+        }
+      }
+    if (!safe_) {
+      int moves[G::MAX_MOVES];
+      n = ordering_ ? game_.ordered_actions(s, moves) : game_.actions(s, moves);
+      for (int i = 0; i < n; ++i) children[i].move = moves[i];
+    }
+    int order[G::MAX_MOVES];
+    order_moves(children, n, table_move, ply, order);
+    const double alpha0 = alpha;
+    double best = -INF;
+    int best_move = -1;
+    for (int i = 0; i < n; ++i) {
+      const Child& c = children[order[i]];
+      State made;
+      const State& child = safe_ ? c.state : (made = game_.result(s, c.move));
+      double v;
+      if (i == 0) {
+        v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
+      } else {
+        v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
+        if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
+      }
+      if (v > best) {
+        best = v, best_move = c.move;
+        if (v > alpha) {
+          alpha = v;
+          pv_.extend(ply, c.move);
+          if (v >= beta) {
+            ++stats_.cutoffs;
+            if (ordering_) remember_cutoff(c.move, ply, d);
+            break;
+          }
+        }
+      }
+    }
+    if (tt_capacity_) {
+      if (int64_t(tt_.size()) >= tt_capacity_) tt_.clear();
+      tt_.store(key, {to_table(best, ply), d, best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT, best_move});
+    }
+    return best;
+  }
+
+  // The search order of a node's moves (indices into `children`, which lists them in the game's order):
+  // the table move, the killers, then the rest by history (stable: ties in the game's order), except that
+  // safe children keep their threat-score order (better than history, pvs.py measured). Without ordering,
+  // only the table move goes first.
+  void order_moves(const Child* children, int n, int table_move, int ply, int* order) const {
+    for (int i = 0; i < n; ++i) order[i] = i;
+    if (ordering_ && !safe_)
+      std::stable_sort(order, order + n, [&](int a, int b) { return history_[children[a].move] > history_[children[b].move]; });
+    int front = 0;
+    auto bring_forward = [&](int move) {
+      for (int i = front; i < n; ++i)
+        if (children[order[i]].move == move) {
+          std::rotate(order + front, order + i, order + i + 1);
+          ++front;
+          return;
+        }
+    };
+    if (table_move >= 0) bring_forward(table_move);
+    if (ordering_)
+      for (int killer : killers_[ply])
+        if (killer >= 0) bring_forward(killer);
+  }
+
+  void remember_cutoff(int move, int ply, int d) {
+    auto& slot = killers_[ply];
+    if (slot[0] != move && slot[1] != move) slot = {move, slot[0]};
+    history_[move] += int64_t(d) * d;
+  }
+
+  // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
+  // `scores` (the first exact, a later one exact if it beat the best so far, else an upper bound); the PV.
+  std::vector<int> root_pass(int d, const std::vector<int>& ranking, std::vector<RootScore>& scores) {
+    double alpha = -INF;
+    std::vector<int> line;
+    guesses_ = 0;
+    for (size_t i = 0; i < ranking.size(); ++i) {
+      const int a = ranking[i];
+      const State child = game_.result(root_, a);
+      double v;
+      if (i == 0) {
+        v = -negamax(child, d - 1, -INF, -alpha, 1);
+      } else {
+        v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, 1);
+        if (v > alpha) v = -negamax(child, d - 1, -INF, -alpha, 1);
+      }
+      const bool improved = v > alpha;  // (the first move's, always: alpha is -INF)
+      scores.push_back({a, v, improved ? Bound::Exact : Bound::Upper});
+      if (improved) alpha = v, line = pv_.root_line(a);
+    }
+    if (tt_capacity_) tt_.store(game_.key(root_), {to_table(alpha, 0), d, TT_EXACT, line[0]});
+    return line;
+  }
+
+  // The principal variation, completed from the table where a table cut-off or the horizon left it
+  // short: to the end of a proven result, else to the iteration's depth.
+  std::vector<int> table_line(std::vector<int> line, int d, double score) const {
+    const size_t length = G::OUTCOME_GAME && std::fabs(score) >= PROVEN ? size_t(WIN - std::fabs(score)) : size_t(d);
+    State s = root_;
+    for (int a : line) s = game_.result(s, a);
+    while (line.size() < length && !game_.is_terminal(s)) {
+      const Entry* hit = tt_.find(game_.key(s));
+      if (hit == nullptr || hit->move < 0) break;
+      line.push_back(hit->move);
+      s = game_.result(s, hit->move);
+    }
+    return line;
+  }
+
+  // Plies to the end of a proven draw: along the line when it reaches the end, else the game's bound.
+  int draw_length(const std::vector<int>& line) const {
+    State s = root_;
+    for (int a : line) s = game_.result(s, a);
+    return game_.is_terminal(s) ? int(line.size()) : game_.plies_bound(root_);
+  }
+
+  const G& game_;
+  const State root_;
+  const Request& request_;
+  const Budget& budget_;
+  const bool ordering_, safe_;
+  const int64_t tt_capacity_;
+  DictTable<Entry> tt_;
+  PvTable pv_;
+  std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
+  std::vector<int64_t> history_;             // by move
+  Stats stats_;
+  int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table)
+};
+
+template <class G>
+Result pvs(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
+  return Pvs<G>(game, s, request, budget).run();
+}
+
+}  // namespace tactician

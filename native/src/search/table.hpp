@@ -1,0 +1,117 @@
+// The transposition tables of the native searches.
+//
+// DictTable: what the Python searches' dict is, without collision loss: open addressing over full keys,
+// growing as it fills (at most twice `capacity` slots), so that a search that never fills it keeps every
+// entry as Python's dict does and visits the same nodes; the search clears it when it holds `capacity`
+// entries, as Python clears its dict (pvs.py). Used by the principal-variation search.
+//
+// SolverTable: Pons' compact table for the exact solver: a fixed power-of-two array indexed by a hash of
+// the key, full keys stored, the newer entry replacing the older on a collision. Its entries are proven
+// bounds whichever survive, so the solver's results are Python's; its node counts are not (Python keeps
+// every entry until its dict is full, then the newer half).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tactician {
+
+inline uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
+
+inline int log2_at_least(uint64_t n) {
+  int bits = 0;
+  while ((uint64_t(1) << bits) < n) ++bits;
+  return bits;
+}
+
+template <class Entry>
+class DictTable {
+ public:
+  explicit DictTable(int64_t capacity) : capacity_(capacity) { resize(10); }
+
+  size_t size() const { return count_; }
+  int64_t capacity() const { return capacity_; }
+
+  const Entry* find(uint64_t key) const {
+    for (size_t i = index(key);; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) return nullptr;
+      if (slot.key == key) return &slot.entry;
+    }
+  }
+
+  // Insert or overwrite.
+  void store(uint64_t key, const Entry& entry) {
+    if (2 * (count_ + 1) > slots_.size()) resize(bits_ + 1);
+    for (size_t i = index(key);; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (!slot.used) {
+        slot = {key, entry, true};
+        ++count_;
+        return;
+      }
+      if (slot.key == key) {
+        slot.entry = entry;
+        return;
+      }
+    }
+  }
+
+  void clear() {
+    for (Slot& slot : slots_) slot.used = false;
+    count_ = 0;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    Entry entry;
+    bool used;
+  };
+
+  size_t index(uint64_t key) const { return size_t(mix(key) >> (64 - bits_)); }
+
+  void resize(int bits) {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    bits_ = bits;
+    slots_.assign(size_t(1) << bits, Slot{0, Entry{}, false});
+    mask_ = slots_.size() - 1;
+    count_ = 0;
+    for (const Slot& slot : old)
+      if (slot.used) store(slot.key, slot.entry);
+  }
+
+  int64_t capacity_;
+  std::vector<Slot> slots_;
+  int bits_ = 0;
+  size_t mask_ = 0, count_ = 0;
+};
+
+template <class Entry>
+class SolverTable {
+ public:
+  // The capacity rounded up to a power of two (at least 2^10 slots).
+  explicit SolverTable(int64_t capacity) {
+    int bits = log2_at_least(uint64_t(capacity < 1024 ? 1024 : capacity));
+    shift_ = 64 - bits;
+    slots_.assign(size_t(1) << bits, Slot{EMPTY, Entry{}});
+  }
+
+  const Entry* find(uint64_t key) const {
+    const Slot& slot = slots_[mix(key) >> shift_];
+    return slot.key == key ? &slot.entry : nullptr;
+  }
+  void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry}; }
+
+ private:
+  static constexpr uint64_t EMPTY = ~uint64_t(0);  // no game's key: Connect Four's are below 2^49
+  struct Slot {
+    uint64_t key;
+    Entry entry;
+  };
+  std::vector<Slot> slots_;
+  int shift_;
+};
+
+}  // namespace tactician
