@@ -78,7 +78,8 @@ def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | Non
 
 class Search:
     """A search ready to run: the request checked, the state loaded (the constructor raises the errors
-    that name a field) and the deadline already running. :meth:`run` may be called on another thread, and
+    that name a field), the core chosen (``runs_native``: the compiled core, which releases the
+    interpreter lock while it runs) and the deadline already running. :meth:`run` may be called on another thread, and
     :meth:`cancel` from any thread stops the search at its next deadline poll (it then answers as on a
     timeout)."""
 
@@ -95,19 +96,17 @@ class Search:
         require_fit(self.module, game_id)
         if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
-        if self.unread is None and self.module.NAME != "auto":   # a native core asked for but unfit: 422 now
-            native.choose(self.game, self.module.NAME, trace, self.core)
+        self.runs_native = self.unread is None and self.native_core() == native.NATIVE
 
-    @property
-    def runs_native(self) -> bool:
-        """Whether the search runs on the compiled core, which releases the interpreter lock while it runs
-        (``auto`` runs there when the algorithm it picks does)."""
-        if self.unread is not None:
-            return False
-        name = self.module.NAME
-        if name == "auto":
-            name = self.module.chosen(self.game, self.state)[0].NAME
-        return native.unfit(self.game, name, self.trace) is None and self.core != native.PYTHON
+    def native_core(self) -> str:
+        """The core that runs the search (``auto``'s: that of the algorithm it picks), with its settings
+        then as ``auto`` sets them, but for the level's caps, which do not change the core. A compiled core
+        asked for but unfit is an error now, before any search."""
+        module, settings = self.module, self.settings
+        if module.NAME == "auto":
+            module, algorithm = module.chosen(self.game, self.state)
+            settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
+        return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
 
     def retimed(self, time_limit_ms: float) -> "Search":
         """The same search, its state already read, with a new deadline ``time_limit_ms`` from now."""

@@ -101,7 +101,6 @@ class GameType:
     auto_algorithm: dict | None = None
     native_core: bool = False
     sample_states: tuple = field(default=())
-    native_core: bool = False
 
     def __post_init__(self):
         if self.min_players is None:              # a fixed number of players

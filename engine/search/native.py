@@ -50,8 +50,9 @@ def game_cores(game_type) -> list:
     return [NATIVE, PYTHON] if game_type.native_core and game_type.id in native_games() else [PYTHON]
 
 
-def unfit(game, name: str, trace: bool) -> str | None:
-    """Why the compiled core cannot run algorithm ``name`` on ``game``, or None when it can."""
+def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
+    """Why the compiled core cannot run algorithm ``name`` with ``settings`` on ``state``, or None when it
+    can (the core itself says which searches of a game it covers)."""
     if tactician_native is None:
         return UNAVAILABLE
     if game.game_type is None or NATIVE not in game_cores(game.game_type):
@@ -60,16 +61,18 @@ def unfit(game, name: str, trace: bool) -> str | None:
         return f"the compiled core runs {sorted(NATIVE_ALGORITHMS)}, not {name}"
     if trace:
         return "traces are written by the python core"
-    return None
+    return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
 
 
-def choose(game, name: str, trace: bool, requested: str | None) -> str:
+def choose(game, state, name: str, settings, trace: bool, limits, requested: str | None) -> str:
     """The core that runs the search: the requested one, else the compiled core where it fits. Asking for
     the compiled core where it does not fit is an error on ``algorithm.core``."""
-    reason = unfit(game, name, trace)
+    if requested == PYTHON:
+        return PYTHON
+    reason = unfit(game, state, name, settings, trace, limits)
     if requested == NATIVE and reason is not None:
         raise AlgorithmMismatch(f"core 'native' cannot run this search: {reason}", field="algorithm.core")
-    return PYTHON if requested == PYTHON or reason is not None else NATIVE
+    return PYTHON if reason is not None else NATIVE
 
 
 def run(module, game, state, settings, *, deadline, trace: bool, limits, core: str | None = None):
@@ -77,7 +80,7 @@ def run(module, game, state, settings, *, deadline, trace: bool, limits, core: s
     algorithm it runs). Returns the :class:`~engine.result.SearchResult` with ``stats.core`` set."""
     if module.NAME == "auto":
         return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
-    if choose(game, module.NAME, trace, core) == NATIVE:
+    if choose(game, state, module.NAME, settings, trace, limits, core) == NATIVE:
         return search(game, state, module.NAME, settings, deadline, limits)
     return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
 

@@ -42,8 +42,11 @@ def test_every_fitting_algorithm_answers_a_legal_move_in_time(game_id, name, sta
     legal = [game.move_to_json(m) for m in game.actions(state)]
     try:
         result = engine.api.search(game_id, start, algorithm, time_limit_ms=TIME_LIMIT_MS)
-    except AlgorithmMismatch as mismatch:   # this instance is narrower than its type (a tree with chance)
-        assert list(mismatch.errors) == ["algorithm.name"]
+    except AlgorithmMismatch as mismatch:
+        if list(mismatch.errors) == ["algorithm.core"]:   # a search the compiled core does not cover
+            assert core == NATIVE and "not native yet" in mismatch.errors["algorithm.core"][0]
+            return
+        assert list(mismatch.errors) == ["algorithm.name"]  # this instance is narrower than its type
         assert declared.chance == OPTIONAL_CHANCE or declared.general_sum_instances
         return
     stats = result.stats

@@ -17,8 +17,20 @@ namespace nb = nanobind;
 // A game's search entry: decode the Python state (the GIL held), then search with the GIL released.
 using SearchEntry = Result (*)(nb::handle state, const Request& request, const Budget& budget);
 
+// Why the compiled core does not run `request` on the Python state (a search it does not cover), or
+// nullptr when it does. Asked before a search, so that the bridge can choose the Python core instead.
+using Refusal = const char* (*)(nb::handle state, const Request& request);
+
+// A game's entry: its search and, where the core covers only some of its searches, what it refuses.
+struct Entry {
+  SearchEntry search = nullptr;
+  Refusal refusal = nullptr;
+  Entry() = default;
+  Entry(SearchEntry search, Refusal refusal = nullptr) : search(search), refusal(refusal) {}
+};
+
 // The games with a compiled core, by id: each game's binding file registers its entry.
-using Entries = std::map<std::string, SearchEntry>;
+using Entries = std::map<std::string, Entry>;
 
 // bindings/connect4.cpp: the "connect4" entry, and the rules for the equivalence tests.
 void bind_connect4(nb::module_& m, Entries& entries);

@@ -77,20 +77,19 @@ decltype(auto) with_game(nb::handle py_state, F&& f) {
   return run(std::integral_constant<int, 6>{});
 }
 
-// The search of `request`, refused where the Python search would use knowledge this core lacks.
-template <int W>
-Result search_mnk(const Mnk<W>& game, const typename Mnk<W>::State& state, const Request& request,
-                  const Budget& budget) {
-  if (game.prunes() && request.algorithm == "alphabeta" && !request.textbook())
-    throw std::invalid_argument("no native enhanced alphabeta on tictactoe boards of 81 cells or more: the Python "
-                                "search there uses threat-space search (mnk_threats.py), not native yet");
-  return run_search(game, state, request, budget);
+// The searches this core refuses: those where the Python search uses knowledge this core lacks.
+const char* refusal(nb::handle py_state, const Request& request) {
+  Board b = board_of(py_state);
+  if (b.rows * b.cols >= Mnk<1>::PRUNED_FROM && request.algorithm == "alphabeta" && !request.textbook())
+    return "no native enhanced alphabeta on tictactoe boards of 81 cells or more: the Python search there "
+           "uses threat-space search (mnk_threats.py), not native yet";
+  return nullptr;
 }
 
 Result search_entry(nb::handle py_state, const Request& request, const Budget& budget) {
   return with_game(py_state, [&](const auto& game, const auto& state) {
     nb::gil_scoped_release release;
-    return search_mnk(game, state, request, budget);
+    return run_search(game, state, request, budget);
   });
 }
 
@@ -107,7 +106,7 @@ uint64_t perft(const G& game, const typename G::State& s, int depth) {
 }  // namespace
 
 void bind_mnk(nb::module_& m, Entries& entries) {
-  entries["tictactoe"] = &search_entry;
+  entries["tictactoe"] = Entry(&search_entry, &refusal);
   m.def("mnk_perft", [](nb::handle s, int depth) {
     return with_game(s, [&](const auto& game, const auto& state) {
       nb::gil_scoped_release release;

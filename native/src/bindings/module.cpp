@@ -95,14 +95,29 @@ ProgressSink sink_for(nb::object progress) {
   };
 }
 
-nb::dict search(const std::string& game, nb::handle state, const std::string& algorithm, nb::dict settings,
-                std::optional<double> seconds, Token& token, nb::object progress) {
+const Entry& entry_of(const std::string& game) {
   auto entry = entries().find(game);
   if (entry == entries().end()) throw std::invalid_argument("no compiled core for game " + game);
+  return entry->second;
+}
+
+nb::dict search(const std::string& game, nb::handle state, const std::string& algorithm, nb::dict settings,
+                std::optional<double> seconds, Token& token, nb::object progress) {
+  const Entry& entry = entry_of(game);
   Request request = request_from(algorithm, settings);
+  if (entry.refusal != nullptr) {
+    if (const char* why = entry.refusal(state, request)) throw std::invalid_argument(why);
+  }
   ProgressSink sink = sink_for(progress);
   Budget budget(seconds ? *seconds : -1.0, &token, &sink);
-  return to_dict(entry->second(state, request, budget));
+  return to_dict(entry.search(state, request, budget));
+}
+
+std::optional<std::string> unfit(const std::string& game, nb::handle state, const std::string& algorithm,
+                                 nb::dict settings) {
+  const Entry& entry = entry_of(game);
+  const char* why = entry.refusal == nullptr ? nullptr : entry.refusal(state, request_from(algorithm, settings));
+  return why == nullptr ? std::nullopt : std::optional<std::string>(why);
 }
 
 }  // namespace
@@ -119,6 +134,8 @@ NB_MODULE(tactician_native, m) {
         nb::arg("seconds").none(), nb::arg("token"), nb::arg("progress").none(),
         "Search `state` of `game` with `algorithm` and its `settings` (engine/search/native.py); the GIL is "
         "released while it runs. Returns the result as a dict.");
+  m.def("unfit", &unfit, nb::arg("game"), nb::arg("state"), nb::arg("algorithm"), nb::arg("settings"),
+        "Why the compiled core does not run this search (one it does not cover), or None when it does.");
   m.def("random_floats", [](uint64_t seed, int n) {
     Random uniform(seed);
     std::vector<double> out(n);
