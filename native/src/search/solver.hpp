@@ -208,15 +208,18 @@ class ExactSolver {
     if (best < beta) {
       Child children[G::MAX_MOVES];
       int n = children_of(s, children);
-      if (use_table_ && safe_ && n > 1)
+      if (use_table_ && safe_ && n > 1) {
         // Enhanced transposition cut-off: a child whose entry already refutes the opponent's reply cuts
         // at once, counted as a visit (a table hit) of that child.
+        uint64_t keys[G::MAX_MOVES];
+        for (int i = 0; i < n; ++i) table_.prefetch(keys[i] = game_.key(children[i].state));
         for (int i = 0; i < n; ++i)
-          if (const Entry* e = table_.find(game_.key(children[i].state)); e && -decode(e->high) >= beta) {
+          if (const Entry* e = table_.find(keys[i]); e && -decode(e->high) >= beta) {
             ++stats_.nodes, ++stats_.tt_hits;
             best = -decode(e->high), best_move = children[i].move;
             break;
           }
+      }
       for (int i = 0; i < n && best < beta; ++i) {
         if (children[i].move == table_move) continue;
         int v = -probe(safe_ ? children[i].state : game_.result(s, children[i].move), -beta, -alpha, ply + 1, child_may_win);

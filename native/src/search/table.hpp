@@ -6,7 +6,8 @@
 // entries, as Python clears its dict (pvs.py). Used by the principal-variation search.
 //
 // SolverTable: Pons' compact table for the exact solver: a fixed power-of-two array indexed by a hash of
-// the key, full keys stored, the newer entry replacing the older on a collision. Its entries are proven
+// the key, full keys stored, the newer entry replacing the older on a collision, reused by the thread's
+// next solve. Its entries are proven
 // bounds whichever survive, so the solver's results are Python's; its node counts are not (Python keeps
 // every entry until its dict is full, then the newer half).
 #pragma once
@@ -91,26 +92,46 @@ class DictTable {
 template <class Entry>
 class SolverTable {
  public:
-  // The capacity rounded up to a power of two (at least 2^10 slots).
-  explicit SolverTable(int64_t capacity) {
+  // The capacity rounded up to a power of two (at least 2^10 slots). The slots are the calling thread's,
+  // kept from one solve to the next (a new generation empties them at once): allocating and clearing
+  // megabytes would cost a short solve more than its search.
+  explicit SolverTable(int64_t capacity) : store_(thread_store()) {
     int bits = log2_at_least(uint64_t(capacity < 1024 ? 1024 : capacity));
     shift_ = 64 - bits;
-    slots_.assign(size_t(1) << bits, Slot{EMPTY, Entry{}});
+    if (store_.slots.size() != (size_t(1) << bits) || ++store_.generation == 0) {
+      store_.slots.assign(size_t(1) << bits, Slot{});
+      store_.generation = 1;
+    }
+    generation_ = store_.generation;
+    slots_ = store_.slots.data();
   }
 
   const Entry* find(uint64_t key) const {
     const Slot& slot = slots_[mix(key) >> shift_];
-    return slot.key == key ? &slot.entry : nullptr;
+    return slot.key == key && slot.generation == generation_ ? &slot.entry : nullptr;
   }
-  void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry}; }
+  void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry, generation_}; }
+  // Start loading a key's slot: the misses of several keys then overlap (the slots lie far apart).
+  void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[mix(key) >> shift_]); }
 
  private:
-  static constexpr uint64_t EMPTY = ~uint64_t(0);  // no game's key: Connect Four's are below 2^49
   struct Slot {
-    uint64_t key;
-    Entry entry;
+    uint64_t key = 0;
+    Entry entry{};
+    uint16_t generation = 0;  // 0: never written
   };
-  std::vector<Slot> slots_;
+  struct Store {
+    std::vector<Slot> slots;
+    uint16_t generation = 0;
+  };
+  static Store& thread_store() {
+    static thread_local Store store;
+    return store;
+  }
+
+  Store& store_;
+  Slot* slots_;
+  uint16_t generation_;
   int shift_;
 };
 
