@@ -139,8 +139,8 @@ def test_minimax(moves, depth):
 @pytest.mark.parametrize("strict", [False, True])
 def test_textbook_alphabeta(moves, depth, strict):
     state = connect4.parse_moves(moves)
-    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=depth, move_ordering=False, transposition_table=False,
-                                                              strict_cutoffs=strict), deadline=Deadline(None))
+    textbook = alphabeta.Settings(depth=depth, move_ordering=False, transposition_table=False, strict_cutoffs=strict)
+    python = alphabeta.search(GAME, state, textbook, deadline=Deadline(None))
     native = native_search(state, depth=depth, move_ordering=False, transposition_table=False, strict_cutoffs=strict)
     assert_same(native, python)
 

@@ -92,10 +92,11 @@ class DictTable {
 template <class Entry>
 class SolverTable {
  public:
-  // The capacity rounded up to a power of two (at least 2^10 slots). The slots are the calling thread's,
-  // kept from one solve to the next (a new generation empties them at once): allocating and clearing
-  // megabytes would cost a short solve more than its search.
+  // The capacity rounded up to a power of two (at least 2^10 slots; 0: no table, never to be used). The
+  // slots are the calling thread's, kept from one solve to the next (a new generation empties them at
+  // once): allocating and clearing megabytes would cost a short solve more than its search.
   explicit SolverTable(int64_t capacity) : store_(thread_store()) {
+    if (capacity <= 0) return;
     int bits = log2_at_least(uint64_t(capacity < 1024 ? 1024 : capacity));
     shift_ = 64 - bits;
     if (store_.slots.size() != (size_t(1) << bits) || ++store_.generation == 0) {
@@ -130,9 +131,9 @@ class SolverTable {
   }
 
   Store& store_;
-  Slot* slots_;
-  uint16_t generation_;
-  int shift_;
+  Slot* slots_ = nullptr;
+  uint16_t generation_ = 0;
+  int shift_ = 0;
 };
 
 }  // namespace tactician
