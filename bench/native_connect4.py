@@ -2,7 +2,7 @@
 against the Python engine (build it first: see native/; ``PYTHONPATH=build/dev`` or an installed
 ``tactician_native``).
 
-Prints the nodes per second of both on the same search (alpha-beta depth 8 from "4453": the same nodes
+Prints the nodes per second of both (CPU time) on the same search (alpha-beta depth 8 from "4453": the same nodes
 visited; exact solves of the first Test_L2_R2 positions), then the compiled solver on Pons' test sets
 (``bench.c4sets``): every result checked against the set's score, the mean time per position.
 """
@@ -25,8 +25,9 @@ TT = Limits().tt_max_entries
 
 
 def native(moves, algorithm="alphabeta", **settings):
-    """``(seconds, result dict)`` of a native search of the position after ``moves``."""
-    return timed_native(moves, algorithm, **settings)[1:]
+    """``(CPU seconds, result dict)`` of a native search of the position after ``moves``."""
+    cpu, _, result = timed_native(moves, algorithm, **settings)
+    return cpu, result
 
 
 def timed_native(moves, algorithm="alphabeta", **settings):
@@ -40,23 +41,24 @@ def timed_native(moves, algorithm="alphabeta", **settings):
 
 
 def python_solve(moves):
-    """``(seconds, SearchResult)`` of the Python exact solver on the position after ``moves``."""
+    """``(CPU seconds, SearchResult)`` of the Python exact solver on the position after ``moves``."""
     state = connect4.parse_moves(moves)
-    start = time.perf_counter()
+    start = time.thread_time()
     result = exact_solve(GAME, state, Deadline(None), True, TT, None, GAME.ordered_actions(state), Stats())
-    return time.perf_counter() - start, result
+    return time.thread_time() - start, result
 
 
 def rate(nodes, seconds):
     return nodes / seconds if seconds > 0 else float("inf")
 
 
-def depth8():
-    seconds, ours = native("4453", depth=8)
+def depth8(repeat=20):
+    runs = [native("4453", depth=8) for _ in range(repeat)]  # (a few milliseconds each: the mean of many)
+    seconds, ours = statistics.mean(t for t, _ in runs), runs[0][1]
     state = connect4.parse_moves("4453")
-    start = time.perf_counter()
+    start = time.thread_time()
     theirs = alphabeta.search(GAME, state, alphabeta.Settings(depth=8), deadline=Deadline(None))
-    py_seconds = time.perf_counter() - start
+    py_seconds = time.thread_time() - start
     same = ours["stats"]["nodes"] == theirs.stats.nodes and ours["move"] == theirs.move
     n, p = rate(ours["stats"]["nodes"], seconds), rate(theirs.stats.nodes, py_seconds)
     print(f"alpha-beta depth 8 from 4453: {ours['stats']['nodes']} nodes (Python {theirs.stats.nodes}, "
@@ -68,6 +70,7 @@ def solve_rates(count):
     if positions is None:
         print("Test_L2_R2 missing: no solver rate")
         return
+    native(positions[0][0], solve=True)               # (the thread's solver table allocated once)
     nodes = py_nodes = seconds = py_seconds = 0
     for moves, _ in positions:
         t, ours = native(moves, solve=True)
