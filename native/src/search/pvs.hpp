@@ -45,7 +45,7 @@ class Pvs {
   Pvs(const G& game, const State& root, const Request& request, const Budget& budget)
       : game_(game), root_(root), request_(request), budget_(budget), ordering_(request.move_ordering),
         safe_(has_safe_children<G>::value && request.move_ordering && WIN_TEST),
-        tt_capacity_(request.transposition_table ? request.tt_max_entries : 0), tt_(tt_capacity_),
+        tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
         pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
 
   Result run() {

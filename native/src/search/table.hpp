@@ -1,9 +1,9 @@
 // The transposition tables of the native searches.
 //
 // DictTable: what the Python searches' dict is, without collision loss: open addressing over full keys,
-// growing as it fills (at most twice `capacity` slots), so that a search that never fills it keeps every
-// entry as Python's dict does and visits the same nodes; the search clears it when it holds `capacity`
-// entries, as Python clears its dict (pvs.py). Used by the principal-variation search.
+// doubling whenever it is half full, so it keeps every entry as Python's dict does and the search visits
+// the same nodes; the search clears it once it holds tt_max_entries entries, as pvs.py clears its dict
+// (so it never grows beyond twice that many slots). Used by the principal-variation search.
 //
 // SolverTable: Pons' compact table for the exact solver: a fixed power-of-two array indexed by a hash of
 // the key, full keys stored, the newer entry replacing the older on a collision, reused by the thread's
@@ -28,10 +28,9 @@ inline int log2_at_least(uint64_t n) {
 template <class Entry>
 class DictTable {
  public:
-  explicit DictTable(int64_t capacity) : capacity_(capacity) { resize(10); }
+  DictTable() { resize(10); }
 
   size_t size() const { return count_; }
-  int64_t capacity() const { return capacity_; }
 
   const Entry* find(uint64_t key) const {
     for (size_t i = index(key);; i = (i + 1) & mask_) {
@@ -83,7 +82,6 @@ class DictTable {
       if (slot.used) store(slot.key, slot.entry);
   }
 
-  int64_t capacity_;
   std::vector<Slot> slots_;
   int bits_ = 0;
   size_t mask_ = 0, count_ = 0;
