@@ -64,7 +64,8 @@ void bind_connect4(nb::module_& m, Entries& entries) {
     Connect4::Child children[Connect4::MAX_MOVES];
     int n = GAME.safe_children(decode(s), children);
     nb::list out;
-    for (int i = 0; i < n; ++i) out.append(nb::make_tuple(children[i].score, children[i].move, encode(children[i].state)));
+    for (int i = 0; i < n; ++i)
+      out.append(nb::make_tuple(children[i].score, children[i].move, encode(children[i].state)));
     return out;
   });
   m.def("connect4_immediate_win", [](nb::handle s) { return optional_move(GAME.immediate_win(decode(s))); });

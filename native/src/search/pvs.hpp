@@ -45,7 +45,7 @@ class Pvs {
   Pvs(const G& game, const State& root, const Request& request, const Budget& budget)
       : game_(game), root_(root), request_(request), budget_(budget), ordering_(request.move_ordering),
         safe_(has_safe_children<G>::value && request.move_ordering && WIN_TEST),
-        tt_capacity_(request.transposition_table ? request.tt_max_entries : 0), tt_(tt_capacity_),
+        tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
         pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
 
   Result run() {
@@ -76,7 +76,8 @@ class Pvs {
         if (tt_capacity_) pass_line = table_line(pass_line, d, best_score);
         completed = true, completed_depth = d, scores = pass, line = pass_line;
         budget_.report({d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth});
-        std::stable_sort(pass.begin(), pass.end(), [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
+        std::stable_sort(pass.begin(), pass.end(),
+                         [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
         for (size_t i = 0; i < pass.size(); ++i) ranking[i] = pass[i].move;
         if (G::OUTCOME_GAME && std::fabs(best_score) >= PROVEN) {
           stats_.stop_reason = SOLVED;
@@ -215,7 +216,8 @@ class Pvs {
     }
     if (tt_capacity_) {
       if (int64_t(tt_.size()) >= tt_capacity_) tt_.clear();
-      tt_.store(key, {to_table(best, ply), d, best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT, best_move});
+      const Flag flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+      tt_.store(key, {to_table(best, ply), d, flag, best_move});
     }
     return best;
   }
@@ -227,7 +229,8 @@ class Pvs {
   void order_moves(const Child* children, int n, int table_move, int ply, int* order) const {
     for (int i = 0; i < n; ++i) order[i] = i;
     if (ordering_ && !safe_)
-      std::stable_sort(order, order + n, [&](int a, int b) { return history_[children[a].move] > history_[children[b].move]; });
+      std::stable_sort(order, order + n,
+                       [&](int a, int b) { return history_[children[a].move] > history_[children[b].move]; });
     int front = 0;
     auto bring_forward = [&](int move) {
       for (int i = front; i < n; ++i)

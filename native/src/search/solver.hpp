@@ -34,7 +34,7 @@ class ExactSolver {
  public:
   ExactSolver(const G& game, const State& root, const Budget& budget, bool ordering, int64_t tt_capacity)
       : game_(game), root_(root), budget_(budget), ordering_(ordering), safe_(SAFE && ordering),
-        end_(ply_room(game, root)), table_(tt_capacity ? tt_capacity : 1), use_table_(tt_capacity > 0) {
+        end_(ply_room(game, root)), table_(tt_capacity), use_table_(tt_capacity > 0) {
     const int next_win = WIN_TEST ? 3 : 1;
     for (int p = 0; p <= end_; ++p) {
       ceiling_at_.push_back(p + next_win <= end_ ? IWIN - p - next_win : 0);
@@ -208,18 +208,22 @@ class ExactSolver {
     if (best < beta) {
       Child children[G::MAX_MOVES];
       int n = children_of(s, children);
-      if (use_table_ && safe_ && n > 1)
+      if (use_table_ && safe_ && n > 1) {
         // Enhanced transposition cut-off: a child whose entry already refutes the opponent's reply cuts
         // at once, counted as a visit (a table hit) of that child.
+        uint64_t keys[G::MAX_MOVES];
+        for (int i = 0; i < n; ++i) table_.prefetch(keys[i] = game_.key(children[i].state));
         for (int i = 0; i < n; ++i)
-          if (const Entry* e = table_.find(game_.key(children[i].state)); e && -decode(e->high) >= beta) {
+          if (const Entry* e = table_.find(keys[i]); e && -decode(e->high) >= beta) {
             ++stats_.nodes, ++stats_.tt_hits;
             best = -decode(e->high), best_move = children[i].move;
             break;
           }
+      }
       for (int i = 0; i < n && best < beta; ++i) {
         if (children[i].move == table_move) continue;
-        int v = -probe(safe_ ? children[i].state : game_.result(s, children[i].move), -beta, -alpha, ply + 1, child_may_win);
+        const State& child = safe_ ? children[i].state : game_.result(s, children[i].move);
+        int v = -probe(child, -beta, -alpha, ply + 1, child_may_win);
         if (v > best) {
           best = v, best_move = children[i].move;
           alpha = std::max(alpha, v);

@@ -1,12 +1,13 @@
 // The transposition tables of the native searches.
 //
 // DictTable: what the Python searches' dict is, without collision loss: open addressing over full keys,
-// growing as it fills (at most twice `capacity` slots), so that a search that never fills it keeps every
-// entry as Python's dict does and visits the same nodes; the search clears it when it holds `capacity`
-// entries, as Python clears its dict (pvs.py). Used by the principal-variation search.
+// doubling whenever it is half full, so it keeps every entry as Python's dict does and the search visits
+// the same nodes; the search clears it once it holds tt_max_entries entries, as pvs.py clears its dict
+// (so it never grows beyond twice that many slots). Used by the principal-variation search.
 //
 // SolverTable: Pons' compact table for the exact solver: a fixed power-of-two array indexed by a hash of
-// the key, full keys stored, the newer entry replacing the older on a collision. Its entries are proven
+// the key, full keys stored, the newer entry replacing the older on a collision, reused by the thread's
+// next solve. Its entries are proven
 // bounds whichever survive, so the solver's results are Python's; its node counts are not (Python keeps
 // every entry until its dict is full, then the newer half).
 #pragma once
@@ -27,10 +28,9 @@ inline int log2_at_least(uint64_t n) {
 template <class Entry>
 class DictTable {
  public:
-  explicit DictTable(int64_t capacity) : capacity_(capacity) { resize(10); }
+  DictTable() { resize(10); }
 
   size_t size() const { return count_; }
-  int64_t capacity() const { return capacity_; }
 
   const Entry* find(uint64_t key) const {
     for (size_t i = index(key);; i = (i + 1) & mask_) {
@@ -82,7 +82,6 @@ class DictTable {
       if (slot.used) store(slot.key, slot.entry);
   }
 
-  int64_t capacity_;
   std::vector<Slot> slots_;
   int bits_ = 0;
   size_t mask_ = 0, count_ = 0;
@@ -91,27 +90,48 @@ class DictTable {
 template <class Entry>
 class SolverTable {
  public:
-  // The capacity rounded up to a power of two (at least 2^10 slots).
-  explicit SolverTable(int64_t capacity) {
+  // The capacity rounded up to a power of two (at least 2^10 slots; 0: no table, never to be used). The
+  // slots are the calling thread's, kept from one solve to the next (a new generation empties them at
+  // once): allocating and clearing megabytes would cost a short solve more than its search.
+  explicit SolverTable(int64_t capacity) : store_(thread_store()) {
+    if (capacity <= 0) return;
     int bits = log2_at_least(uint64_t(capacity < 1024 ? 1024 : capacity));
     shift_ = 64 - bits;
-    slots_.assign(size_t(1) << bits, Slot{EMPTY, Entry{}});
+    if (store_.slots.size() != (size_t(1) << bits) || ++store_.generation == 0) {
+      store_.slots.assign(size_t(1) << bits, Slot{});
+      store_.generation = 1;
+    }
+    generation_ = store_.generation;
+    slots_ = store_.slots.data();
   }
 
   const Entry* find(uint64_t key) const {
     const Slot& slot = slots_[mix(key) >> shift_];
-    return slot.key == key ? &slot.entry : nullptr;
+    return slot.key == key && slot.generation == generation_ ? &slot.entry : nullptr;
   }
-  void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry}; }
+  void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry, generation_}; }
+  // Start loading a key's slot: the misses of several keys then overlap (the slots lie far apart).
+  void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[mix(key) >> shift_]); }
 
  private:
-  static constexpr uint64_t EMPTY = ~uint64_t(0);  // no game's key: Connect Four's are below 2^49
   struct Slot {
-    uint64_t key;
-    Entry entry;
+    uint64_t key = 0;
+    Entry entry{};
+    uint16_t generation = 0;  // 0: never written
   };
-  std::vector<Slot> slots_;
-  int shift_;
+  struct Store {
+    std::vector<Slot> slots;
+    uint16_t generation = 0;
+  };
+  static Store& thread_store() {
+    static thread_local Store store;
+    return store;
+  }
+
+  Store& store_;
+  Slot* slots_ = nullptr;
+  uint16_t generation_ = 0;
+  int shift_ = 0;
 };
 
 }  // namespace tactician
