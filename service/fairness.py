@@ -28,6 +28,7 @@ from flask import Flask, current_app, request
 from limits import RateLimitItemPerMinute
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
+from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import TooManyRequests, Unauthorized
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -97,7 +98,7 @@ class Fairness:
         api_key = request.headers.get(API_KEY_HEADER)
         if api_key and self.key_digests and api_key_digest(api_key) not in self.key_digests:
             raise Unauthorized(f"The {API_KEY_HEADER} header does not name a key of this service; send a valid "
-                               "key, or none.")
+                               "key, or none.", www_authenticate=WWWAuthenticate("ApiKey", {"header": API_KEY_HEADER}))
 
     @contextmanager
     def search(self, time_limit_ms: int):

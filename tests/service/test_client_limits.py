@@ -83,8 +83,8 @@ def test_where_keys_are_listed_an_unknown_key_is_refused_with_401(keys):
     """Any client could pick a fresh key to escape its limit."""
     app = make_app(MAX_SEARCHES_PER_CLIENT=1, **keys)
     client = ValidatingClient(app)
-    refused = problem(post(client, api_key="fresh"), 401)
-    assert "X-API-Key" in refused["detail"]
+    answer = post(client, api_key="fresh")
+    assert "X-API-Key" in problem(answer, 401)["detail"] and answer.headers["WWW-Authenticate"].lower().startswith("apikey")
     with holding(app, api_key="game-server"):
         problem(post(client, api_key="game-server"), 429)
         assert post(client, api_key="ci").status_code == 200
