@@ -1,7 +1,9 @@
-"""``python -m bench [--quick] [--only WORKLOAD ...] [--json PATH] [--repeat N] [--markdown PATH]``.
+"""``python -m bench [--quick] [--only WORKLOAD ...] [--json PATH] [--repeat N] [--markdown PATH] [--results PATH]``.
 
 Runs the workloads (all by default), prints the table and writes the JSON report (default
-``bench/results.json``, git-ignored). Installs nothing: missing peers are reported as missing.
+``bench/results.json``, git-ignored). A complete run (every workload, not ``--quick``) also rewrites the
+summary at the top of ``bench/RESULTS.md``, with its date and commit (bench/summary.py). Installs nothing:
+missing peers are reported as missing.
 """
 import argparse
 import datetime
@@ -11,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import machine, ours, report, service, workloads
+from bench import machine, ours, report, service, summary, workloads
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +38,8 @@ def parse_args(argv=None):
     p.add_argument("--json", default=str(REPO_ROOT / "bench" / "results.json"), metavar="PATH",
                    help="where to write the JSON report (default bench/results.json)")
     p.add_argument("--markdown", metavar="PATH", help="also write the report as a Markdown page to PATH (date, machine, table)")
+    p.add_argument("--results", default=str(summary.RESULTS), metavar="PATH",
+                   help="the results page whose summary a complete run rewrites (default bench/RESULTS.md)")
     p.add_argument("--repeat", type=int, metavar="N",
                    help="timed runs per side of each comparison (default 5, quick 2)")
     p.add_argument("--server-python", metavar="PATH", default=os.environ.get("TACTICIAN_BENCH_SERVER_PYTHON"),
@@ -102,7 +106,17 @@ def main(argv=None):
     if args.markdown:
         Path(args.markdown).write_text(report.markdown_document(result))
         log(f"wrote {args.markdown}")
+    if complete(args):
+        summary.write(report.markdown_document(result), Path(args.results))
+        log(f"rewrote the summary of {args.results}")
+    else:
+        log(f"a partial or quick run: the summary of {args.results} is left as it is")
     return 0
+
+
+def complete(args) -> bool:
+    """Whether the run measures what the summary table reports: every workload, at full length."""
+    return not args.quick and args.only is None
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ def git_commit():
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True,
                              text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "engine", "service"],
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "engine", "native", "service"],
                                cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
         return out.stdout.strip() + ("+uncommitted engine/service changes" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):

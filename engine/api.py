@@ -182,8 +182,9 @@ def apply(game_id: str, state_json, move_json, limits: Limits = Limits(), option
     game, state = load_with_options(game_id, state_json, limits, options)
     if game.is_terminal(state):
         raise GameOver("the game is already over: no move can be applied")
-    child = game.result(state, game.move_from_json(move_json, state))
-    return {"state": game.state_to_json(child), **describe_state(game, child)}
+    move = game.move_from_json(move_json, state)
+    child = game.result(state, move)
+    return {"state": game.child_to_json(state_json, move, child), **describe_state(game, child)}
 
 
 # A game's own errors name its options as settings of a search (``algorithm.tile_probabilities``).

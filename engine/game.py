@@ -292,6 +292,12 @@ class Game:
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
 
+    def child_to_json(self, state_json: dict, move, child) -> dict:
+        """The state ``child``, reached by ``move`` from the state the client sent as ``state_json``, in
+        the form of that request (``POST /v1/games/{game}/apply``). By default :meth:`state_to_json`: a
+        game with a state format that records the moves played extends it instead."""
+        return self.state_to_json(child)
+
 
 class Solution(NamedTuple):
     """What a game's endgame solver proved (:meth:`Game.solve_endgame`), for the player to move: ``score``,

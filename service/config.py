@@ -1,19 +1,40 @@
 """Settings, read from the environment once at start-up (README, "Settings")."""
 from dataclasses import dataclass, fields
+import hashlib
+import ipaddress
 import os
+import re
 
 from engine.api import Limits
 
 ANY_ORIGIN = "*"
+# Settings that may be 0: a per-client limit of 0 is no limit; SEARCH_NICE 0 is the worker's own priority.
+MAY_BE_ZERO = ("max_searches_per_client", "search_seconds_per_client_minute", "search_nice")
+SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
+
+
+def api_key_digest(api_key: str) -> str:
+    """An API key's SHA-256 digest, in hexadecimal: what ``API_KEY_DIGESTS`` lists."""
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+def listed(value: str) -> list:
+    """A comma-separated setting as its items, blanks dropped."""
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
-    a positive integer except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
-    processes a search runs in: service/search_processes.py; 0: the same priority), and two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
-    comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
-    call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
+    """What an operator may tune. Field names are the environment variables, lower-cased. Every integer
+    setting is positive except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
+    processes a search runs in: service/search_processes.py; 0: the same priority), and the two per-client
+    limits, where 0 (the default) is no limit: an internal service is limited by its admission alone
+    (service/admission.py), and a public one switches them on. The strings: ``cors_origins``, ``*`` (any
+    origin, without credentials) or a comma-separated list of origins (``https://example.org``) whose
+    browser pages may call the API; ``rate_limit_storage_uri``, where the per-client counts live;
+    ``trusted_proxies``, the addresses or networks (``10.0.0.0/8,127.0.0.1``) whose ``X-Forwarded-For``
+    names the client; ``api_keys`` and ``api_key_digests``, the valid ``X-API-Key`` values, or their
+    SHA-256 digests in hexadecimal, comma-separated (service/fairness.py)."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -26,16 +47,20 @@ class Settings:
     searches_per_worker: int = 2
     max_waiting_searches: int = 6
     read_timeout_ms: int = 5_000
-    max_searches_per_client: int = 1
-    search_seconds_per_client_minute: int = 60
+    max_searches_per_client: int = 0
+    search_seconds_per_client_minute: int = 0
     rate_limit_storage_uri: str = "memory://"
+    trusted_proxies: str = ""
+    api_keys: str = ""
+    api_key_digests: str = ""
     cors_origins: str = ANY_ORIGIN
     search_nice: int = 5
 
     def __post_init__(self):
         for f in fields(self):
-            if f.type is int and f.name != "search_nice" and getattr(self, f.name) < 1:
-                raise ValueError(f"{f.name.upper()} must be a positive integer")
+            if f.type is int and getattr(self, f.name) < (0 if f.name in MAY_BE_ZERO else 1):
+                qualifier = "0 or a positive" if f.name in MAY_BE_ZERO else "a positive"
+                raise ValueError(f"{f.name.upper()} must be {qualifier} integer")
         if not 0 <= self.search_nice <= 19:
             raise ValueError("SEARCH_NICE must be an integer from 0 to 19")
         if self.default_time_limit_ms > self.max_time_limit_ms:
@@ -43,6 +68,12 @@ class Settings:
         origins = self.allowed_origins()
         if not origins or (ANY_ORIGIN in origins and len(origins) > 1):
             raise ValueError("CORS_ORIGINS must be * or a comma-separated list of origins")
+        try:
+            self.proxy_networks()
+        except ValueError:
+            raise ValueError("TRUSTED_PROXIES must be a comma-separated list of addresses or networks") from None
+        if not all(SHA256_HEX.match(digest) for digest in listed(self.api_key_digests.lower())):
+            raise ValueError("API_KEY_DIGESTS must be a comma-separated list of SHA-256 digests in hexadecimal")
 
     @classmethod
     def from_env(cls, environ=os.environ) -> "Settings":
@@ -63,7 +94,17 @@ class Settings:
 
     def allowed_origins(self) -> list:
         """``CORS_ORIGINS`` as a list: ``["*"]`` or the origins named."""
-        return [origin.strip().rstrip("/") for origin in self.cors_origins.split(",") if origin.strip()]
+        return [origin.rstrip("/") for origin in listed(self.cors_origins)]
+
+    def proxy_networks(self) -> list:
+        """``TRUSTED_PROXIES`` as :mod:`ipaddress` networks (an address is a network of one)."""
+        return [ipaddress.ip_network(proxy, strict=False) for proxy in listed(self.trusted_proxies)]
+
+    def key_digests(self) -> frozenset:
+        """The SHA-256 digests (hexadecimal) of the valid API keys: ``API_KEYS`` digested, and
+        ``API_KEY_DIGESTS``. Empty: keys are not checked, and not used to tell clients apart."""
+        digested = {api_key_digest(key) for key in listed(self.api_keys)}
+        return frozenset(digested | set(listed(self.api_key_digests.lower())))
 
     def limits(self) -> Limits:
         """The engine's caps."""

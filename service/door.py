@@ -26,7 +26,7 @@ from gunicorn.util import http_date
 from werkzeug.exceptions import ServiceUnavailable
 
 from service.errors import PROBLEM_JSON, own_headers, problem_text
-from service.fairness import API_KEY_HEADER, key_of
+from service.fairness import API_KEY_HEADER
 from service.metrics import count_request
 from service.request_log import REQUEST_ID, request_id, request_line, write
 
@@ -68,16 +68,17 @@ def search_head(data: bytes) -> SearchHead | None:
     return SearchHead(match.group(1).decode(), headers.get(NEEDED[0]), headers.get(NEEDED[1]), whole)
 
 
-def refusal(head: SearchHead, error: ServiceUnavailable, address: str, arrived: float) -> bytes:
+def refusal(head: SearchHead, error: ServiceUnavailable, client: str, arrived: float) -> bytes:
     """The response refusing the search of ``head`` with ``error`` (as the app's would: the body, its
-    headers, the log line and the metrics), for a client at ``address`` whose request ``arrived`` at
-    this ``time.perf_counter()``."""
+    headers, the log line and the metrics), for a client whose key is ``client``
+    (:meth:`service.fairness.Fairness.key_of`) and whose request ``arrived`` at this
+    ``time.perf_counter()``."""
     body = problem_text(error.code, error.name, error.description).encode()
     rid = request_id(head.request_id)
     headers = [("Date", http_date()), ("Connection", "close"), *own_headers(error).items(),
                ("Content-Type", PROBLEM_JSON), ("Content-Length", str(len(body))), (REQUEST_ID, rid)]
     response = (f"HTTP/1.1 {error.code} {error.name.upper()}\r\n"
                 + "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n").encode("latin-1") + body
-    write(request_line(rid, "POST", head.route, error.code, key_of(head.api_key, address)), arrived, {})
+    write(request_line(rid, "POST", head.route, error.code, client), arrived, {})
     count_request("POST", head.route, error.code, arrived)
     return response

@@ -56,6 +56,7 @@ from service import door, lifecycle
 from service.admission import ARRIVED, SEARCH_STARTED, TICKET, admission
 from service.config import Settings
 from service.errors import problem_text
+from service.fairness import fairness
 
 DRAIN_QUIET_SECONDS = 0.5
 # How long a busy thread may hold the GIL while another thread waits for it (Python's default is 5 ms): a
@@ -319,7 +320,8 @@ class Worker(gthread.ThreadWorker):
         if conn.ticket is not None:
             return False
         try:
-            conn.sock.send(door.refusal(head, gate.refusal(), conn.client[0], conn.arrived), socket.MSG_DONTWAIT)
+            client = fairness(self.flask_app).key_of(head.api_key, conn.client[0])
+            conn.sock.send(door.refusal(head, gate.refusal(), client, conn.arrived), socket.MSG_DONTWAIT)
         except OSError:
             pass  # the client has gone, or does not read: the connection is closed all the same
         self.nr_conns -= 1

@@ -29,7 +29,7 @@ import requests
 
 from bench.load.clients import slow_clients
 from bench.load.floor import Floor
-from bench.load import HEALTH_URL_ENV
+from bench.load import HEALTH_URL_ENV, PUBLIC_LIMITS, api_keys, user_key
 from bench.stats import nearest_rank
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,10 +154,12 @@ def drain(python: str, env: dict) -> dict:
     server = Server(python, env)
     answers, errors = [], []
 
+    numbers = iter(range(12))
+
     def one():
         try:  # each its own client: the per-client limits are not what this scenario measures
             r = requests.post(f"{server.base}/v1/search", json={**SEARCH, "time_limit_ms": 3000}, timeout=60,
-                              headers={"X-API-Key": f"drain-{threading.get_ident()}"})
+                              headers={"X-API-Key": user_key("drain", next(numbers))})
             answers.append(r.status_code)
         except requests.RequestException as error:
             errors.append(type(error).__name__)
@@ -193,7 +195,7 @@ def main(argv=None):
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of the server (README, Settings), for instance SEARCH_NICE=5")
     args = parser.parse_args(argv)
-    env = {"RATE_LIMIT_STORAGE_URI": args.redis} if args.redis else {}
+    env = {**PUBLIC_LIMITS, "API_KEYS": api_keys(), **({"RATE_LIMIT_STORAGE_URI": args.redis} if args.redis else {})}
     env.update(setting.split("=", 1) for setting in args.env)
     scale = 0.25 if args.quick else 1.0
     out = tempfile.mkdtemp(prefix="tactician-locust-")

@@ -8,7 +8,7 @@ import time
 
 from locust import FastHttpUser, between, constant, task
 
-from bench.load import HEALTH_URL_ENV
+from bench.load import HEALTH_URL_ENV, user_key
 
 BIG_BOARD = {"board": ["." * 7] * 7, "k": 4}  # minimax cannot finish it: every search runs to its limit
 SMALL = {"board": ["X.O", "...", "..."]}
@@ -26,7 +26,7 @@ class Client(FastHttpUser):
     abstract = True
 
     def on_start(self):
-        self.key = {"X-API-Key": f"user-{next(USER_NUMBERS)}"}
+        self.key = {"X-API-Key": user_key("user", next(USER_NUMBERS))}
 
     def retry_after(self, response) -> None:
         """A refused client waits as told, as a well-behaved client does."""

@@ -214,6 +214,10 @@ def rolling(seconds: int) -> dict:
     return result
 
 
+# The per-client limits on (off by default), too high to refuse anything: their storage's cost is measured.
+LIMITS_ON = {"MAX_SEARCHES_PER_CLIENT": "1000", "SEARCH_SECONDS_PER_CLIENT_MINUTE": "1000000"}
+
+
 def limiter_costs(redis_url: str, repeat: int = 2000) -> dict:
     """In this process, per storage: the median time of ``Fairness.search`` entered and left (the
     limiter's work for one search: charge, count, uncount, refund) and of a tiny search through Flask's
@@ -224,7 +228,7 @@ def limiter_costs(redis_url: str, repeat: int = 2000) -> dict:
     logging.getLogger("tactician.requests").disabled = True     # the same for both storages; not measured
     costs = {}
     for storage in ("memory://", redis_url):
-        app = create_app({"RATE_LIMIT_STORAGE_URI": storage, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 1_000_000})
+        app = create_app({"RATE_LIMIT_STORAGE_URI": storage, **LIMITS_ON})
         limits = fairness(app)
         batches = []
         with app.test_request_context(headers={"X-API-Key": "bench"}):
@@ -250,7 +254,8 @@ def storage(seconds: int) -> dict:
     report = {}
     for kind in ("memory", "redis"):
         directory = workdir()
-        cluster = Cluster(directory, instances=1, workers=WORKERS, storage="memory://" if kind == "memory" else None)
+        cluster = Cluster(directory, instances=1, workers=WORKERS, env=LIMITS_ON,
+                          storage="memory://" if kind == "memory" else None)
         try:
             report[kind] = {
                 "cheap": measured(cluster, ["Cheap"], 8, seconds, f"{directory}/locust-cheap"),

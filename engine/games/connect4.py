@@ -32,6 +32,7 @@ BOARD = BOTTOM * ((1 << HEIGHT) - 1)                          # every playable c
 COLUMN = [((1 << HEIGHT) - 1) << (H1 * c) for c in range(WIDTH)]
 TOP = [1 << (HEIGHT - 1 + H1 * c) for c in range(WIDTH)]      # the top cell of every column
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
+DIGITS = "1234567"                                            # the columns in a moves string (Pons'), 0..6
 ODD_ROWS = BOTTOM * 0b010101                                  # rows 1, 3, 5 counting from 1 at the bottom
 EVEN_ROWS = BOTTOM * 0b101010
 ABOVE_BOARD = BOTTOM << HEIGHT                                # the empty sentinel cell above every column
@@ -115,10 +116,13 @@ GAME_TYPE = GameType(
                 "falls to the lowest empty cell. The first to get four stones in a row (horizontally, "
                 "vertically or diagonally) wins; a full board is a draw. X moves first.",
     state_format="{\"board\": [six strings of seven characters 'X', 'O' or '.', top row first]} or "
-                 "{\"moves\": \"4453\"} (the columns 1..7 played from the empty board); exactly one of the "
-                 "two. The player to move follows from the counts.",
+                 "{\"moves\": \"4453\"}: the columns played from the empty board, numbered 1..7 from the "
+                 "left as in Pons' notation and the standard test sets (so a move, 0..6, is one less than "
+                 "its digit: move 3 is '4'); or both, if they agree. The player to move follows from the "
+                 "counts. apply answers in the form it was sent: a moves state extended by the move's "
+                 "digit, with the board beside it.",
     initial_state={"board": ["......."] * HEIGHT},
-    move_format="the 0-based column index, 0..6",
+    move_format="the 0-based column index, 0..6 from the left (the moves string's digit minus one)",
     example_request={"game": "connect4", "state": {"moves": "4453"},
                      "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000,
                      "trace": False},
@@ -402,8 +406,20 @@ class Connect4(Game):
                                 for c in range(WIDTH)))
         return {"board": rows}
 
+    def child_to_json(self, state_json, move, child):
+        """A ``moves`` state answers the moves string extended by ``move`` (as its digit, ``move`` + 1),
+        with the board beside it; a ``board`` state answers the board."""
+        if "moves" not in state_json:
+            return self.state_to_json(child)
+        return {"moves": state_json["moves"] + move_digit(move), **self.state_to_json(child)}
+
 
 GAME = Connect4()
+
+
+def move_digit(column: int) -> str:
+    """A move (the 0-based column) as its digit in a ``moves`` string: columns count 1..7 there."""
+    return DIGITS[column]
 
 
 def initial_state():
@@ -424,20 +440,24 @@ def state_from_boards(x: int, o: int):
 
 
 def load(state_json, limits=None, **_):
-    """``(game, state)`` from ``{"board": [...]}`` or ``{"moves": "4453"}``; :class:`InvalidState` names
-    the field at fault."""
+    """``(game, state)`` from ``{"board": [...]}``, ``{"moves": "4453"}`` or both (as ``apply`` answers a
+    moves state), which must then be the same position; :class:`InvalidState` names the field at fault."""
     unknown = set(state_json) - {"board", "moves"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a connect4 state has board or moves")
-    if ("board" in state_json) == ("moves" in state_json):
-        raise InvalidState("give exactly one of board and moves")
-    if "moves" in state_json:
-        return GAME, parse_moves(state_json["moves"])
-    return GAME, parse_board(state_json["board"])
+    if "board" not in state_json and "moves" not in state_json:
+        raise InvalidState("give board or moves (or both, if they agree)")
+    if "moves" not in state_json:
+        return GAME, parse_board(state_json["board"])
+    state = parse_moves(state_json["moves"])
+    if "board" in state_json and parse_board(state_json["board"]) != state:
+        raise InvalidState("the board is not the position the moves reach: "
+                           f"{GAME.state_to_json(state)['board']}", field="state.board")
+    return GAME, state
 
 
 def parse_moves(moves):
-    """Replay ``moves`` (columns 1..7) from the empty board."""
+    """Replay ``moves`` (columns 1..7, each a move's digit: :func:`move_digit`) from the empty board."""
     field = "state.moves"
     if not isinstance(moves, str):
         raise InvalidState("moves is a string of column digits 1..7, e.g. \"4453\"", field=field)
@@ -445,12 +465,12 @@ def parse_moves(moves):
         raise InvalidState(f"a game has at most {CELLS} moves; got {len(moves)}", field=field)
     state = initial_state()
     for i, ch in enumerate(moves):
-        if ch not in "1234567":
+        if ch not in DIGITS:
             raise InvalidState(f"move {i + 1} is {ch!r}; columns are the digits 1..7", field=field)
         if state[3] != ONGOING:
             raise InvalidState(f"the game is over after move {i}; move {i + 1} ({ch}) cannot be played",
                                field=field)
-        column = int(ch) - 1
+        column = DIGITS.index(ch)
         if state[1] & TOP[column]:
             raise InvalidState(f"move {i + 1} plays column {ch}, which is full", field=field)
         state = GAME.result(state, column)

@@ -1,7 +1,8 @@
 """Pacman, rule for rule as in UC Berkeley's CS188 ``multiagent`` project (``pacman.py``, ``game.py``).
 
-Pacman is player 0 and MAX; the ghosts are players 1..k, numbered by their start positions sorted by
-CS188's ``(x, y)`` (x counts columns from the left, y rows from the bottom line), and play for the other
+Pacman is player 0 and MAX; the ghosts are players 1..k, in CS188's agent order: by their number in the
+layout (``G`` counts as 1, ``1``-``4`` as written), then by their start positions' ``(x, y)`` (x counts
+columns from the left, y rows from the bottom line); a maze may have no ghost. The ghosts play for the other
 side: each ghost's utility is the negated score. Agents move in turn, one ply each: Pacman, ghost 1, ...,
 ghost k, Pacman...
 
@@ -33,7 +34,6 @@ from functools import lru_cache
 from engine.bits import cells_of
 from engine.errors import InvalidState
 from engine.game import EVALUATION, Game
-from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameOption, GameType
 
 GAME_ID = "pacman"
@@ -47,7 +47,9 @@ ONGOING, WIN, LOSS = 0, 1, 2
 RESULTS = {WIN: "win", LOSS: "loss"}
 MAX_SIDE = 32                                           # rows and columns of a maze, at most
 MAX_GHOSTS = 8
-CELL_CHARS = "%.oPG "
+GHOST_NUMBERS = {"G": 1, "1": 1, "2": 2, "3": 3, "4": 4}   # CS188's layout.py: a ghost's agent index
+LAYOUT_CHARS = "%.oP" + "".join(GHOST_NUMBERS)            # anything else is an empty cell, as in CS188
+EMPTY = " "
 SCORE, BETTER = "score", "better"
 PLAYERS = ("Pacman",) + tuple(f"Ghost{i}" for i in range(1, MAX_GHOSTS + 1))
 
@@ -63,19 +65,24 @@ SMALL_MAZE = ["%%%%%%%%", "%G.o..G%", "%.%%%%.%", "%..P...%", "%%%%%%%%"]
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="Pacman (CS188 multi-agent)",
-    description="UC Berkeley CS188's Pacman: Pacman (player 0, MAX) against 1 to 8 ghosts (players 1..k, "
+    description="UC Berkeley CS188's Pacman: Pacman (player 0, MAX) against 0 to 8 ghosts (players 1..k, "
                 "one side: each gets the negated score), moving in turn. -1 a Pacman move, +10 a food, "
                 "+500 and the game is won with the last food, a capsule scares every ghost for 40 of its "
                 "moves, eating a scared ghost +200 (it goes home), touching any other ghost -500 and the "
                 "game is lost. Depth counts plies: CS188's depth 2 with two ghosts is depth 6, or "
                 "depth_rounds 2.",
     state_format="{\"layout\": [rows, top row first: '%' wall, '.' food, 'o' capsule, 'P' Pacman, 'G' a "
-                 "ghost, ' ' empty]} is the start of a game (score 0, nobody scared). Optional fields "
+                 "ghost, '1'..'4' a numbered ghost, anything else empty]} is the start of a game (score 0, "
+                 "nobody scared); read as CS188's layout.py reads a .lay file: the layout may be one string "
+                 "of lines, each row loses its trailing whitespace, the first row's width is the maze's "
+                 "(longer rows are cut to it), and the ghosts' order is by number ('G' is 1), then start "
+                 "(x, y). Answers give the layout so read. Optional fields "
                  "describe a game in progress and replace what the layout says: \"pacman\": {\"position\": "
                  "[x, y], \"direction\"}, \"ghosts\": [{\"position\": [x, y], \"direction\", \"scared\": "
-                 "moves left, \"start\"?: [x, y]}, one per 'G', numbered by start (x, y)], \"food\": [[x, "
-                 "y], ...], \"capsules\": [[x, y], ...], \"score\", \"to_move\": \"Pacman\" | \"Ghost1\" | "
-                 "..., \"result\": \"win\" | \"loss\" (a finished game). x counts columns from the left, y "
+                 "moves left, \"start\"?: [x, y]}, one per ghost of the layout, in its order], \"food\": "
+                 "[[x, y], ...], \"capsules\": [[x, y], ...], \"score\", \"to_move\": \"Pacman\" | "
+                 "\"Ghost1\" | ... (null once the game is over), \"result\": \"win\" | \"loss\" (a finished "
+                 "game). x counts columns from the left, y "
                  "rows from the bottom; a scared ghost may stand half-way (x or y ending in .5).",
     initial_state={"layout": SMALL_MAZE},
     move_format="\"West\" | \"Stop\" | \"East\" | \"North\" | \"South\", for the agent to move (Pacman's "
@@ -92,7 +99,7 @@ GAME_TYPE = GameType(
     max_length=None,
     key_fixes_ply=False,
     move_schema={"type": "string", "enum": list(DIRECTIONS)},
-    min_players=2,
+    min_players=1,
     max_players=1 + MAX_GHOSTS,
     options=(EVALUATION_OPTION,),
     sample_states=({"layout": ["%%%%%%%", "%o...G%", "%.%%%.%", "%P...G%", "%%%%%%%"]},),
@@ -127,10 +134,10 @@ class Pacman(Game):
                     capsules |= 1 << cell
                 elif ch == "P":
                     pacman = cell
-                elif ch == "G":
-                    ghosts.append((x, y))
-        ghosts.sort()
-        self.starts = tuple((2 * x, 2 * y, STOP, 0) for x, y in ghosts)
+                elif ch in GHOST_NUMBERS:
+                    ghosts.append((GHOST_NUMBERS[ch], x, y))
+        ghosts.sort()                                   # CS188's agentPositions.sort()
+        self.starts = tuple((2 * x, 2 * y, STOP, 0) for _, x, y in ghosts)
         self.k = len(ghosts)
         self.players = PLAYERS[:1 + self.k]
         self.sides = (0,) + (1,) * self.k
@@ -302,7 +309,7 @@ class Pacman(Game):
             "food": [self.xy(cell) for cell in cells_of(food)],
             "capsules": [self.xy(cell) for cell in cells_of(capsules)],
             "score": score,
-            "to_move": self.players[agent],
+            "to_move": None if result else self.players[agent],
         }
         if result:
             out["result"] = RESULTS[result]
@@ -365,7 +372,7 @@ def load(state_json, limits=None, evaluation=None, **_):
             score = int(score)
         if not isinstance(score, int) or isinstance(score, bool) or abs(score) >= 2 ** 53:
             raise InvalidState("score is an integer", field="state.score")
-    if "to_move" in state_json:
+    if state_json.get("to_move") is not None:
         if state_json["to_move"] not in game.players:
             raise InvalidState(f"to_move is one of {list(game.players)}", field="state.to_move")
         agent = game.players.index(state_json["to_move"])
@@ -377,27 +384,56 @@ def load(state_json, limits=None, evaluation=None, **_):
         result = named[state_json["result"]]
         if result == WIN and food:
             raise InvalidState("a game is won when the last food is eaten; food is left", field="state.result")
+    if "to_move" in state_json and (state_json["to_move"] is None) != (result != ONGOING):
+        raise InvalidState("to_move is null exactly when the game is over (result win or loss)",
+                           field="state.to_move")
     return game, (agent, pacman, direction, ghosts, food, capsules, score, result)
 
 
 def parse_layout(layout) -> tuple:
-    width = check_rows(layout, "state.layout", MAX_SIDE, CELL_CHARS)
-    text = "".join(layout)
+    """The maze of a ``layout`` as CS188's ``layout.py`` reads it (:func:`layout_rows`), with exactly one
+    Pacman and at most ``MAX_GHOSTS`` ghosts, none walled in; :class:`InvalidState` names the row at fault."""
+    rows = layout_rows(layout)
+    text = "".join(rows)
     if text.count("P") != 1:
         raise InvalidState(f"the maze needs exactly one Pacman 'P'; it has {text.count('P')}",
                            field="state.layout")
-    if not 1 <= text.count("G") <= MAX_GHOSTS:
-        raise InvalidState(f"the maze needs 1 to {MAX_GHOSTS} ghosts 'G'; it has {text.count('G')}",
+    ghosts = sum(text.count(ch) for ch in GHOST_NUMBERS)
+    if ghosts > MAX_GHOSTS:
+        raise InvalidState(f"the maze has at most {MAX_GHOSTS} ghosts ('G' or '1'..'4'); it has {ghosts}",
                            field="state.layout")
-    height = len(layout)
-    for row, line in enumerate(layout):
+    height, width = len(rows), len(rows[0])
+    for row, line in enumerate(rows):
         for column, ch in enumerate(line):
-            if ch == "G" and not any(0 <= row + dr < height and 0 <= column + dc < width
-                                     and layout[row + dr][column + dc] != "%"
-                                     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+            if ch in GHOST_NUMBERS and not any(0 <= row + dr < height and 0 <= column + dc < width
+                                               and rows[row + dr][column + dc] != "%"
+                                               for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))):
                 raise InvalidState(f"the ghost in column {column} is walled in: a ghost must be able to move",
                                    field=f"state.layout[{row}]")
-    return tuple(layout)
+    return rows
+
+
+def layout_rows(layout) -> tuple:
+    """The rows of ``layout`` (a list of rows, or one string of lines) as CS188's ``tryToLoad`` and
+    ``Layout`` read a .lay file: each row without its trailing whitespace (a newline included), blank
+    rows at the end dropped (a file's last newline), the maze as wide as its first row (longer rows cut to
+    it; a shorter row is an error, as in CS188), and every character CS188 ignores an empty cell ``' '``."""
+    field = "state.layout"
+    if isinstance(layout, str):
+        layout = layout.splitlines()
+    if not isinstance(layout, list) or not all(isinstance(row, str) for row in layout):
+        raise InvalidState("the layout is a list of rows, top row first, or one string of lines", field=field)
+    rows = [row.rstrip() for row in layout]
+    while rows and not rows[-1]:
+        rows.pop()
+    if not 1 <= len(rows) <= MAX_SIDE or not 1 <= len(rows[0]) <= MAX_SIDE:
+        raise InvalidState(f"a maze has 1 to {MAX_SIDE} rows of 1 to {MAX_SIDE} cells", field=field)
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) < width:
+            raise InvalidState(f"row {r} has {len(row)} cells without its trailing spaces; the maze is as wide "
+                               f"as its first row, {width}", field=f"{field}[{r}]")
+    return tuple("".join(ch if ch in LAYOUT_CHARS else EMPTY for ch in row[:width]) for row in rows)
 
 
 def parse_xy(game, value, field: str, halves: bool = False) -> tuple:
@@ -439,8 +475,8 @@ def parse_pacman(game, value) -> tuple:
 
 def parse_ghosts(game, value) -> tuple:
     if not isinstance(value, list) or len(value) != game.k:
-        raise InvalidState(f"ghosts is a list of {game.k} ghosts, one per 'G' of the layout, numbered by "
-                           f"start (x, y)", field="state.ghosts")
+        raise InvalidState(f"ghosts is a list of {game.k} ghosts, one per ghost of the layout, in CS188's order "
+                           f"(by number, 'G' being 1, then start (x, y))", field="state.ghosts")
     return tuple(parse_ghost(game, i, ghost) for i, ghost in enumerate(value))
 
 
@@ -453,7 +489,7 @@ def parse_ghost(game, i: int, value) -> tuple:
     start = game.starts[i]
     if "start" in value and parse_xy(game, value["start"], f"{field}.start") != start[:2]:
         raise InvalidState(f"ghost {i + 1} starts at {[start[0] // 2, start[1] // 2]}: the ghosts are the "
-                           f"layout's 'G's sorted by (x, y)", field=f"{field}.start")
+                           f"layout's, by number ('G' being 1), then (x, y)", field=f"{field}.start")
     direction = parse_direction(value.get("direction", STOP), f"{field}.direction")
     scared = value.get("scared", 0)
     if isinstance(scared, float) and scared.is_integer():

@@ -22,7 +22,8 @@ def server(tmp_path_factory):
     if os.environ.get("BROWSER_TEST_SERVER"):
         yield os.environ["BROWSER_TEST_SERVER"].rstrip("/")
         return
-    with gunicorn(tmp_path_factory.mktemp("browser")) as (base, _):
+    # One search per client, as a public deployment would set it: the page's retry after a 429 is tested.
+    with gunicorn(tmp_path_factory.mktemp("browser"), MAX_SEARCHES_PER_CLIENT=1) as (base, _):
         yield base
 
 

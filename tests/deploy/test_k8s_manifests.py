@@ -62,6 +62,21 @@ def test_a_rolling_update_drops_nothing(rendered):
         assert container[probe]["httpGet"]["port"] == named
 
 
+def test_the_per_client_limits_are_on_where_the_service_faces_the_public():
+    """The base is an internal service: no per-client limit beyond each pod's admission. The example
+    overlay faces the public: the limits on, the ingress's forwarded addresses trusted, and settings the
+    service starts with."""
+    def settings_of(target):
+        config = next(d for d in by_kind(build(DEPLOY / target), "ConfigMap")
+                      if d["metadata"]["name"] == "tactician-settings")
+        return Settings.from_env(config["data"])
+
+    internal, public = settings_of("base"), settings_of("overlays/example")
+    assert internal.max_searches_per_client == internal.search_seconds_per_client_minute == 0
+    assert public.max_searches_per_client >= 1 and public.search_seconds_per_client_minute >= 1
+    assert public.proxy_networks() and public.rate_limit_storage_uri.startswith("redis://")
+
+
 def test_kubernetes_waits_for_gunicorn_to_drain(rendered, monkeypatch, tmp_path):
     """SIGKILL comes terminationGracePeriodSeconds after the preStop hook starts; gunicorn, told to stop
     after it, gives its workers graceful_timeout (service/gunicorn.conf.py, from the ConfigMap's

@@ -1,7 +1,11 @@
 """The load-balanced recipe, run for real on loopback (bench/load/cluster.py): nginx (Debian's package)
 with deploy/nginx/tactician.conf in front of three instances of the service, sharing one Redis (Debian's
-redis-server) for the per-client limits. Every wait and every load loop is bounded."""
+redis-server) for the per-client limits, each instance with the recipe's settings
+(deploy/nginx/tactician.env). Every wait and every load loop is bounded."""
+import http.client
+import json
 import os
+from pathlib import Path
 import threading
 import time
 
@@ -16,13 +20,30 @@ SEARCH = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": 
           "time_limit_ms": 200}
 RULES = {"state": {"moves": "4453"}}
 SEARCHES = "tactician_searches_total"
+RECIPE_ENV = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "tactician.env"
+LOAD_CLIENTS = 4
+# The clients' keys, listed as the recipe suggests: each load client has a share of its own.
+API_KEYS = ",".join(["hog", "not-the-hog", *(f"load-{n}" for n in range(LOAD_CLIENTS))])
+
+
+def recipe_settings() -> dict:
+    """The instances' settings the recipe gives (``NAME=value`` lines; ``#`` comments), but the Redis's
+    address, which is the cluster's own."""
+    lines = [line.strip() for line in RECIPE_ENV.read_text().splitlines()]
+    settings = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    settings.pop("RATE_LIMIT_STORAGE_URI")
+    return settings
+
+
+RECIPE = recipe_settings()
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("recipe")
     os.chmod(workdir, 0o755)
-    built = Cluster(workdir, instances=INSTANCES, workers=1, env={"MAX_TIME_LIMIT_MS": "5000"},
+    built = Cluster(workdir, instances=INSTANCES, workers=1,
+                    env={**RECIPE, "MAX_TIME_LIMIT_MS": "5000", "API_KEYS": API_KEYS},
                     nginx=require("nginx"), redis_server=require("redis-server"))
     try:
         yield built
@@ -34,7 +55,7 @@ class Load:
     """Clients sending a mix of searches and rules calls through nginx until stopped (bounded: at most
     ``seconds``); every answer that is not a 200 is kept."""
 
-    def __init__(self, base: str, clients: int = 4, seconds: float = 60):
+    def __init__(self, base: str, clients: int = LOAD_CLIENTS, seconds: float = 60):
         self.base, self.stop_at = base, time.monotonic() + seconds
         self.stopped = threading.Event()
         self.ok, self.failures = 0, []
@@ -134,16 +155,31 @@ def test_a_rolling_restart_under_load_fails_no_request(cluster):
     assert load.failures == [] and load.ok > 20
 
 
-def test_a_client_over_its_limit_on_one_instance_is_over_it_on_all(cluster):
-    """The per-client limits live in the shared Redis: while a client's search runs on one instance, its
-    next concurrent search is refused on every other one (MAX_SEARCHES_PER_CLIENT is 1 by default), and
-    another client is served."""
-    first, others = cluster.instances[0], cluster.instances[1:]
-    long_search = dict(SEARCH, state={"moves": ""}, time_limit_ms=3000)
+def test_the_recipe_switches_the_per_client_limits_on():
+    assert int(RECIPE["MAX_SEARCHES_PER_CLIENT"]) >= 1 and int(RECIPE["SEARCH_SECONDS_PER_CLIENT_MINUTE"]) >= 1
+    assert RECIPE["TRUSTED_PROXIES"] == "127.0.0.1"  # nginx, in front of the instances on the same machine
+
+
+LONG_SEARCH = dict(SEARCH, state={"moves": ""}, time_limit_ms=3000)
+
+
+def holding(count: int, send) -> tuple:
+    """``count`` threads, started, each calling ``send()`` (a long search's status) once; and the list
+    their statuses go to."""
     answers = []
-    hog = threading.Thread(target=lambda: answers.append(requests.post(
-        f"{first.base}/v1/search", json=long_search, headers={"X-API-Key": "hog"}, timeout=20).status_code))
-    hog.start()
+    threads = [threading.Thread(target=lambda: answers.append(send())) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads, answers
+
+
+def test_a_client_over_its_limit_on_one_instance_is_over_it_on_all(cluster):
+    """The per-client limits live in the shared Redis: while a client holds its MAX_SEARCHES_PER_CLIENT
+    searches on one instance, its next concurrent search is refused on every other one, and another
+    client is served."""
+    first, others = cluster.instances[0], cluster.instances[1:]
+    hogs, answers = holding(int(RECIPE["MAX_SEARCHES_PER_CLIENT"]), lambda: requests.post(
+        f"{first.base}/v1/search", json=LONG_SEARCH, headers={"X-API-Key": "hog"}, timeout=20).status_code)
     try:
         time.sleep(1.0)
         for other in others:
@@ -154,5 +190,33 @@ def test_a_client_over_its_limit_on_one_instance_is_over_it_on_all(cluster):
                                timeout=10)
         assert served.status_code == 200
     finally:
-        hog.join(timeout=20)
-    assert answers == [200]
+        for hog in hogs:
+            hog.join(timeout=20)
+    assert answers == [200] * len(hogs)
+
+
+def search_from(cluster, source: str, body: dict = SEARCH) -> int:
+    """The status of a search of ``body`` sent through nginx from the loopback address ``source``."""
+    connection = http.client.HTTPConnection("127.0.0.1", cluster.nginx_port, timeout=20,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", "/v1/search", json.dumps(body), {"Content-Type": "application/json"})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_behind_nginx_each_user_is_a_client_of_its_own(cluster):
+    """Behind the recipe's nginx every user was nginx (127.0.0.1), sharing one share: the instances now
+    trust nginx's X-Forwarded-For (TRUSTED_PROXIES), so a user over its limit is refused and another is
+    served."""
+    hogs, answers = holding(int(RECIPE["MAX_SEARCHES_PER_CLIENT"]),
+                            lambda: search_from(cluster, "127.0.0.2", LONG_SEARCH))
+    try:
+        time.sleep(1.0)
+        assert search_from(cluster, "127.0.0.2") == 429
+        assert search_from(cluster, "127.0.0.3") == 200
+    finally:
+        for hog in hogs:
+            hog.join(timeout=20)
+    assert answers == [200] * len(hogs)

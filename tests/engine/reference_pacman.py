@@ -45,7 +45,7 @@ def parse(state_json):
     names = ["Pacman"] + [f"Ghost{i}" for i in range(1, len(ghosts) + 1)]
     return {"walls": walls, "width": len(rows[0]), "height": h, "food": food, "capsules": caps,
             "agents": agents, "score": state_json.get("score", 0),
-            "turn": names.index(state_json.get("to_move", "Pacman")),
+            "turn": names.index(state_json.get("to_move") or "Pacman"),  # null: the game is over
             "win": state_json.get("result") == "win", "lose": state_json.get("result") == "loss"}
 
 
@@ -58,7 +58,7 @@ def to_json(s):
                       for a in s["agents"][1:]],
            "food": sorted([list(c) for c in s["food"]], key=lambda c: (c[1], c[0])),
            "capsules": sorted([list(c) for c in s["capsules"]], key=lambda c: (c[1], c[0])),
-           "score": s["score"], "to_move": names[s["turn"]]}
+           "score": s["score"], "to_move": None if s["win"] or s["lose"] else names[s["turn"]]}
     if s["win"] or s["lose"]:
         out["result"] = "win" if s["win"] else "loss"
     return out

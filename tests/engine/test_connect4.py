@@ -173,8 +173,8 @@ def test_board_and_moves_describe_the_same_state():
 # --- invalid states --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("state, field, words", [
-    ({"moves": "4453", "board": EMPTY_BOARD}, "state", "exactly one"),
-    ({}, "state", "exactly one"),
+    ({"moves": "4453", "board": EMPTY_BOARD}, "state.board", "not the position the moves reach"),
+    ({}, "state", "board or moves"),
     ({"moves": "4", "k": 4}, "state", "unknown"),
     ({"moves": 4453}, "state.moves", "string"),
     ({"moves": "4483"}, "state.moves", "move 3"),
@@ -417,3 +417,34 @@ def test_searching_only_safe_children_keeps_the_depth_limited_value(columns, dep
     for one, other in ((safe, plain), (plain, safe)):
         listed = next(m for m in other.moves if m.move == one.move)
         assert listed.value == one.value if listed.bound == "exact" else listed.value >= one.value
+
+
+# --- the two notations (issue 34 #7) -------------------------------------------------------------
+
+def test_apply_to_a_moves_state_answers_the_moves_extended_with_the_board_beside_them():
+    """A move is the 0-based column; the moves string numbers columns 1..7: move 3 is the digit 4."""
+    out = apply("connect4", {"moves": "4453"}, 3)
+    assert out["state"] == {"moves": "44534",
+                            "board": [".......", ".......", ".......", "...X...", "...O...", "..OXX.."]}
+
+
+def test_apply_to_a_board_state_answers_a_board():
+    out = apply("connect4", {"board": ["......."] * 6}, 0)
+    assert out["state"] == {"board": ["......."] * 5 + ["X......"]}
+
+
+@pytest.mark.parametrize("moves", ["", "4", "4453", "121212", "5562347631247347631431"])
+def test_every_answer_loads_back_as_the_same_position(moves):
+    """Round trips: apply's answer (both forms) loads, its parts alone load, and all are one position."""
+    state = {"moves": moves}
+    for column in legal_moves("connect4", state)["moves"][:3]:
+        answer = apply("connect4", state, column)
+        for form in (answer["state"], {"moves": answer["state"]["moves"]}, {"board": answer["state"]["board"]}):
+            assert legal_moves("connect4", form) == {k: v for k, v in answer.items() if k != "state"}
+
+
+def test_a_board_that_disagrees_with_the_moves_is_a_422_on_the_board():
+    board = apply("connect4", {"moves": "44"}, 0)["state"]["board"]
+    with pytest.raises(InvalidState) as refused:
+        load("connect4", {"moves": "44", "board": board})
+    assert "state.board" in refused.value.errors

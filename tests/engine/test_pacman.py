@@ -152,7 +152,7 @@ def test_a_move_for_the_wrong_agent_is_illegal():
 @pytest.mark.parametrize("state, field", [
     ({"layout": ["%%%%", "%.G%", "%%%%"]}, "state.layout"),
     ({"layout": ["%%%%", "%PG%", "%%%"]}, "state.layout[2]"),
-    ({"layout": ["%%%%", "%PGx", "%%%%"]}, "state.layout[1]"),
+    ({"layout": ["%%%%", "%PG%", 7]}, "state.layout"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "ghosts": [{"position": [0, 1]}]}, "state.ghosts[0].position"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "ghosts": [{"position": [1.5, 1]}]}, "state.ghosts[0].position"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "to_move": "Ghost2"}, "state.to_move"),

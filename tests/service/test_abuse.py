@@ -164,7 +164,7 @@ def test_draining_refuses_searches_and_readiness():
 def test_a_client_over_its_share_of_concurrent_searches_gets_429_while_others_are_served():
     """Issue 17 #7: one client's two long searches held everyone else's. A client (its API key, else its
     address) holds at most MAX_SEARCHES_PER_CLIENT searches; another client is still admitted."""
-    app = make_app(MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=2)
+    app = make_app(MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=2, API_KEYS="hog,victim")
     client = ValidatingClient(app)
     body = {"game": "tictactoe", "state": {"board": ["..."] * 3}, "algorithm": {"name": "minimax", "depth": 1}}
     with app.test_request_context(headers={"X-API-Key": "hog"}):  # the hog's search, running
@@ -204,7 +204,7 @@ def test_a_stream_is_admitted_as_a_search_is():
     """The streaming route ran its searches outside the worker's search slot and the client's limits: a
     client over its share is refused (429), a stream beyond the waiting bound is refused (503), and a
     finished stream gives its slot and its share back."""
-    app = make_app(SEARCHES_PER_WORKER=1, MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=1)
+    app = make_app(SEARCHES_PER_WORKER=1, MAX_SEARCHES_PER_CLIENT=1, MAX_WAITING_SEARCHES=1, API_KEYS="hog")
     gate = admission(app)
     with app.test_request_context(headers={"X-API-Key": "hog"}):  # the hog's search, running
         holding = fairness(app).search(1000)

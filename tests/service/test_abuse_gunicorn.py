@@ -24,10 +24,9 @@ from tests.service.test_gunicorn import BIG_BOARD
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH_MS = 3000
 # Two workers, each running one search with one more allowed to wait. Every request here comes from one
-# address: the per-client limits (tested in test_abuse.py) are set out of the way.
+# address: the per-client limits (tested in test_abuse.py) stay off, as by default.
 ENV = {"WEB_CONCURRENCY": "2", "SEARCHES_PER_WORKER": "1", "MAX_WAITING_SEARCHES": "1", "MAX_TIME_LIMIT_MS": "5000",
-       "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64",
-       "MAX_SEARCHES_PER_CLIENT": "100", "SEARCH_SECONDS_PER_CLIENT_MINUTE": "100000"}
+       "DEFAULT_TIME_LIMIT_MS": "1000", "READ_TIMEOUT_MS": "2000", "THREADS": "64"}
 ADMITTED = 2 * (1 + 1)
 
 
@@ -337,7 +336,7 @@ def test_a_search_with_no_room_is_refused_at_the_door_as_the_app_would(tmp_path)
     """The worker's door (service/door.py) refuses a search as it arrives, with the app's own answer: its
     problem+json, Retry-After and X-Request-ID, its log line and its count in the metrics; a browser's
     request (with an Origin header) is refused by the app itself, with its CORS headers."""
-    settings = {**ENV, "WEB_CONCURRENCY": "1"}
+    settings = {**ENV, "WEB_CONCURRENCY": "1", "API_KEYS": "door-client"}  # the door logs a listed key's digest
     with gunicorn(tmp_path, **settings) as (base, _):
         port = int(base.rsplit(":", 1)[1])
         held = [threading.Thread(target=hold, args=(base, SEARCH_MS)) for _ in range(2)]  # one runs, one waits

@@ -9,7 +9,7 @@ from werkzeug.test import Client
 
 from service import door
 from service.admission import admission
-from service.fairness import key_of
+from service.fairness import fairness
 
 BODY = b'{"game": "tictactoe", "state": {"board": ["...", "...", "..."]}, "algorithm": {"name": "minimax"}}'
 
@@ -90,7 +90,7 @@ def test_a_refusal_at_the_door_is_the_apps(app, lines):
     counted = requests_counted("503")
     gate = admission(app)
     raw = door.refusal(door.search_head(request([b"X-Request-ID: id-1", b"X-API-Key: k1"])), gate.refusal(),
-                       "127.0.0.1", 0.0)
+                       fairness(app).key_of("k1", None), 0.0)
     head, body = raw.split(b"\r\n\r\n", 1)
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
     ours = dict(line.split(": ", 1) for line in header_lines)
@@ -101,13 +101,13 @@ def test_a_refusal_at_the_door_is_the_apps(app, lines):
         assert ours[name] == theirs.headers[name], name
     (_, our_line) = lines()
     assert {**our_line, "duration_ms": 0} == {**their_line, "duration_ms": 0}
-    assert our_line["client"] == key_of("k1", None)
+    assert our_line["client"] == fairness(app).key_of("k1", None) == "addr:unknown"  # no keys: by address
     assert requests_counted("503") == counted + 1
 
 
 def test_a_refusal_at_the_door_gives_a_new_request_id_for_an_insane_one(lines):
     raw = door.refusal(door.search_head(request([b"X-Request-ID: no spaces please"])),
-                       door.ServiceUnavailable("full", retry_after=1), "10.0.0.1", 0.0)
+                       door.ServiceUnavailable("full", retry_after=1), "addr:10.0.0.1", 0.0)
     (line,) = lines()
     assert line["request_id"] != "no spaces please" and f"X-Request-ID: {line['request_id']}".encode() in raw
     assert line["client"] == "addr:10.0.0.1"

@@ -34,7 +34,7 @@ def test_cs188_depth_two_with_two_ghosts_is_depth_six(client):
     ({"layout": ["%%%%%", "%PG.%", "%%%%%"], "ghosts": [{"position": [0, 1]}]}, None,
      "state.ghosts[0].position"),                                                              # ghost in a wall
     ({"layout": ["%%%%%", "%PG.%", "%%%%"]}, None, "state.layout[2]"),                          # ragged
-    ({"layout": ["%%%%%", "%PG*%", "%%%%%"]}, None, "state.layout[1]"),                         # unknown char
+    ({"layout": ["%%%%%", 5, "%%%%%"]}, None, "state.layout"),                                 # not a row
     ({"layout": ["%%%%%", "%PG.%", "%%%%%"], "to_move": "Ghost1"}, "Stop", "move"),             # wrong agent
 ])
 def test_bad_pacman_input_is_422_naming_the_field(client, state, move, field):

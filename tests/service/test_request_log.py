@@ -1,7 +1,18 @@
 """One JSON line per request, with the request id echoed back."""
 import json
 
+import pytest
+
+from tests.service.support import make_app
+
 TICTACTOE = {"board": ["X.O", "...", "..."]}
+
+
+
+@pytest.fixture
+def app():
+    """Keys are told apart only where the operator lists them (service/fairness.py)."""
+    return make_app(API_KEYS="k1,k2")
 
 
 def test_a_search_logs_one_line_with_its_game_algorithm_and_nodes(client, figure_5_2, lines):

@@ -207,3 +207,14 @@ def test_expectimax_with_a_risk_attitude_reads_the_note_s_table(client, utility,
 def test_a_bad_utility_is_a_422_naming_it(client, figure_5_2, algorithm):
     response = client.post("/v1/search", json={"game": "tree", "state": figure_5_2, "algorithm": algorithm})
     assert response.status_code == 422 and "algorithm.utility" in response.get_json()["errors"]
+
+
+def test_connect4_apply_answers_in_the_moves_notation_and_the_answer_loads_back(client):
+    """Issue 34 #7: a moves state (columns 1..7) answered a bare board; a move is the 0-based column."""
+    applied = client.post("/v1/games/connect4/apply", json={"state": {"moves": "4453"}, "move": 3}).get_json()
+    assert applied["state"]["moves"] == "44534" and applied["state"]["board"][-1] == "..OXX.."
+    again = client.post("/v1/games/connect4/legal-moves", json={"state": applied["state"]})
+    assert again.status_code == 200 and again.get_json()["to_move"] == applied["to_move"] == "O"
+    disagreeing = {"moves": "4453", "board": applied["state"]["board"]}
+    refused = client.post("/v1/games/connect4/legal-moves", json={"state": disagreeing})
+    assert refused.status_code == 422 and "state.board" in refused.get_json()["errors"]
