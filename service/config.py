@@ -11,9 +11,12 @@ ANY_ORIGIN = "*"
 class Settings:
     """What an operator may tune. Field names are the environment variables, lower-cased. Every setting is
     a positive integer except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
-    processes a search runs in: service/search_processes.py; 0: the same priority), and two strings: ``cors_origins``, ``*`` (any origin, without credentials) or a
+    processes a search runs in: service/search_pool.py; 0: the same priority), and two strings: ``cors_origins``,
+    ``*`` (any origin, without credentials) or a
     comma-separated list of origins (``https://example.org,http://localhost:3000``) whose browser pages may
-    call the API; and ``rate_limit_storage_uri``, where the per-client counts live."""
+    call the API; and ``rate_limit_storage_uri``, where the per-client counts live. A worker's search
+    processes (service/search_pool.py) are replaced after ``search_process_max_searches`` searches, or once
+    their resident memory exceeds ``search_process_max_rss_mb`` MiB."""
 
     default_time_limit_ms: int = 1_000
     max_time_limit_ms: int = 10_000
@@ -31,6 +34,8 @@ class Settings:
     rate_limit_storage_uri: str = "memory://"
     cors_origins: str = ANY_ORIGIN
     search_nice: int = 5
+    search_process_max_searches: int = 200
+    search_process_max_rss_mb: int = 1024
 
     def __post_init__(self):
         for f in fields(self):
