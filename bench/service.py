@@ -53,8 +53,9 @@ class Server:
     """``gunicorn -c service/gunicorn.conf.py --bind 127.0.0.1:PORT --workers 2 service.wsgi:app``, in its
     own process group, logging to a temporary file; :meth:`stop` ends exactly that process group."""
 
-    def __init__(self, workers=2, env=None, python=None, args=()):
+    def __init__(self, workers=2, env=None, python=None, args=(), root=None):
         self.workers = workers
+        self.root = Path(root) if root else REPO_ROOT  # the tree whose service runs (another commit's export)
         self.args = list(args)  # more of gunicorn's options, e.g. ["--worker-class", "sync"]
         self.python = python or sys.executable
         self.port = free_port()
@@ -63,7 +64,7 @@ class Server:
         self.env = env or {}
 
     def start(self):
-        conf = REPO_ROOT / "service" / "gunicorn.conf.py"
+        conf = self.root / "service" / "gunicorn.conf.py"
         cmd = [self.python, "-m", "gunicorn"]
         if conf.is_file():
             cmd += ["-c", str(conf)]
@@ -72,7 +73,7 @@ class Server:
         env = dict(os.environ, **self.env)
         env.pop("BIND", None)
         with os.fdopen(fd, "w") as log:
-            self.proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
+            self.proc = subprocess.Popen(cmd, cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env,
                                          start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:

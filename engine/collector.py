@@ -43,7 +43,7 @@ def held_off():
 
 
 def _reset_in_child() -> None:
-    """A forked child has only the thread that forked (service/search_processes.py runs searches so): the
+    """A forked child has only the thread that forked (service/search_pool.py runs searches so): the
     searches that held the collector off in the parent are not there, nor whoever held the guard."""
     global _guard, _holders
     _guard, _holders = threading.Lock(), 0

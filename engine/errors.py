@@ -11,7 +11,7 @@ class EngineError(ValueError):
 
     def __reduce__(self):
         """Pickled as it is, whatever the subclass's arguments (the service's searches send their errors
-        from a process of their own: service/search_processes.py)."""
+        from a process of their own: service/search_pool.py)."""
         return _rebuilt, (type(self), self.args, self.errors)
 
 

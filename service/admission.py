@@ -1,7 +1,8 @@
 """Admission control: how many searches a worker runs and lets wait, and refusing the rest at once.
 
 A worker runs up to ``SEARCHES_PER_WORKER`` searches at once (they are CPU-bound: beyond one, they share
-the worker's core, time-sliced by the scheduler, each in its process (service/search_processes.py), so
+the worker's core, time-sliced by the scheduler, each in one of the worker's ``SEARCHES_PER_WORKER``
+search processes (service/search_pool.py: a search let in always finds one idle), so
 that a short search that arrives while a long one runs gets its share of the core at once rather than
 waiting for it); its threads answer health checks and the cheap routes meanwhile. At most
 ``MAX_WAITING_SEARCHES`` more may wait for a slot; one more is refused at once with 503 problem+json and

@@ -27,9 +27,11 @@ def listed(value: str) -> list:
 class Settings:
     """What an operator may tune. Field names are the environment variables, lower-cased. Every integer
     setting is positive except ``search_nice``, 0 to 19 (how many nice levels below the worker's other
-    processes a search runs in: service/search_processes.py; 0: the same priority), and the two per-client
+    processes a search runs in: service/search_pool.py; 0: the same priority), and the two per-client
     limits, where 0 (the default) is no limit: an internal service is limited by its admission alone
-    (service/admission.py), and a public one switches them on. The strings: ``cors_origins``, ``*`` (any
+    (service/admission.py), and a public one switches them on. A worker's search processes
+    (service/search_pool.py) are replaced after ``search_process_max_searches`` searches, or once their
+    resident memory exceeds ``search_process_max_rss_mb`` MiB. The strings: ``cors_origins``, ``*`` (any
     origin, without credentials) or a comma-separated list of origins (``https://example.org``) whose
     browser pages may call the API; ``rate_limit_storage_uri``, where the per-client counts live;
     ``trusted_proxies``, the addresses or networks (``10.0.0.0/8,127.0.0.1``) whose ``X-Forwarded-For``
@@ -55,6 +57,8 @@ class Settings:
     api_key_digests: str = ""
     cors_origins: str = ANY_ORIGIN
     search_nice: int = 5
+    search_process_max_searches: int = 200
+    search_process_max_rss_mb: int = 1024
 
     def __post_init__(self):
         for f in fields(self):

@@ -2,8 +2,8 @@
 
 Searches are CPU-bound, so there is one worker per core (WEB_CONCURRENCY overrides), each running at most
 SEARCHES_PER_WORKER searches at once (service/admission.py). Workers are threaded (service/worker.py,
-gunicorn's gthread with problem+json errors and a draining SIGTERM): while searches run (each in a process
-of its own, service/search_processes.py), the threads read requests and answer health checks and cheap
+gunicorn's gthread with problem+json errors and a draining SIGTERM): while searches run (each in one of the
+worker's search processes, service/search_pool.py), the threads read requests and answer health checks and cheap
 routes, and the searches waiting beyond MAX_WAITING_SEARCHES are refused with 503 at once. Each search ends
 by its own deadline (at most MAX_TIME_LIMIT_MS); gunicorn's timeout is only a backstop well above it. On
 SIGTERM a worker answers /readyz and new searches with 503, answers the connections still in the listen

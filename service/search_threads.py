@@ -1,14 +1,14 @@
 """Searches on the compiled core, in a thread of the worker: the compiled core releases the interpreter
 lock while it searches, so the worker's other threads (health checks, refusals, other requests) run
 beside it, and no process is forked nor state copied. :class:`SearchThread` speaks the language of
-:class:`~service.search_processes.SearchProcess` (``next_message``, ``result``, ``stop``, ``leftovers``,
+:class:`~service.search_pool.PooledSearch` (``next_message``, ``result``, ``stop``, ``leftovers``,
 ``close``), so a route streams either alike."""
 import queue
 import threading
 import traceback
 
 from engine.errors import EngineError
-from service.search_processes import ERROR, FAILED, INFO, RESULT, SearchFailed, unpacked
+from service.search_pool import ERROR, FAILED, INFO, RESULT, SearchFailed, unpacked
 
 
 class SearchThread:
@@ -32,7 +32,7 @@ class SearchThread:
             self.messages.put((RESULT, result))
 
     def next_message(self, timeout: float | None):
-        """The next message, ``(kind, data)`` (see ``SearchProcess.receive``), or None if none came within
+        """The next message, ``(kind, data)`` (see ``PooledSearch.receive``), or None if none came within
         ``timeout`` seconds (None: as long as it takes)."""
         try:
             return unpacked(*self.messages.get(timeout=timeout))

@@ -57,10 +57,11 @@ from service.admission import ARRIVED, SEARCH_STARTED, TICKET, admission
 from service.config import Settings
 from service.errors import problem_text
 from service.fairness import fairness
+from service.search_pool import pool_for
 
 DRAIN_QUIET_SECONDS = 0.5
 # How long a busy thread may hold the GIL while another thread waits for it (Python's default is 5 ms): a
-# search's first 5 ms and a state's loading run in the worker (the rest in a process of its own), and a
+# state's loading runs in the worker (the search in a process of its own, service/search_pool.py), and a
 # health check or a refusal takes the GIL back a few dozen times (each socket call releases it), waiting
 # up to this long each time. Switching costs nothing while no other thread wants the GIL.
 GIL_SWITCH_SECONDS = 0.0002
@@ -269,6 +270,7 @@ class Worker(gthread.ThreadWorker):
         worker's last search closes its connection."""
         super().load_wsgi()
         self.flask_app = app = self.wsgi
+        pool_for(app).start()  # the worker's search processes, forked while it has no other thread yet
         self.arrivals = arrivals = threading.local()
 
         def stamped(environ, start_response):

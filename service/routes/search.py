@@ -1,6 +1,6 @@
 """``POST /v1/search``: validate, check the client's share (429) and wait for the worker's search slot (or
-be refused at once, 503), run the engine under the time limit (but for the shortest searches, in a process
-of its own: service/search_processes.py), serialise."""
+be refused at once, 503), run the engine under the time limit (on the Python core, in one of the worker's
+search processes: service/search_pool.py), serialise."""
 from contextlib import contextmanager
 import time
 
@@ -16,7 +16,7 @@ from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
 from service.schemas import SearchRequestSchema
-from service.search_processes import GRACE_SECONDS, SearchProcess
+from service.search_pool import GRACE_SECONDS, pool_for
 from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
@@ -24,9 +24,6 @@ blueprint = Blueprint("search", __name__)
 SCHEMA = "tactician.search_request_schema"
 # The least budget handed to the engine when reading the request took (nearly) all of the time limit.
 MIN_BUDGET_MS = 1.0
-# A search runs in the worker for up to this long first: one that ends by then (a solved tic-tac-toe, a
-# small tree) is answered without the few milliseconds a process of its own costs.
-INLINE_MS = 5.0
 
 # Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
 # response can echo them.
@@ -90,24 +87,18 @@ def search_slot(request: dict):
         yield
 
 
-def run_search(request: dict, nice: int):
+def run_search(request: dict):
     """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
-    the interpreter lock while it searches. A search on the Python core runs here if it ends within
-    ``INLINE_MS`` (or its time limit is no longer), else again, with the time left, in a process of its
-    own ``nice`` levels lower (service/search_processes.py), so that the worker's threads are not kept
+    the interpreter lock while it searches. A search on the Python core runs in one of the worker's search
+    processes (service/search_pool.py), with the time left, so that the worker's threads are not kept
     waiting for the interpreter while it runs. Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
     prepared = engine.api.Search(**request)
-    if prepared.runs_native or limit_ms <= INLINE_MS:
+    if prepared.runs_native or prepared.unread is not None:  # the latter: no time left, nothing to search
         return prepared.run()
-    first = prepared.retimed(INLINE_MS).run()
-    if not first.stats.timed_out:
-        return first
-
-    def search_again(on_progress):
-        return prepared.retimed(remaining_ms(limit_ms, since)).run()
-
-    with SearchProcess(search_again, nice, wait_s=limit_ms / 1000.0 + GRACE_SECONDS) as process:
+    left_ms = remaining_ms(limit_ms, since)
+    with pool_for(current_app).search({**request, "time_limit_ms": left_ms},
+                                      wait_s=left_ms / 1000.0 + GRACE_SECONDS) as process:
         return process.result()
 
 
@@ -116,7 +107,7 @@ def search():
     request = search_request()
     settings = current_app.config["SETTINGS"]
     with search_slot(request), IN_FLIGHT.track_inprogress():
-        result = run_search(request, settings.search_nice)
+        result = run_search(request)
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out, result.stats.core)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)

@@ -5,9 +5,8 @@ is admitted as ``/v1/search`` is (the client's share, 429; the worker's search s
 until the search has ended (its last event is then sent: a client that asks again as soon as it has read the
 result is not refused for the search it was just answered) or the stream is closed. The search then runs in
 a thread of the worker when the compiled core runs it (it releases the interpreter lock:
-service/search_threads.py), else in a process of its own (service/search_processes.py), while this worker
-writes its events: an ``info`` event
-for every progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
+service/search_threads.py), else in one of the worker's search processes (service/search_pool.py), while
+this worker writes its events: an ``info`` event for every progress report (one per iteration of iterative deepening, every so many MCTS iterations), then a
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
 itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
 problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` keeps proxies patient and
@@ -27,7 +26,7 @@ from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
-from service.search_processes import GRACE_SECONDS, INFO, SearchFailed, SearchProcess
+from service.search_pool import GRACE_SECONDS, INFO, SearchFailed, pool_for
 from service.search_threads import SearchThread
 from service.serialize import progress_info, search_response
 
@@ -51,8 +50,8 @@ def search_stream():
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
         settings = current_app.config["SETTINGS"]
-        response = Response(events(prepared, request["game_id"], algorithm, trace, settings.max_trace_bytes,
-                                   settings.search_nice, streamed_search(), held.close),
+        response = Response(events(prepared, request, pool_for(current_app), settings.max_trace_bytes,
+                                   streamed_search(), held.close),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -61,19 +60,19 @@ def search_stream():
     return response
 
 
-def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
-           search_nice: int, log: dict, release):
-    """The stream's bytes, the search running in a thread (compiled core) or a process of its own,
-    ``search_nice`` levels lower (Python core). Closing the generator (the client went away) ends it.
+def events(prepared: engine.api.Search, request: dict, pool, max_trace_bytes: int, log: dict, release):
+    """The stream's bytes, the search (``prepared``, made of ``request``) running in a thread (compiled
+    core) or one of ``pool``'s processes (Python core), which loads ``request`` itself. Closing the
+    generator (the client went away) ends it.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too).
     ``release()`` gives back the search's admission once the search has answered, before the last event."""
-    limit_s = prepared.deadline.remaining()
-    if prepared.runs_native:
-        process = SearchThread(prepared.run, stop=prepared.cancel)
-    else:
-        process = SearchProcess(prepared.run, search_nice, stop=prepared.cancel,
-                                wait_s=None if limit_s is None else limit_s + GRACE_SECONDS)
+    game_id, algorithm, trace = request["game_id"], request["algorithm"], request["trace"]
+    process = None
     try:
+        if prepared.runs_native or prepared.unread is not None:
+            process = SearchThread(prepared.run, stop=prepared.cancel)
+        else:
+            process = pool_for_search(pool, request, prepared.deadline.remaining())
         with IN_FLIGHT.track_inprogress():
             while True:
                 message = process.next_message(HEARTBEAT_SECONDS)
@@ -97,12 +96,21 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
         release()
         yield event(ERROR, problem_body(500, "Internal Server Error", INTERNAL_DETAIL))
     finally:
-        process.stop(STOP_GRACE_SECONDS)
-        if not log:  # the client left first: the stopped search's figures, if its answer came in time
-            for kind, data in process.leftovers():
-                if kind != INFO:
-                    note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
-        process.close()
+        if process is not None:
+            process.stop(STOP_GRACE_SECONDS)
+            if not log:  # the client left first: the stopped search's figures, if its answer came in time
+                for kind, data in process.leftovers():
+                    if kind != INFO:
+                        note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
+            process.close()
+
+
+def pool_for_search(pool, request: dict, left_s: float | None):
+    """The search of ``request`` on one of ``pool``'s processes, with ``left_s`` seconds left, sending its
+    progress."""
+    left_ms = None if left_s is None else max(0.0, left_s) * 1000.0
+    return pool.search({**request, "time_limit_ms": left_ms}, progress=True,
+                       wait_s=None if left_s is None else max(0.0, left_s) + GRACE_SECONDS)
 
 
 def event(name: str, data: dict) -> bytes:

@@ -207,7 +207,7 @@ def test_a_tree_over_the_depth_cap_is_refused():
     assert any(k.startswith("state") for k in problem(response, 422)["errors"])
 
 
-def test_a_server_fault_is_500_without_a_stack_trace(client, monkeypatch):
+def test_a_server_fault_is_500_without_a_stack_trace(client, monkeypatch, fresh_search_pools):
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals /work/main/engine/api.py line 1")
 
