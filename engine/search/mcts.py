@@ -91,6 +91,13 @@ def requires(game_type) -> str | None:
     return None
 
 
+def require_budget(settings: Settings, deadline: Deadline) -> None:
+    """MCTS stops at its iteration cap or its deadline: a search without either is an error."""
+    if settings.iterations is None and deadline.end is None:
+        raise AlgorithmMismatch("mcts needs a budget: a time limit or algorithm.iterations",
+                                field="algorithm.iterations")
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
@@ -102,9 +109,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     require_decision_root(game, state)
     iterations, exploration, seed, rollout = (settings.iterations, settings.exploration, settings.seed,
                                               settings.rollout)
-    if iterations is None and deadline.end is None:
-        raise AlgorithmMismatch("mcts needs a budget: a time limit or algorithm.iterations",
-                                field="algorithm.iterations")
+    require_budget(settings, deadline)
     uniform = random.Random(seed).random  # the one source of randomness: a float in [0, 1)
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate

@@ -12,6 +12,7 @@ import dataclasses
 
 from engine.errors import AlgorithmMismatch
 from engine.result import MoveValue, SearchResult, Stats
+from engine.search import mcts
 from engine.search.settings import depth_in_plies
 
 NATIVE, PYTHON = "native", "python"
@@ -89,6 +90,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     """Algorithm ``name`` on the compiled core, with the interpreter lock released while it runs: the
     deadline's time left is its budget, cancelling the deadline cancels it, and its progress reports
     reach the deadline's listener."""
+    if name == mcts.NAME:
+        mcts.require_budget(settings, deadline)
     token = tactician_native.Token()
     deadline.parts.append(token)        # Deadline.cancel() cancels its parts
     if deadline.cancelled:

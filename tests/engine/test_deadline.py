@@ -49,12 +49,11 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
     monkeypatch.setattr(solver, "TABLE_SECONDS_PER_ENTRY", 1000.0)
     monkeypatch.setattr(pvs, "TABLE_SECONDS_PER_ENTRY", 1000.0)
     moves = "5562347631247347631431"
-    r = search("connect4", {"moves": moves}, {"name": "alphabeta"}, time_limit_ms=60_000,
-               limits=Limits(tt_max_entries=64))
+    python = {"name": "alphabeta", "core": "python"}   # the Python core's tables
+    r = search("connect4", {"moves": moves}, python, time_limit_ms=60_000, limits=Limits(tt_max_entries=64))
     assert r.stats.timed_out and r.stats.stop_reason == "time_limit" and r.stats.time_ms < 5_000
     assert r.outcome is None
-    unlimited = search("connect4", {"moves": moves}, {"name": "alphabeta"},
-                       limits=Limits(tt_max_entries=64))      # no deadline: clears as before
+    unlimited = search("connect4", {"moves": moves}, python, limits=Limits(tt_max_entries=64))  # clears as before
     assert not unlimited.stats.timed_out and unlimited.outcome is not None
 
 
@@ -63,7 +62,8 @@ def test_a_solve_cut_short_counts_the_nodes_it_visited():
     position is far too big to solve in the third of 100 ms the solve may take: the answer comes from the heuristic deepening, but the nodes of the unfinished
     solve are counted too."""
     from engine.search import pvs
-    r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta"}, time_limit_ms=100)
+    r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta", "core": "python"},
+               time_limit_ms=100)
     assert r.stats.timed_out and r.outcome is None and r.stats.depth_completed >= 4
     calls = []
     real = pvs.exact_solve
@@ -76,7 +76,8 @@ def test_a_solve_cut_short_counts_the_nodes_it_visited():
 
     pvs.exact_solve = counted
     try:
-        r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta"}, time_limit_ms=100)
+        r = search("connect4", {"moves": "652674124321743245"}, {"name": "alphabeta", "core": "python"},
+               time_limit_ms=100)
     finally:
         pvs.exact_solve = real
     assert calls[0] == 0 and calls[1] > 0 and r.stats.nodes > calls[1]
