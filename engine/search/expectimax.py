@@ -136,7 +136,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         if bounds is None:
             raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
                                     field="algorithm.utility")
-        bounds = transformed_bounds(transform, bounds[0] / scale, bounds[1] / scale)
+        prizes = (bounds[0] / scale, bounds[1] / scale)
+        bounds = transformed_bounds(transform, *prizes)
         utility = prized(utility, transform, scale)
         evaluate = prized(evaluate, transform, scale)
     if not pruning:
@@ -385,7 +386,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         linear search's values are in the game's units already: nothing was divided by ``scale``)."""
         if transform.kind == LINEAR:
             return value
-        return sign * transform.inverse(sign * value) * scale
+        return sign * transform.inverse(sign * value, *prizes) * scale
 
     for mv in moves:
         mv.certainty_equivalent = certain(mv.value)
