@@ -59,7 +59,7 @@ def requires(game_type) -> str | None:
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     require_deterministic_two_player(game, NAME)
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    tracer = Tracer(game, limits, deadline) if trace else None
     depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
         answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)

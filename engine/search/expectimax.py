@@ -147,7 +147,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     ordering = MOVE_ORDERING in game.capabilities
     ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
     mask = Deadline.CHECK_MASK
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    tracer = Tracer(game, limits, deadline) if trace else None
     inf = math.inf
     nodes = leaves = cutoffs = max_ply = 0
     limit, cut = inf, False  # the current pass's depth; whether it cut anywhere

@@ -48,8 +48,8 @@ def search_stream():
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
         settings = current_app.config["SETTINGS"]
-        response = Response(events(prepared, request["game_id"], algorithm, trace, settings.max_trace_bytes,
-                                   settings.search_nice, streamed_search(), held.close),
+        response = Response(events(prepared, request["game_id"], algorithm, trace, settings.search_nice,
+                                   streamed_search(), held.close),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -58,8 +58,8 @@ def search_stream():
     return response
 
 
-def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, max_trace_bytes: int,
-           search_nice: int, log: dict, release):
+def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bool, search_nice: int,
+           log: dict, release):
     """The stream's bytes, the search running in a process of its own, ``search_nice`` levels lower
     (service/search_processes.py). Closing the generator (the client went away) ends that process.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too).
@@ -81,7 +81,7 @@ def events(prepared: engine.api.Search, game_id: str, algorithm: dict, trace: bo
                     record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                     release()
-                    yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))
+                    yield event(RESULT, search_response(data, algorithm, trace))
                     return
     except EngineError as exc:
         release()
