@@ -38,6 +38,15 @@ def is_json_media_type(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+def decoded_int(text: str):
+    """A JSON integer, or an infinity of its sign when it has more digits than Python converts (4300: it
+    would raise "use sys.set_int_max_str_digits()"); far beyond the largest finite float either way, it is
+    then named as a number that is not finite (a 422), as ``1e400`` is."""
+    if len(text) - text.startswith("-") > sys.get_int_max_str_digits() > 0:
+        return -math.inf if text.startswith("-") else math.inf
+    return int(text)
+
+
 def reject_constant(name: str):
     """JSON has no NaN or Infinity; Python's decoder would accept them."""
     raise ValueError(f"{name} is not valid JSON")
@@ -126,7 +135,7 @@ def json_body():
     except orjson.JSONDecodeError:
         pass  # the standard decoder says why, or accepts what orjson does not (nesting beyond 1024)
     try:
-        data = json.loads(raw, parse_constant=reject_constant)
+        data = json.loads(raw, parse_constant=reject_constant, parse_int=decoded_int)
     except RecursionError:
         raise BadRequest("The body is not valid JSON: it is nested too deeply.") from None
     except ValueError as exc:
