@@ -70,7 +70,7 @@ GAME_TYPE = GameType(
                 "game is lost. Depth counts plies: CS188's depth 2 with two ghosts is depth 6, or "
                 "depth_rounds 2.",
     state_format="{\"layout\": [rows, top row first: '%' wall, '.' food, 'o' capsule, 'P' Pacman, 'G' a "
-                 "ghost, ' ' empty]} is the start of a game (score 0, nobody scared). Optional fields "
+                 "ghost, ' ' empty; surrounded by walls]} is the start of a game (score 0, nobody scared). Optional fields "
                  "describe a game in progress and replace what the layout says: \"pacman\": {\"position\": "
                  "[x, y], \"direction\"}, \"ghosts\": [{\"position\": [x, y], \"direction\", \"scared\": "
                  "moves left, \"start\"?: [x, y]}, one per 'G', numbered by start (x, y)], \"food\": [[x, "
@@ -382,6 +382,7 @@ def load(state_json, limits=None, evaluation=None, **_):
 
 def parse_layout(layout) -> tuple:
     width = check_rows(layout, "state.layout", MAX_SIDE, CELL_CHARS)
+    check_walled(layout)
     text = "".join(layout)
     if text.count("P") != 1:
         raise InvalidState(f"the maze needs exactly one Pacman 'P'; it has {text.count('P')}",
@@ -398,6 +399,19 @@ def parse_layout(layout) -> tuple:
                 raise InvalidState(f"the ghost in column {column} is walled in: a ghost must be able to move",
                                    field=f"state.layout[{row}]")
     return tuple(layout)
+
+
+def check_walled(layout) -> None:
+    """The maze is surrounded by walls, as every CS188 layout is: the first and last rows all ``%``, and
+    every row beginning and ending with one (CS188's game looks up the walls around an agent without a
+    bounds check, so a layout with an opening on its border breaks it; here it would let an agent walk
+    off the grid). An error on ``state.layout`` otherwise."""
+    last = len(layout) - 1
+    for row, line in enumerate(layout):
+        border = line if row in (0, last) else line[0] + line[-1]
+        if set(border) != {"%"}:
+            raise InvalidState(f"the maze must be surrounded by walls '%': row {row} has an opening on the "
+                               "border", field="state.layout")
 
 
 def parse_xy(game, value, field: str, halves: bool = False) -> tuple:
