@@ -205,3 +205,13 @@ def test_expectimax_with_a_risk_attitude_reads_the_note_s_table(client, utility,
 def test_a_bad_utility_is_a_422_naming_it(client, figure_5_2, algorithm):
     response = client.post("/v1/search", json={"game": "tree", "state": figure_5_2, "algorithm": algorithm})
     assert response.status_code == 422 and "algorithm.utility" in response.get_json()["errors"]
+
+
+@pytest.mark.parametrize("values, r", [([100, 0], 1), ([1000, -1000], 0.05), ([1000, -1000], -0.05)])
+def test_an_exponential_utility_that_saturates_answers_200(client, values, r):
+    """Issue 34: U(x) rounds to its limit 1/r once r x passes ~37, and its inverse answered 500."""
+    state = {"root": {"type": "max", "children": [{"value": v} for v in values]}}
+    response = client.post("/v1/search", json={"game": "tree", "state": state,
+                                               "algorithm": {"name": "expectimax", "utility": {"exponential": r}}})
+    assert response.status_code == 200
+    assert min(values) <= response.get_json()["certainty_equivalent"] <= max(values)
