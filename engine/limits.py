@@ -10,3 +10,4 @@ class Limits:
     max_tree_depth: int = 1_000
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
+    max_trace_bytes: int = 256 * 1024

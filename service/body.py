@@ -5,6 +5,7 @@ numbers (422 for one too large to be finite).
 Decoding counts against a search's time limit, so bodies are decoded by orjson (a fifth of the standard
 decoder's time on a 1 MB tree), which accepts only JSON with finite numbers; whatever it refuses goes to the
 standard decoder, whose verdict (and field-naming checks) stand."""
+from functools import partial
 import json
 import math
 import re
@@ -12,8 +13,10 @@ import sys
 
 from flask import current_app, request
 import orjson
+from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import NoMoreData, ParseException
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout, UnsupportedMediaType
+from werkzeug.exceptions import (BadRequest, ClientDisconnected, HTTPException, RequestEntityTooLarge, RequestTimeout,
+                                 UnsupportedMediaType)
 
 from service.errors import Unprocessable
 
@@ -35,33 +38,83 @@ def is_json_media_type(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+def decoded_int(text: str):
+    """A JSON integer, or an infinity of its sign when it has more digits than Python converts (4300: it
+    would raise "use sys.set_int_max_str_digits()"); far beyond the largest finite float either way, it is
+    then named as a number that is not finite (a 422), as ``1e400`` is."""
+    if len(text) - text.startswith("-") > sys.get_int_max_str_digits() > 0:
+        return -math.inf if text.startswith("-") else math.inf
+    return int(text)
+
+
 def reject_constant(name: str):
     """JSON has no NaN or Infinity; Python's decoder would accept them."""
     raise ValueError(f"{name} is not valid JSON")
 
 
 # What reading a body can raise when its framing is broken: gunicorn's parser errors (a chunk size that is
-# not hexadecimal, a missing chunk terminator), the end of the stream before the body's end. (Werkzeug's
-# own, ClientDisconnected, is already a 400.)
+# not hexadecimal, a missing chunk terminator), the end of the stream before the body's end. Werkzeug turns
+# the errors that are OSErrors (the end of the stream, a read that timed out) into ClientDisconnected, a
+# generic 400, whose context keeps the error it replaced (:func:`unread_body`).
 BROKEN_BODY = (ParseException, NoMoreData)
+STALLED = (TimeoutError, BlockingIOError)   # a read that waited READ_TIMEOUT_MS for bytes
+MAX_CHUNK_SIZE_DIGITS = 16                  # a chunk size beyond 64 bits is no size any server could take
 
 
 def read_body() -> bytes:
     """The raw body. Under gunicorn each read of the socket waits at most READ_TIMEOUT_MS (a setting)
-    for more bytes: a client that stops sending mid-body is answered 408 and frees its thread."""
+    for more bytes: a client that stops sending mid-body is answered 408 and frees its thread. A chunk
+    announced larger than the body limit is refused as soon as its size is read (:func:`bounded_chunks`)."""
     sock = request.environ.get("gunicorn.socket")
     previous = sock.gettimeout() if sock is not None else None
     if sock is not None:
         sock.settimeout(current_app.config["SETTINGS"].read_timeout_ms / 1000.0)
+    bounded_chunks(request.environ.get("wsgi.input"), current_app.config["MAX_CONTENT_LENGTH"])
     try:
         return request.get_data(cache=False)
-    except TimeoutError:
-        raise RequestTimeout("The body did not arrive in time.") from None
-    except BROKEN_BODY as exc:
-        raise BadRequest(f"The body could not be read: {type(exc).__name__}.") from None
+    except (ClientDisconnected, *STALLED, *BROKEN_BODY) as exc:
+        raise unread_body(exc) from None
     finally:
         if sock is not None:
             sock.settimeout(previous)
+
+
+def unread_body(exc: Exception) -> HTTPException:
+    """The answer to a body that could not be read, from what stopped the read (Werkzeug's
+    ClientDisconnected says only "the browser (or proxy) sent a request that this server could not
+    understand"): 408 for a client that stopped sending, 400 naming the broken framing otherwise."""
+    causes = []
+    while exc is not None:
+        causes.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    if any(isinstance(cause, STALLED) for cause in causes):
+        return RequestTimeout("The body did not arrive in time: the client stopped sending it.")
+    parse = next((cause for cause in causes if isinstance(cause, ParseException)), None)
+    if parse is not None:
+        return BadRequest(f"The chunked encoding of the body is malformed: {parse}.")
+    return BadRequest("The body ended before it was complete: the connection closed, or a chunked body "
+                      "lacked its last chunk.")
+
+
+def bounded_chunks(body_input, limit: int) -> None:
+    """Make gunicorn's reader of a chunked ``body_input`` refuse a chunk larger than ``limit`` bytes as
+    soon as its size is read: it would otherwise wait for the bytes announced, until the read timed out
+    (``ffffffffffffffffffff`` asked for 1.2e24 of them). Other inputs are left as they are."""
+    reader = getattr(body_input, "reader", None)
+    if isinstance(reader, ChunkedReader):
+        reader.parse_chunk_size = partial(checked_chunk_size, reader.parse_chunk_size, limit)
+
+
+def checked_chunk_size(parse, limit: int, unreader, data=None) -> tuple:
+    """``parse(unreader, data)``, gunicorn's ``(chunk size, rest)``, with the size checked: a 400 beyond 64
+    bits, a 413 beyond ``limit`` (the body limit)."""
+    size, rest = parse(unreader, data)
+    if size.bit_length() > 4 * MAX_CHUNK_SIZE_DIGITS:
+        raise BadRequest(f"The chunked encoding of the body is malformed: the chunk size {size:x} (hexadecimal) "
+                         f"has more than {MAX_CHUNK_SIZE_DIGITS} digits.")
+    if size > limit:
+        raise RequestEntityTooLarge(f"A chunk of {size} bytes is larger than the body limit, {limit} bytes.")
+    return size, rest
 
 
 def json_body():
@@ -82,7 +135,7 @@ def json_body():
     except orjson.JSONDecodeError:
         pass  # the standard decoder says why, or accepts what orjson does not (nesting beyond 1024)
     try:
-        data = json.loads(raw, parse_constant=reject_constant)
+        data = json.loads(raw, parse_constant=reject_constant, parse_int=decoded_int)
     except RecursionError:
         raise BadRequest("The body is not valid JSON: it is nested too deeply.") from None
     except ValueError as exc:

@@ -113,4 +113,5 @@ class Settings:
     def limits(self) -> Limits:
         """The engine's caps."""
         return Limits(max_tree_nodes=self.max_tree_nodes, max_tree_depth=self.max_tree_depth,
-                      tt_max_entries=self.tt_max_entries, max_trace_entries=self.max_trace_entries)
+                      tt_max_entries=self.tt_max_entries, max_trace_entries=self.max_trace_entries,
+                      max_trace_bytes=self.max_trace_bytes)

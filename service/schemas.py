@@ -53,6 +53,7 @@ class AlgorithmSchema(GameOptionsSchema):
     move_ordering = JSONBoolean()
     transposition_table = JSONBoolean()
     strict_cutoffs = JSONBoolean()
+    solve = JSONBoolean()
     opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
     epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
     pruning = JSONBoolean()

@@ -15,22 +15,10 @@ def move_value(mv: MoveValue, notation: str | None = None) -> dict:
     return out
 
 
-def capped(entries: list, max_bytes: int) -> list:
-    """The longest prefix of the trace whose JSON fits in about ``max_bytes``: serialising counts against
-    the time limit, and a trace of deep paths grows to megabytes long before it reaches its cap on
-    entries. An entry's ``repr`` (a C-speed upper bound on the length of its JSON) measures it."""
-    size = 2
-    for n, entry in enumerate(entries):
-        size += len(repr(entry)) + 1
-        if size > max_bytes:
-            return entries[:n]
-    return entries
-
-
-def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trace_bytes: int) -> dict:
+def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches,
-    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (at most
-    ``max_trace_bytes`` of it), the move and the principal variation in the game's own notation (chess:
+    ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (the engine
+    caps it in entries and bytes: :class:`engine.search.trace.Tracer`), the move and the principal variation in the game's own notation (chess:
     ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with
     (for ``auto``, also what it chose and the level's handicap)."""
     body = {
@@ -50,7 +38,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, max_trac
     if result.certainty_equivalent is not None:
         body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
-        body["trace"] = capped(result.trace or [], max_trace_bytes)
+        body["trace"] = result.trace or []
     body["algorithm"] = algorithm if result.auto is None else {**algorithm, **result.auto}
     return body
 

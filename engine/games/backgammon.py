@@ -85,51 +85,63 @@ def plays(me: tuple, op: tuple, dice: tuple) -> tuple:
     from non-increasing points (any legal order of steps can be so rearranged, to the same position),
     so each combination is tried once."""
     high, low = dice
-    me_l, op_l = list(me), list(op)
-    found = {}
-    most = [0]
-    doubles = high == low
+    finder = PlayFinder(me, op, doubles=high == low)
+    if finder.doubles:
+        finder.search((high,) * 4, [], 24)
+    else:
+        finder.search((high, low), [], 24)
+        finder.search((low, high), [], 24)
+    found = finder.found
+    if finder.most == 1 and not finder.doubles and any(parts[0][3] == high for parts in found.values()):
+        found = {k: parts for k, parts in found.items() if parts[0][3] == high}
+    return tuple((m, o, tuple(p[:3] for p in parts)) for (m, o), parts in found.items())
 
-    def record(parts):
+
+class PlayFinder:
+    """The depth-first search of :func:`plays` over one side's steps: ``found`` maps each position reached
+    with the most dice used (``most``) to the steps that reached it first. An object rather than nested
+    functions: a recursive closure refers to itself, a reference cycle that only the cyclic collector
+    frees, and the collector is held off while a search runs (:mod:`engine.collector`), so the rollouts of
+    a search piled millions of objects up for one long collection after it (issue 34)."""
+
+    __slots__ = ("me", "op", "doubles", "most", "found")
+
+    def __init__(self, me: tuple, op: tuple, doubles: bool):
+        self.me, self.op, self.doubles = list(me), list(op), doubles
+        self.most, self.found = 0, {}
+
+    def record(self, parts: list) -> None:
         used = len(parts)
-        if used < most[0]:
+        if used < self.most:
             return
-        if used > most[0]:
-            most[0] = used
-            found.clear()
-        key = (tuple(me_l), tuple(op_l))
-        if key not in found:
-            found[key] = tuple(parts)
+        if used > self.most:
+            self.most = used
+            self.found.clear()
+        key = (tuple(self.me), tuple(self.op))
+        if key not in self.found:
+            self.found[key] = tuple(parts)
 
-    def search(left, parts, top):
-        die = left[0]
+    def search(self, left: tuple, parts: list, top: int) -> None:
+        """Play the dice ``left`` in order from points ``top`` and below, after the steps ``parts``."""
+        me, op, die = self.me, self.op, left[0]
         moved = False
-        sources = (BAR,) if me_l[BAR] else range(top, 0, -1)
+        sources = (BAR,) if me[BAR] else range(top, 0, -1)
         for src in sources:
-            if not me_l[src]:
+            if not me[src]:
                 continue
-            done = step(me_l, op_l, src, die)
+            done = step(me, op, src, die)
             if done is None:
                 continue
             moved = True
             parts.append((src, done[0], done[1], die))
             if len(left) > 1:
-                search(left[1:], parts, src if doubles else 24)
+                self.search(left[1:], parts, src if self.doubles else 24)
             else:
-                record(parts)
+                self.record(parts)
             parts.pop()
-            undo(me_l, op_l, src, *done)
+            undo(me, op, src, *done)
         if not moved:
-            record(parts)
-
-    if doubles:
-        search((high,) * 4, [], 24)
-    else:
-        search((high, low), [], 24)
-        search((low, high), [], 24)
-    if most[0] == 1 and not doubles and any(parts[0][3] == high for parts in found.values()):
-        found = {k: parts for k, parts in found.items() if parts[0][3] == high}
-    return tuple((m, o, tuple(p[:3] for p in parts)) for (m, o), parts in found.items())
+            self.record(parts)
 
 
 def notation(parts: tuple) -> str:

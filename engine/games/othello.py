@@ -216,7 +216,7 @@ def load(state_json, limits=None, **_):
         raise InvalidState(f"unknown keys {sorted(unknown)}; an othello state has board and to_move")
     to_move = state_json.get("to_move")
     if "board" not in state_json:
-        if to_move not in (None, "B"):
+        if "to_move" in state_json and to_move != "B":    # absent, it is Black's move; null is no colour
             raise InvalidState("without a board the game is at the standard start, where Black (\"B\") moves",
                                field="state.to_move")
         return GAME, initial_state()

@@ -76,7 +76,7 @@ GAME_TYPE = GameType(
                  "nobody scared); read as CS188's layout.py reads a .lay file: the layout may be one string "
                  "of lines, each row loses its trailing whitespace, the first row's width is the maze's "
                  "(longer rows are cut to it), and the ghosts' order is by number ('G' is 1), then start "
-                 "(x, y). Answers give the layout so read. Optional fields "
+                 "(x, y); the maze is surrounded by walls. Answers give the layout so read. Optional fields "
                  "describe a game in progress and replace what the layout says: \"pacman\": {\"position\": "
                  "[x, y], \"direction\"}, \"ghosts\": [{\"position\": [x, y], \"direction\", \"scared\": "
                  "moves left, \"start\"?: [x, y]}, one per ghost of the layout, in its order], \"food\": "
@@ -394,6 +394,7 @@ def parse_layout(layout) -> tuple:
     """The maze of a ``layout`` as CS188's ``layout.py`` reads it (:func:`layout_rows`), with exactly one
     Pacman and at most ``MAX_GHOSTS`` ghosts, none walled in; :class:`InvalidState` names the row at fault."""
     rows = layout_rows(layout)
+    check_walled(rows)
     text = "".join(rows)
     if text.count("P") != 1:
         raise InvalidState(f"the maze needs exactly one Pacman 'P'; it has {text.count('P')}",
@@ -434,6 +435,19 @@ def layout_rows(layout) -> tuple:
             raise InvalidState(f"row {r} has {len(row)} cells without its trailing spaces; the maze is as wide "
                                f"as its first row, {width}", field=f"{field}[{r}]")
     return tuple("".join(ch if ch in LAYOUT_CHARS else EMPTY for ch in row[:width]) for row in rows)
+
+
+def check_walled(layout) -> None:
+    """The maze is surrounded by walls, as every CS188 layout is: the first and last rows all ``%``, and
+    every row beginning and ending with one (CS188's game looks up the walls around an agent without a
+    bounds check, so a layout with an opening on its border breaks it; here it would let an agent walk
+    off the grid). An error on ``state.layout`` otherwise."""
+    last = len(layout) - 1
+    for row, line in enumerate(layout):
+        border = line if row in (0, last) else line[0] + line[-1]
+        if set(border) != {"%"}:
+            raise InvalidState(f"the maze must be surrounded by walls '%': row {row} has an opening on the "
+                               "border", field="state.layout")
 
 
 def parse_xy(game, value, field: str, halves: bool = False) -> tuple:

@@ -19,6 +19,7 @@ NODE_KEYS = {"id", "type", "player", "children", "value", "eval", "move", "p"}
 TYPE_PLAYER = {"max": 0, "min": 1, "chance": CHANCE}
 LEAF = -2  # to_move of a leaf: nobody moves
 READ_CHECK_MASK = 255  # reading polls the deadline every 256 nodes (about a millisecond)
+MAX_PLAYERS = 64       # the widest n-player utility vector: every node's search copies vectors this wide
 
 FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
     {"id": "B", "type": "min", "children": [{"value": 3}, {"value": 12}, {"value": 8}]},
@@ -386,8 +387,10 @@ def chance_probabilities(children) -> tuple:
 def payoff(x, n_player: bool, width, field: str):
     """A finite number (typed trees) or a vector of finite numbers of the tree's width (n-player)."""
     if n_player:
-        if not isinstance(x, list) or len(x) < 2 or not all(is_number(u) and math.isfinite(u) for u in x):
-            raise InvalidState("an n-player utility is a list of two or more finite numbers", field=field)
+        if not isinstance(x, list) or not 2 <= len(x) <= MAX_PLAYERS \
+                or not all(is_number(u) and math.isfinite(u) for u in x):
+            raise InvalidState(f"an n-player utility is a list of 2 to {MAX_PLAYERS} finite numbers (one per "
+                               "player)", field=field)
         if width is not None and len(x) != width:
             raise InvalidState(f"every utility vector has {width} entries", field=field)
         return tuple(float(u) for u in x)
@@ -397,10 +400,10 @@ def payoff(x, n_player: bool, width, field: str):
 
 
 def check_labels(tree: Tree) -> None:
-    """Sibling labels are distinct. They are strings or integers, and a string never equals an integer,
-    so a set of them has one member a label."""
+    """Sibling labels are distinct as the API shows them, written out: ``"1"`` and ``1`` are one label to
+    a client that reads or types moves (a playground's buttons, a shell), so they are refused together."""
     label = tree.label
     for i, kids in enumerate(tree.children):
-        if len(kids) > 1 and len({label[c] for c in kids}) != len(kids):
+        if len(kids) > 1 and len({str(label[c]) for c in kids}) != len(kids):
             raise InvalidState(f"sibling moves must be distinct; got {[label[c] for c in kids]}",
                                field=tree.path(i) + ".children")

@@ -22,6 +22,7 @@ from engine.search.common import (best_move, deterministic_two_sided, exact_outc
                                   unlinked)
 from engine.search.endgame import scored_outcome
 from engine.search.pvs import enhanced
+from engine.search.solver import can_solve
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
 from engine.search.trace import Tracer
 
@@ -34,13 +35,16 @@ class Settings(AlgorithmSettings):
     ``depth_rounds`` (:func:`~engine.search.settings.depth_in_plies`);
     ``move_ordering`` and ``transposition_table``: the enhancements, both on by default; both off is the
     textbook search; ``strict_cutoffs`` (textbook only): cut on ``v > beta`` / ``v < alpha`` instead of
-    AIMA's ``v >= beta`` / ``v <= alpha``."""
+    AIMA's ``v >= beta`` / ``v <= alpha``; ``solve`` (enhanced search, no depth): the whole time goes to
+    the exact solve, whatever the plies left, instead of a share of it before the heuristic deepening; a
+    game where no exact solver applies refuses it (:func:`require_solvable`)."""
 
     depth: int | None = None
     depth_rounds: int | None = None
     move_ordering: bool = True
     transposition_table: bool = True
     strict_cutoffs: bool = False
+    solve: bool = False
 
     def __post_init__(self):
         check_depth(self.depth, self.depth_rounds)
@@ -50,6 +54,14 @@ class Settings(AlgorithmSettings):
         if self.strict_cutoffs and (self.move_ordering or self.transposition_table):
             raise AlgorithmMismatch("strict_cutoffs is a rule of the textbook search: set move_ordering and "
                                     "transposition_table to false", field="algorithm.strict_cutoffs")
+        check_bool(self.solve, "solve")
+        if self.solve and (self.depth is not None or self.depth_rounds is not None):
+            raise AlgorithmMismatch("a solve searches to the end of the game: give no depth",
+                                    field="algorithm.solve")
+        if self.solve and not (self.move_ordering or self.transposition_table):
+            raise AlgorithmMismatch("the exact solver is part of the enhanced search: the textbook search "
+                                    "(move_ordering and transposition_table false) cannot solve",
+                                    field="algorithm.solve")
 
 
 def requires(game_type) -> str | None:
@@ -59,13 +71,24 @@ def requires(game_type) -> str | None:
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     require_deterministic_two_player(game, NAME)
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    if settings.solve:
+        require_solvable(game)
+    tracer = Tracer(game, limits, deadline) if trace else None
     depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
         answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
         return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
     return enhanced(game, state, deadline, depth, settings.move_ordering,
-                    limits.tt_max_entries if settings.transposition_table else 0, tracer)
+                    limits.tt_max_entries if settings.transposition_table else 0, tracer, settings.solve)
+
+
+def require_solvable(game) -> None:
+    """``solve`` needs a game the exact solver applies to (:func:`~engine.search.solver.can_solve`: a
+    win/draw/loss game whose players alternate, as Connect Four and tic-tac-toe): an error on it
+    otherwise."""
+    if not can_solve(game):
+        raise AlgorithmMismatch(f"the exact solver does not apply to {game.id}: solve needs a win/draw/loss "
+                                "game whose players alternate", field="algorithm.solve")
 
 
 def textbook(game, state, deadline, depth, tracer, strict=False):

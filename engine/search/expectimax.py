@@ -136,7 +136,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         if bounds is None:
             raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
                                     field="algorithm.utility")
-        bounds = transformed_bounds(transform, bounds[0] / scale, bounds[1] / scale)
+        prizes = (bounds[0] / scale, bounds[1] / scale)
+        bounds = transformed_bounds(transform, *prizes)
         utility = prized(utility, transform, scale)
         evaluate = prized(evaluate, transform, scale)
     if not pruning:
@@ -146,7 +147,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     ordering = MOVE_ORDERING in game.capabilities
     ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
     mask = Deadline.CHECK_MASK
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    tracer = Tracer(game, limits, deadline) if trace else None
     inf = math.inf
     nodes = leaves = cutoffs = max_ply = 0
     limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
@@ -385,7 +386,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         linear search's values are in the game's units already: nothing was divided by ``scale``)."""
         if transform.kind == LINEAR:
             return value
-        return sign * transform.inverse(sign * value) * scale
+        return sign * transform.inverse(sign * value, *prizes) * scale
 
     for mv in moves:
         mv.certainty_equivalent = certain(mv.value)

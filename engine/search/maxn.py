@@ -38,7 +38,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utilities, evaluations = game.is_terminal, game.utilities, game.evaluations
     mask = Deadline.CHECK_MASK
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    tracer = Tracer(game, limits, deadline) if trace else None
     nodes = leaves = max_ply = 0
     limit, cut = None, False  # the current pass's depth (None: unlimited); whether it cut anywhere
 

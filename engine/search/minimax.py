@@ -44,7 +44,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
     mask = Deadline.CHECK_MASK
     limit = math.inf if depth is None else depth
-    tracer = Tracer(game, limits.max_trace_entries) if trace else None
+    tracer = Tracer(game, limits, deadline) if trace else None
     nodes = leaves = max_ply = 0
     outcome_game = game.outcome_game
     pv = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs

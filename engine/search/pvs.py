@@ -35,10 +35,15 @@ from engine.search.endgame import endgame_solve, has_endgame_solver, scored_outc
 from engine.search.solver import can_solve, exact_solve
 
 # Without a depth limit, the share of the time an exact solve may take before the heuristic deepening, and
-# the most plies left at which it is tried (a longer solve seldom finishes within a request's time: in
-# Connect Four at 300 ms a move none of 8 positions with 26 to 30 plies left was solved, 2 of 4 with 22).
+# the most plies left at which it is tried: SOLVE_MAX_PLIES with less than LONG_SOLVE_SECONDS left,
+# LONG_SOLVE_MAX_PLIES with more or no limit (a longer solve seldom finishes within a short request: in
+# Connect Four at 300 ms a move none of 8 positions with 26 to 30 plies left was solved, 2 of 4 with 22;
+# of six of Pons' Test_L2_R2 positions, 25-27 plies left, 30 plies proved 2 at 2 s, 4 at 3 s and 5 s, where
+# 24 plies proved 1 at 2 s and 5 s).
 SOLVE_SHARE = 1 / 3
 SOLVE_MAX_PLIES = 24
+LONG_SOLVE_MAX_PLIES = 30
+LONG_SOLVE_SECONDS = 2.0
 # Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
 NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
@@ -79,8 +84,9 @@ class Enhancements:
                    reductions=QUIESCENCE in listed and ordering and not tracing)
 
 
-def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer):
-    """Iteratively deepened principal-variation search (negamax form).
+def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer, solve: bool = False):
+    """Iteratively deepened principal-variation search (negamax form), after an exact solve where one fits
+    (:func:`solver_for`); ``solve``: the solve has the whole time, whatever the plies left.
 
     ``negamax(s, d, alpha, beta, ply, player)`` returns the score of ``s`` for ``player``, who is to move
     in ``s`` (or, at a terminal ``s``, the player whose turn it would be) or plays on that player's side
@@ -476,14 +482,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
     (ranking, root_complete), timed_out = searched_moves(state), False
-    solver = None
-    if depth is None:                                  # the game's own endgame solver first, if it has one
-        solver = (endgame_solve if has_endgame_solver(game)
-                  else exact_solve if can_solve(game) and (bound or MAX_ID_DEPTH) <= SOLVE_MAX_PLIES else None)
+    solver = solver_for(game, bound, deadline, solve) if depth is None else None
     if solver is not None:
         # A share of the time goes to an exact solve first: it finishes from the middle game on, and its
         # answer is perfect. When it cannot finish, the rest of the time deepens with the heuristic.
-        solved = solver(game, state, deadline.share(SOLVE_SHARE), ordering, tt_capacity, tracer, ranking, stats)
+        solved = solver(game, state, deadline if solve else deadline.share(SOLVE_SHARE), ordering, tt_capacity,
+                        tracer, ranking, stats)
         if solved is not None:
             return solved
         nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
@@ -564,6 +568,21 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                     outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
                     timed_out=timed_out)
     return scored_outcome(game, state, answer, deadline, ordering, tt_capacity)
+
+
+def solver_for(game, plies_left: int | None, deadline: Deadline, solve: bool):
+    """The exact solver tried before the heuristic deepening, or None: the game's own endgame solver if it
+    has one, else :func:`exact_solve` where it is correct (:func:`~engine.search.solver.can_solve`) and,
+    unless ``solve`` asks for it whatever the length, the plies left (``plies_left``, None: unbounded) fit
+    the time (see ``SOLVE_MAX_PLIES``)."""
+    if has_endgame_solver(game):
+        return endgame_solve
+    if not can_solve(game):
+        return None
+    remaining = deadline.remaining()
+    short = remaining is not None and remaining < LONG_SOLVE_SECONDS
+    max_plies = SOLVE_MAX_PLIES if short else LONG_SOLVE_MAX_PLIES
+    return exact_solve if solve or (plies_left or MAX_ID_DEPTH) <= max_plies else None
 
 
 def draw_length(game, state, line) -> int | None:

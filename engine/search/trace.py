@@ -2,15 +2,32 @@
 searched with and the value it returned, for teaching and debugging small searches."""
 import math
 
+from engine.deadline import Deadline
+from engine.limits import Limits
+
+VALUE_BYTES = 24  # room kept in an entry's size for the value it gets once searched ("null" when visited)
+# Sending the trace from the search's process and writing it as JSON happen after the search has stopped
+# its clock, and count against the time limit: every visit keeps this much time per byte collected in hand
+# (measured: 250 KB of trace answered 40-90 ms later than the same search without one, on a busy machine).
+WRITE_SECONDS_PER_BYTE = 3e-7
+
 
 class Tracer:
-    """Collects at most ``limit`` entries ``{"path", "ply", "alpha", "beta", "value"}``. ``path`` is the
-    list of JSON moves from the root; an unbounded alpha or beta is null. Searches call :meth:`move`
-    before descending into a child and :meth:`visit` on entering a node, then set the entry's value."""
+    """Collects entries ``{"path", "ply", "alpha", "beta", "value"}``, at most ``limits.max_trace_entries``
+    of them and about ``limits.max_trace_bytes`` of JSON: whatever is collected is sent and written after
+    the search has stopped its clock, and a trace of deep paths grows to megabytes long before it reaches
+    its cap on entries (issue 34: an 8 MB trace answered 230 ms late). An entry's ``repr`` (a C-speed upper
+    bound on the length of its JSON) measures it. Each visit raises :class:`~engine.deadline.Timeout`, as a
+    deadline poll does, unless the time to write what is collected (``WRITE_SECONDS_PER_BYTE``) is left.
 
-    def __init__(self, game, limit: int):
-        self.to_json = game.move_to_json
-        self.limit = limit
+    ``path`` is the list of JSON moves from the root; an unbounded alpha or beta is null. Searches call
+    :meth:`move` before descending into a child and :meth:`visit` on entering a node, then set the entry's
+    value."""
+
+    def __init__(self, game, limits: Limits, deadline: Deadline):
+        self.to_json, self.deadline = game.move_to_json, deadline
+        self.limit, self.max_bytes = limits.max_trace_entries, limits.max_trace_bytes
+        self.bytes = 2                                                # the brackets
         self.entries = []
         self.path = []
 
@@ -21,10 +38,16 @@ class Tracer:
 
     def visit(self, ply: int, alpha=None, beta=None) -> dict | None:
         """A new entry for the node at depth ``ply``, or None when the trace is full."""
-        if len(self.entries) >= self.limit:
+        self.deadline.check_room(self.bytes * WRITE_SECONDS_PER_BYTE)
+        if len(self.entries) >= self.limit or self.bytes >= self.max_bytes:
             return None
         entry = {"path": [self.to_json(m) for m in self.path[:ply]], "ply": ply,
                  "alpha": bound(alpha), "beta": bound(beta), "value": None}
+        size = len(repr(entry)) + VALUE_BYTES + 1                       # and a comma
+        if self.bytes + size > self.max_bytes:
+            self.bytes = self.max_bytes
+            return None
+        self.bytes += size
         self.entries.append(entry)
         return entry
 

@@ -13,7 +13,9 @@ utilities, and Star1 stays exact with the transformed bounds.
 The prize is the searcher's value divided by ``scale``: 1 for explicit trees (their numbers are the
 prizes), else the largest magnitude of the game's declared utility bounds, so that prizes lie in [-1, 1]
 with the game's own zero (2048's values lie in [0, 1], backgammon's points in [-3, 3] become [-1, 1]).
-The certainty equivalent, U^-1 of a utility times ``scale``, is in the game's own units.
+The certainty equivalent, U^-1 of a utility times ``scale``, is in the game's own units. In floating point
+the exponential's U(x) reaches its limit 1 / r once e^(-r x) is below the rounding of 1 (r x > 37 or so):
+the inverse there is clamped to the range of the prizes, so that every value stays finite.
 """
 from dataclasses import dataclass
 import math
@@ -38,11 +40,25 @@ class Utility:
             return -math.expm1(-self.parameter * x) / self.parameter
         return x
 
-    def inverse(self, u: float) -> float:
+    def inverse(self, u: float, lo: float = -math.inf, hi: float = math.inf) -> float:
+        """U^-1(u), clamped to ``[lo, hi]``, the range of the prizes: an expected utility's certainty
+        equivalent lies there. Finite for every finite ``u`` once the range is. Where rounding has taken
+        ``u`` to or past the transform's limit (the exponential's 1 / r, which U only approaches), the
+        exact inverse is infinite and the clamp answers the end of the range on that side."""
+        try:
+            x = self._unclamped_inverse(u)
+        except OverflowError:
+            x = math.copysign(math.inf, u)
+        return min(max(x, lo), hi)
+
+    def _unclamped_inverse(self, u: float) -> float:
         if self.kind == POWER:
             return math.copysign(abs(u) ** (1.0 / self.parameter), u)
         if self.kind == EXPONENTIAL:
-            return -math.log1p(-self.parameter * u) / self.parameter
+            r = self.parameter
+            if -r * u <= -1.0:        # u at or past 1 / r: the prize goes to +inf (r > 0) or -inf (r < 0)
+                return math.copysign(math.inf, r)
+            return -math.log1p(-r * u) / r
         return u
 
     def to_json(self):

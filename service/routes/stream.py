@@ -49,9 +49,7 @@ def search_stream():
     held.enter_context(search_slot(request))
     try:
         prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
-        settings = current_app.config["SETTINGS"]
-        response = Response(events(prepared, request, pool_for(current_app), settings.max_trace_bytes,
-                                   streamed_search(), held.close),
+        response = Response(events(prepared, request, pool_for(current_app), streamed_search(), held.close),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -60,7 +58,7 @@ def search_stream():
     return response
 
 
-def events(prepared: engine.api.Search, request: dict, pool, max_trace_bytes: int, log: dict, release):
+def events(prepared: engine.api.Search, request: dict, pool, log: dict, release):
     """The stream's bytes, the search (``prepared``, made of ``request``) running in a thread (compiled
     core) or one of ``pool``'s processes (Python core), which loads ``request`` itself. Closing the
     generator (the client went away) ends it.
@@ -86,7 +84,7 @@ def events(prepared: engine.api.Search, request: dict, pool, max_trace_bytes: in
                     record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, data.stats.core)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                     release()
-                    yield event(RESULT, search_response(data, algorithm, trace, max_trace_bytes))
+                    yield event(RESULT, search_response(data, algorithm, trace))
                     return
     except EngineError as exc:
         release()

@@ -222,6 +222,7 @@ def test_san_next_to_uci():
     ({"fen": "P3k3/8/8/8/8/8/8/4K3 w - - 0 1"}, "state.fen"),                           # pawn on the last rank
     ({"moves": ["e2e4", "e2e4"]}, "state.moves[1]"),
     ({"moves": ["e2e9"]}, "state.moves[0]"),
+    ({"moves": ["e2e4", "e7e5", "e4e5k"]}, "state.moves[2]"),                    # promotion to a king
     ({"moves": "e2e4"}, "state.moves"),
     ({"board": []}, "state"),
 ])
@@ -238,6 +239,10 @@ def test_illegal_moves_and_finished_games_name_their_field():
     with pytest.raises(IllegalMove) as raised:
         api.apply("chess", {}, "e2e5")
     assert "move" in raised.value.errors
+    for promotion in ("e2e4k", "e7e8p"):                                    # UCI spells them; no pawn may
+        with pytest.raises(IllegalMove) as raised:
+            api.apply("chess", {"fen": "8/4P3/8/8/8/8/8/k3K3 w - - 0 1"}, promotion)
+        assert "move" in raised.value.errors
     with pytest.raises(EngineError) as raised:
         api.apply("chess", {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}, "h8g8")
     assert "state" in raised.value.errors

@@ -1,5 +1,6 @@
 """Anytime behaviour: with a deadline every search answers a legal move, flagged when time ran out."""
-from contextlib import contextmanager
+
+import time
 
 import pytest
 
@@ -9,6 +10,7 @@ HARD = [
     ("connect4", {"moves": ""}),
     ("tictactoe", {"board": ["." * 19] * 19, "k": 5}),
 ]
+BACKGAMMON_SLACK_S = 0.06   # a shared test machine's noise; the fault was 0.3-1.4 s
 ALGORITHMS = [{"name": "minimax"}, {"name": "alphabeta"},
               {"name": "alphabeta", "move_ordering": False, "transposition_table": False},
               {"name": "minimax", "depth": 3}]
@@ -25,6 +27,19 @@ def test_unbounded_search_returns_a_legal_move_within_110_ms(game_id, state, alg
     assert r.stats.timed_out == (r.stats.stop_reason == "time_limit")
     if algorithm.get("depth") is None:
         assert r.stats.timed_out
+
+
+@pytest.mark.parametrize("algorithm", ["expectimax", "auto", "mcts"])
+def test_a_backgammon_search_returns_within_its_deadline_by_the_wall_clock(algorithm):
+    """Measured around the call, not by ``stats.time_ms``: what the search leaves to free or to collect
+    after it stops its clock counts too (issue 34: 33-80% late, the collector walking millions of objects
+    that the move generator's reference cycles had left behind)."""
+    start = {"to_move": "X", "dice": [3, 1]}
+    load("backgammon", start)
+    began = time.perf_counter()
+    r = search("backgammon", start, {"name": algorithm}, time_limit_ms=1500)
+    assert r.stats.timed_out
+    assert time.perf_counter() - began <= 1.5 + BACKGAMMON_SLACK_S
 
 
 def test_a_deadline_that_is_not_reached_changes_nothing():
@@ -83,39 +98,26 @@ def test_a_solve_cut_short_counts_the_nodes_it_visited():
     assert calls[0] == 0 and calls[1] > 0 and r.stats.nodes > calls[1]
 
 
-def test_a_search_runs_without_the_cyclic_collector_and_restores_it():
-    """A collection that starts just before the deadline would make the answer late by its length (tens of
-    milliseconds with a big table): none runs during a search, and none but a young one (the objects
-    allocated since the search began, the table already freed by the search itself) as the search call
-    ends; the collector is on again after."""
+def test_a_search_runs_without_full_collections_and_restores_them():
+    """A full collection that starts just before the deadline would make the answer late by its length
+    (tens of milliseconds with a big table): none runs during a search, nor as the search call ends; only
+    young ones, a few thousand objects each. Full collections are possible again after."""
     import gc
-    import engine.api
-    collections = []
+    from engine.collector import OUT_OF_REACH
+    generations = []
     load("connect4", {"moves": ""})                  # imports and tables: outside what is measured
 
     def record(phase, info):
         if phase == "start":
-            collections.append((info["generation"], searching[0]))
-
-    searching = [False]
-    real = engine.api.held_off
-
-    @contextmanager
-    def watched():
-        with real():
-            searching[0] = True
-            yield
-            searching[0] = False
+            generations.append(info["generation"])
 
     gc.callbacks.append(record)
-    engine.api.held_off = watched
     try:
         search("connect4", {"moves": "5562347631247347631431"}, {"name": "alphabeta"}, time_limit_ms=5000)
     finally:
         gc.callbacks.remove(record)
-        engine.api.held_off = real
-    assert not any(during for _, during in collections) and all(gen == 0 for gen, _ in collections)
-    assert gc.isenabled()
+    assert all(gen < 2 for gen in generations)
+    assert gc.isenabled() and gc.get_threshold()[2] != OUT_OF_REACH
 
 
 def test_a_solve_frees_its_table_before_it_answers():

@@ -94,6 +94,8 @@ def test_declarations_keep_the_searches_correct():
     ({"board": ["........"] * 3 + ["...WB..."] + ["...B...."] + ["........"] * 3, "to_move": "B"},
      "state.board"),
     ({"board": othello.GAME_TYPE.initial_state["board"], "to_move": "X"}, "state.to_move"),
+    ({"to_move": None}, "state.to_move"),                          # issue 34: null was taken as Black
+    ({"board": othello.GAME_TYPE.initial_state["board"], "to_move": None}, "state.to_move"),
     ({"board": othello.GAME_TYPE.initial_state["board"]}, "state.to_move"),
     ({"to_move": "W"}, "state.to_move"),
     ({"moves": "d3"}, "state"),

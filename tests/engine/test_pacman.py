@@ -153,6 +153,9 @@ def test_a_move_for_the_wrong_agent_is_illegal():
     ({"layout": ["%%%%", "%.G%", "%%%%"]}, "state.layout"),
     ({"layout": ["%%%%", "%PG%", "%%%"]}, "state.layout[2]"),
     ({"layout": ["%%%%", "%PG%", 7]}, "state.layout"),
+    ({"layout": ["PG"]}, "state.layout"),                          # issue 34: CS188 layouts are walled in
+    ({"layout": ["%%%%", ".PG%", "%%%%"]}, "state.layout"),
+    ({"layout": ["%%%%", "%PG%", "%%.%"]}, "state.layout"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "ghosts": [{"position": [0, 1]}]}, "state.ghosts[0].position"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "ghosts": [{"position": [1.5, 1]}]}, "state.ghosts[0].position"),
     ({"layout": ["%%%%", "%PG%", "%%%%"], "to_move": "Ghost2"}, "state.to_move"),

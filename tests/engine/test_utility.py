@@ -2,7 +2,7 @@
 the settings that are refused."""
 import math
 
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine.api import search
@@ -99,3 +99,40 @@ def test_2048_prizes_lie_in_zero_one_and_jensen_holds():
         assert m.value >= linear[move].value - 1e-12
         assert m.certainty_equivalent <= linear[move].value + 1e-12
         assert linear[move].certainty_equivalent == pytest.approx(linear[move].value)
+
+
+SATURATING = [
+    ("tree", {"root": {"type": "max", "children": [{"value": 100}, {"value": 0}]}}, 1),
+    ("tree", {"root": {"type": "max", "children": [{"value": 1000}, {"value": -1000}]}}, 0.05),
+    ("tree", {"root": {"type": "max", "children": [{"value": 1000}, {"value": -1000}]}}, -0.05),
+    ("tictactoe", {"board": ["...", "...", "..."]}, 700),
+    ("chess", {}, -50),
+]
+
+
+@pytest.mark.parametrize("game, state, r", SATURATING)
+def test_an_exponential_utility_that_saturates_keeps_every_value_finite(game, state, r):
+    """e^(-r x) below the rounding of 1 takes U(x) to its limit 1 / r, whose exact inverse is infinite:
+    the certainty equivalent is clamped to the range of the prizes instead of failing."""
+    found = search(game, state, {"name": "expectimax", "utility": {"exponential": r}}, time_limit_ms=300)
+    values = [found.value, found.certainty_equivalent] + [
+        v for m in found.moves for v in (m.value, m.certainty_equivalent)]
+    assert all(math.isfinite(v) for v in values)
+
+
+def test_the_saturated_best_prize_is_its_own_certainty_equivalent():
+    r = search("tree", SATURATING[0][1], {"name": "expectimax", "utility": {"exponential": 1}})
+    assert r.value == pytest.approx(1.0) and r.certainty_equivalent == 100.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False).filter(bool),
+       st.floats(min_value=-1.0, max_value=1.0))
+def test_the_inverse_is_finite_and_in_range_wherever_the_transform_is(r, x):
+    utility = Utility("exponential", r)
+    try:
+        u = utility(x)
+    except OverflowError:
+        return
+    if math.isfinite(u):
+        assert -1.0 <= utility.inverse(u, -1.0, 1.0) <= 1.0

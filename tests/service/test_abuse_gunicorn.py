@@ -141,6 +141,25 @@ def test_every_layer_answers_problem_json(server, request_bytes, status):
     problem_of(raw(server[1], request_bytes), status)
 
 
+SEARCH_HEAD = b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize("request_bytes, status, words", [
+    (SEARCH_HEAD + b"Content-Length: 100\r\n\r\n{\"game\"", 408, "did not arrive in time"),
+    (SEARCH_HEAD + b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"gam", 408, "did not arrive in time"),
+    (SEARCH_HEAD + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nabc\r\n0\r\n\r\n", 400,
+     "chunked encoding"),
+    (SEARCH_HEAD + b"Transfer-Encoding: chunked\r\n\r\n200000\r\nabc\r\n0\r\n\r\n", 413, "chunk of 2097152 bytes"),
+], ids=["stalled-length", "stalled-chunked", "chunk-size-overflow", "chunk-over-the-limit"])
+def test_a_body_that_cannot_be_read_says_why(server, request_bytes, status, words):
+    """Issue 34 #8: a stalled body got Werkzeug's generic 400 ("The browser (or proxy) sent a request...")
+    after READ_TIMEOUT_MS where the README promises 408, and a chunk size of twenty f's the same 400 once
+    the read timed out waiting for its 1.2e24 bytes."""
+    started = time.perf_counter()
+    assert words in problem_of(raw(server[1], request_bytes), status)["detail"]
+    assert time.perf_counter() - started < (1.0 if status != 408 else 8.0)
+
+
 def test_health_is_answered_while_every_search_slot_is_busy_and_the_excess_is_refused_at_once(server):
     """Issue 17 #6: 50 concurrent searches were all queued, and /livez waited behind them for minutes."""
     base, _ = server

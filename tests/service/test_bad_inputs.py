@@ -243,7 +243,8 @@ def test_deep_json_that_decodes_is_still_only_a_422(client, game, state):
     assert any(k.startswith("state") for k in problem(post_raw(client, body), 422)["errors"])
 
 
-@pytest.mark.parametrize("number", ["1e400", "-1E+309", "1" + "0" * 400, "-" + "9" * 320, "1" + "0" * 301 + "e10"])
+@pytest.mark.parametrize("number", ["1e400", "-1E+309", "1" + "0" * 400, "-" + "9" * 320, "1" + "0" * 301 + "e10",
+                                    "1" + "0" * 5000, "-" + "9" * 5000])   # beyond Python's 4300 digits (issue 34)
 def test_a_number_beyond_the_floats_is_named(client, number):
     body = '{"game": "tree", "state": {"root": {"type": "max", "children": [{"value": %s}, {"value": 1}]}}, ' \
            '"algorithm": {"name": "minimax"}}' % number

@@ -36,6 +36,11 @@ def test_legal_moves_and_apply(client):
     ("/v1/games/chess/apply", {"state": {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}, "move": "h8g8"}, "state"),
     ("/v1/search", {"game": "chess", "state": {"moves": ["f2f3", "e7e5", "g2g4", "d8h4"]},
                     "algorithm": {"name": "alphabeta"}}, "state"),
+    ("/v1/games/chess/apply", {"state": {}, "move": "e2e4k"}, "move"),                # issue 34: were 500s
+    ("/v1/games/chess/apply", {"state": {"fen": "8/4P3/8/8/8/8/8/k3K3 w - - 0 1"}, "move": "e7e8p"}, "move"),
+    ("/v1/games/chess/legal-moves", {"state": {"moves": ["e2e4k"]}}, "state.moves[0]"),
+    ("/v1/search", {"game": "chess", "state": {"moves": ["e2e4", "e7e5", "e4e5p"]},
+                    "algorithm": {"name": "alphabeta"}}, "state.moves[2]"),
 ])
 def test_bad_chess_input_is_422_naming_the_field(client, path, body, field):
     messages = unprocessable(client.post(path, json=body), field)

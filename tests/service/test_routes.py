@@ -218,3 +218,13 @@ def test_connect4_apply_answers_in_the_moves_notation_and_the_answer_loads_back(
     disagreeing = {"moves": "4453", "board": applied["state"]["board"]}
     refused = client.post("/v1/games/connect4/legal-moves", json={"state": disagreeing})
     assert refused.status_code == 422 and "state.board" in refused.get_json()["errors"]
+
+
+@pytest.mark.parametrize("values, r", [([100, 0], 1), ([1000, -1000], 0.05), ([1000, -1000], -0.05)])
+def test_an_exponential_utility_that_saturates_answers_200(client, values, r):
+    """Issue 34: U(x) rounds to its limit 1/r once r x passes ~37, and its inverse answered 500."""
+    state = {"root": {"type": "max", "children": [{"value": v} for v in values]}}
+    response = client.post("/v1/search", json={"game": "tree", "state": state,
+                                               "algorithm": {"name": "expectimax", "utility": {"exponential": r}}})
+    assert response.status_code == 200
+    assert min(values) <= response.get_json()["certainty_equivalent"] <= max(values)

@@ -8,8 +8,8 @@ import time
 import chess
 
 from engine.errors import IllegalMove, InvalidState
-from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, SQUARES, THEIR_A8, THEIR_H8, move_code,
-                                      square_name, square_of, turned, turned_rights, uci)
+from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, PROMOTIONS, SQUARES, THEIR_A8, THEIR_H8,
+                                      move_code, square_name, square_of, turned, turned_rights, uci)
 from engine.games.chess.evaluation import totals
 from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, PLY, REASONS, RIGHTS, STATUS,
                                          build, moves, play)
@@ -119,11 +119,23 @@ def parse_move(text, state: tuple, field: str = "move", error=IllegalMove) -> in
     if not move:
         raise error("the null move \"0000\" is not a legal move", field=field)
     code = move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
-                     " NBRQ".index(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0)
+                     promotion_code(move, text, field, error))
     if code not in moves(state):
         board = to_board(state)
         raise error(f"{text!r} is not a legal move in {board.fen()}", field=field)
     return code
+
+
+def promotion_code(move: chess.Move, text: str, field: str, error) -> int:
+    """0 for no promotion, 1..4 for a knight, bishop, rook or queen; ``error`` naming ``field`` for a
+    king or a pawn, which UCI spells ("e7e8k") but no pawn may become."""
+    if not move.promotion:
+        return 0
+    letter = chess.piece_symbol(move.promotion).upper()
+    if letter not in PROMOTIONS:
+        raise error(f"{text!r} promotes to {chess.piece_name(move.promotion)}: a pawn promotes to a knight, "
+                    "bishop, rook or queen (n, b, r or q)", field=field)
+    return PROMOTIONS.index(letter)
 
 
 def san(state: tuple, move: int) -> str:
