@@ -91,9 +91,9 @@ def test_a_native_stream_reports_its_iterations_then_the_answer(client):
 
 
 def test_a_native_search_leaves_the_interpreter_to_other_threads():
-    """While a search runs in another thread, this thread's Python work goes on: beside a native search at
-    about its speed alone, beside a Python search at about half of it (they take turns at the interpreter
-    lock), so beside the native one clearly faster."""
+    """While a native search runs in another thread, this thread's Python work goes on: a search that held
+    the interpreter lock would stop it until the search ended. (At least a fifth of its pace alone: the
+    machine's other work may take the rest.)"""
     needs_native("connect4")
 
     def spin(seconds):
@@ -102,18 +102,15 @@ def test_a_native_search_leaves_the_interpreter_to_other_threads():
             count += 1
         return count
 
-    def spin_beside(core):
-        prepared = engine.api.Search("connect4", {"moves": ""}, {"name": "alphabeta", "core": core},
-                                     time_limit_ms=600)
-        worker = threading.Thread(target=prepared.run)
-        worker.start()
-        time.sleep(0.05)
-        count = spin(0.3)
-        worker.join()
-        return count
-
-    beside_python, beside_native = spin_beside("python"), spin_beside("native")
-    assert beside_native > 1.4 * beside_python, (beside_native, beside_python)
+    alone = spin(0.3)
+    prepared = engine.api.Search("connect4", {"moves": ""}, {"name": "alphabeta"}, time_limit_ms=800)
+    worker = threading.Thread(target=prepared.run)
+    worker.start()
+    time.sleep(0.05)
+    beside = spin(0.3)
+    searching = worker.is_alive()
+    worker.join()
+    assert searching and beside > 0.2 * alone, (beside, alone)
 
 
 def test_cancelling_stops_a_native_search_at_once():
