@@ -72,6 +72,12 @@ class Budget {
     return part;
   }
 
+  // Throw Timeout unless `seconds` remain: before a step that cannot poll the clock (growing or clearing
+  // a large table), so that it never runs past the deadline; the search then stops a little early.
+  void check_room(double seconds) const {
+    if (expired() || remaining() < seconds) throw Timeout{};
+  }
+
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool unlimited() const { return unlimited_; }
   // Seconds left (a large number when unlimited).

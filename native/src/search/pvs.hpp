@@ -224,9 +224,8 @@ class Pvs {
       }
     }
     if (tt_capacity_) {
-      if (int64_t(tt_.size()) >= tt_capacity_) tt_.clear();
       const Flag flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
-      tt_.store(key, {to_table(best, ply), d, flag, best_move});
+      store(key, {to_table(best, ply), d, flag, best_move});
     }
     return best;
   }
@@ -281,12 +280,24 @@ class Pvs {
       scores.push_back({a, v, improved ? Bound::Exact : Bound::Upper});
       if (improved) alpha = v, line = pv_.root_line(a);
     }
-    if (tt_capacity_) tt_.store(game_.key(root_), {to_table(alpha, 0), d, TT_EXACT, line[0]});
+    if (tt_capacity_) store(game_.key(root_), {to_table(alpha, 0), d, TT_EXACT, line[0]});
     return line;
   }
 
   // The principal variation, completed from the table where a table cut-off or the horizon left it
   // short: to the end of a proven result, else to the iteration's depth.
+  // Store an entry as pvs.py stores it in its dict (cleared once it holds tt_capacity_ entries), stopping
+  // the search first where the table's growing or clearing, which cannot poll, would overrun the budget.
+  void store(uint64_t key, const Entry& entry) {
+    if (int64_t(tt_.size()) >= tt_capacity_) {
+      budget_.check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
+      tt_.clear();
+    } else if (tt_.grows_next()) {
+      budget_.check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
+    }
+    tt_.store(key, entry);
+  }
+
   std::vector<int> table_line(std::vector<int> line, int d, double score) const {
     const size_t length = G::OUTCOME_GAME && std::fabs(score) >= PROVEN ? size_t(WIN - std::fabs(score)) : size_t(d);
     State s = root_;

@@ -12,10 +12,16 @@
 // every entry until its dict is full, then the newer half).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace tactician {
+
+// What a DictTable's steps that cannot poll the clock cost, measured on this project's 2-core machine:
+// doubling, 130-160 ns an entry (fresh pages and the re-insertion: 75 ms at half a million); clearing,
+// about 6 ns a slot.
+constexpr double TABLE_GROW_SECONDS_PER_ENTRY = 2e-7, TABLE_CLEAR_SECONDS_PER_SLOT = 1e-8;
 
 inline uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
 
@@ -31,6 +37,9 @@ class DictTable {
   DictTable() { resize(10); }
 
   size_t size() const { return count_; }
+  size_t slots() const { return slots_.size(); }
+  // Whether the next store of a new key doubles the table (a rehash of every entry, which cannot poll).
+  bool grows_next() const { return 2 * (count_ + 1) > slots_.size(); }
 
   const Entry* find(uint64_t key) const {
     for (size_t i = index(key);; i = (i + 1) & mask_) {
