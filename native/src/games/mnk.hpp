@@ -172,11 +172,18 @@ class Mnk {
     if (s.status == O_WON) return player == 0 ? -1.0 : 1.0;
     return 0.0;
   }
-  uint64_t key(const State& s) const {  // Python's x << cells | o where it fits; else a mix of the words
+  // Python's key x << cells | o where it fits in 64 bits; else the words mixed one by one with a full
+  // avalanche (MurmurHash3's finaliser), so that two positions share a key as rarely as random keys do.
+  uint64_t key(const State& s) const {
     if (2 * cells <= 64) return s.x.w[0] << cells | s.o.w[0];
+    auto mix = [](uint64_t h) {
+      h = (h ^ h >> 33) * 0xFF51AFD7ED558CCDULL;
+      h = (h ^ h >> 33) * 0xC4CEB9FE1A85EC53ULL;
+      return h ^ h >> 33;
+    };
     uint64_t h = 0;
-    for (int i = 0; i < W; i++) h = (h ^ s.x.w[i]) * 0x9E3779B97F4A7C15ULL ^ (s.o.w[i] * 0xC2B2AE3D27D4EB4FULL);
-    return h ^ h >> 29;
+    for (int i = 0; i < W; i++) h = mix(mix(h ^ s.x.w[i]) ^ s.o.w[i]);
+    return h;
   }
   int plies_bound(const State& s) const { return cells - s.ply; }
 
