@@ -4,19 +4,24 @@
 //
 // Same rules, same order and same knowledge as the Python game: actions in natural order, ordered_actions
 // (by promise on small boards, urgent cells first on larger ones), evaluate bit for bit (the same integer
-// score and the same float operations), and on boards of PRUNED_FROM cells the candidate moves. What the
-// threat-space searches are games/mnk_threats.hpp's. What the Python searches do with this knowledge and
-// the native ones do not yet (pvs.hpp's candidate pruning, extensions and threat phase on boards of
-// PRUNED_FROM cells) the binding refuses to search with (bindings/mnk.cpp).
+// score and the same float operations), and on boards of PRUNED_FROM cells the knowledge Python lists
+// there (game.hpp's CANDIDATES, EXTENSIONS, THREATS): the candidate moves, forcing, and the threat-space
+// searches, which are games/mnk_threats.hpp's.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
+#include "search/game.hpp"
+
 namespace tactician {
+
+template <int W>
+class MnkThreats;  // games/mnk_threats.hpp, which a search that asks for threats includes
 
 // A set of cells: W 64-bit words, cell i is bit i % 64 of word i / 64.
 template <int W>
@@ -154,6 +159,7 @@ class Mnk {
 
   // Whether the Python game prunes this board to its candidate moves (CANDIDATES, EXTENSIONS, THREATS).
   bool prunes() const { return cells >= PRUNED_FROM; }
+  unsigned knowledge() const { return prunes() ? CANDIDATES | EXTENSIONS | THREATS : 0; }
 
   // The state of the marks x and o (a legal position: the Python loader checked it), status included.
   State make(const B& x, const B& o) const {
@@ -358,6 +364,14 @@ class Mnk {
     const Counts& mine = s.ply & 1 ? co : cx;
     const Counts& theirs = s.ply & 1 ? cx : co;
     return !covered(mine, k - 1, empty).any() && covered(theirs, k - 1, empty).any();
+  }
+
+  // threat_win and threat_defences (THREATS): tictactoe.py's, by MnkThreats.
+  std::optional<std::vector<int>> threat_win(const State& s, const Budget& budget, Stats& stats) const {
+    return MnkThreats<W>(*this).threat_win(s, budget, stats);
+  }
+  std::optional<std::vector<int>> threat_defences(const State& s, const Budget& budget, Stats& stats) const {
+    return MnkThreats<W>(*this).threat_defences(s, budget, stats);
   }
 
  private:
