@@ -1,7 +1,7 @@
 """The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
 the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
 evaluations, bit for bit, on boards from 3 x 3 to 19 x 19; and its searches through run_search: the API's fixed node
-counts, the enhanced alpha-beta's answer and nodes, and the refusal where the core lacks the Python knowledge."""
+counts and the enhanced alpha-beta's answer and nodes on small boards (large boards: test_gomoku_native.py)."""
 import random
 
 import pytest
@@ -107,12 +107,6 @@ def test_enhanced_alphabeta_equals_pythons_on_small_boards(case, plies, seed):
     native = native_search(game, state, "alphabeta", {"depth": depth})
     assert (native["move"], native["value"], native["outcome"], native["stats"]["nodes"]) == \
         (python.move, python.value, python.outcome, python.stats.nodes)
-
-
-def test_enhanced_alphabeta_is_refused_where_python_searches_threats():
-    game = game_for(9, 9, 5)
-    with pytest.raises(ValueError, match="threat"):
-        native_search(game, game.result((0, 0, 0, 0), 40), "alphabeta", {"depth": 2})
 
 
 @settings(max_examples=12, deadline=None)

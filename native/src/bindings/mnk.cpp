@@ -3,11 +3,10 @@
 // the marks as little-endian bytes. Boards of up to 64 cells run on one-word bitboards, larger ones on
 // two, four or six words.
 //
-// Coverage: every board (1 x 1 to 19 x 19, any k) for mcts (random and heuristic rollouts), minimax and
-// textbook alpha-beta; enhanced alpha-beta on boards under Mnk::PRUNED_FROM (81) cells. Enhanced alpha-beta
-// on larger boards is refused: the Python search there prunes to candidate moves, extends forcing moves
-// and runs a threat phase; the game's side of that is native (candidate_actions, forcing,
-// games/mnk_threats.hpp), the search's (pvs.hpp) not yet.
+// Coverage: every search of every board (1 x 1 to 19 x 19, any k): mcts (random and heuristic rollouts),
+// minimax, textbook and enhanced alpha-beta, which on boards of Mnk::PRUNED_FROM (81) cells or more prunes
+// to the candidate moves, extends forcing moves and runs the threat phase as the Python search does
+// (pvs.hpp with the game's knowledge); so no refusal.
 #include <stdexcept>
 #include <string>
 
@@ -77,15 +76,6 @@ decltype(auto) with_game(nb::handle py_state, F&& f) {
   return run(std::integral_constant<int, 6>{});
 }
 
-// The searches this core refuses: those where the Python search uses knowledge this core lacks.
-const char* refusal(nb::handle py_state, const Request& request) {
-  Board b = board_of(py_state);
-  if (b.rows * b.cols >= Mnk<1>::PRUNED_FROM && request.algorithm == "alphabeta" && !request.textbook())
-    return "no native enhanced alphabeta on tictactoe boards of 81 cells or more: the Python search there "
-           "uses threat-space search (mnk_threats.py), not native yet";
-  return nullptr;
-}
-
 Result search_entry(nb::handle py_state, const Request& request, const Budget& budget) {
   return with_game(py_state, [&](const auto& game, const auto& state) {
     nb::gil_scoped_release release;
@@ -106,7 +96,7 @@ uint64_t perft(const G& game, const typename G::State& s, int depth) {
 }  // namespace
 
 void bind_mnk(nb::module_& m, Entries& entries) {
-  entries["tictactoe"] = Entry(&search_entry, &refusal);
+  entries["tictactoe"] = Entry(&search_entry);
   m.def("mnk_perft", [](nb::handle s, int depth) {
     return with_game(s, [&](const auto& game, const auto& state) {
       nb::gil_scoped_release release;
