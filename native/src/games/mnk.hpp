@@ -232,7 +232,9 @@ class Mnk {
         if (!occupied.test(c)) out[n++] = c;
       return n;
     }
-    return urgent_first(s, -1, out);
+    Counts mine, theirs;
+    sides(s, mine, theirs);
+    return urgent_first(s, mine, theirs, -1, out);
   }
 
   // tictactoe.py's evaluate: open windows weighed 4 ** marks and squashed, then the tempo (threats within
@@ -270,11 +272,8 @@ class Mnk {
       complete = false;
       return 1;
     }
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
-    const Counts& mine = s.ply & 1 ? co : cx;
-    const Counts& theirs = s.ply & 1 ? cx : co;
+    Counts mine, theirs;
+    sides(s, mine, theirs);
     complete = true;
     B wins = covered(mine, k - 1, empty);
     if (wins.any()) {
@@ -298,7 +297,7 @@ class Mnk {
         return n;
       }
     }
-    int n = urgent_first(s, BEAM, out);
+    int n = urgent_first(s, mine, theirs, BEAM, out);
     complete = n == empty.count();
     return n;
   }
@@ -358,11 +357,8 @@ class Mnk {
   // forcing (EXTENSIONS): the mover cannot win at once and must stop the opponent's win at once.
   bool forcing(const State& s) const {
     B empty = empty_cells(s);
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
-    const Counts& mine = s.ply & 1 ? co : cx;
-    const Counts& theirs = s.ply & 1 ? cx : co;
+    Counts mine, theirs;
+    sides(s, mine, theirs);
     return !covered(mine, k - 1, empty).any() && covered(theirs, k - 1, empty).any();
   }
 
@@ -435,20 +431,23 @@ class Mnk {
     return double_completions(other, k - 2, occupied).any() && !three_defences(other, occupied).any();
   }
 
-  // urgency(state, least): per empty cell, the sum over the open windows through it with `least` to
-  // k - 1 marks of one player of 4 ** marks (times ATTACK_WEIGHT for the mover's); 0: none. Sums of
-  // multiples of 0.5 below 2 ** 53: exact in any order, as in Python.
-  void urgency(const State& s, int least, double* out) const {
+  // The open windows by count of the mover (`mine`) and of the opponent.
+  void sides(const State& s, Counts& mine, Counts& theirs) const {
+    by_count(s.ply & 1 ? s.o : s.x, s.ply & 1 ? s.x : s.o, mine);
+    by_count(s.ply & 1 ? s.x : s.o, s.ply & 1 ? s.o : s.x, theirs);
+  }
+  // urgency(state, least), given sides(state): per empty cell, the sum over the open windows through it
+  // with `least` to k - 1 marks of one player of 4 ** marks (times ATTACK_WEIGHT for the mover's); 0:
+  // none. Sums of multiples of 0.5 below 2 ** 53: exact in any order, as in Python.
+  void urgency(const State& s, const Counts& mine, const Counts& theirs, int least, double* out) const {
     B empty = full & ~(s.x | s.o);
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
     std::fill(out, out + cells, 0.0);
-    const Counts* sides[2] = {s.ply & 1 ? &co : &cx, s.ply & 1 ? &cx : &co};
+    const Counts* by_side[2] = {&mine, &theirs};
     for (int side = 0; side < 2; side++)
       for (int m = least; m < k; m++) {
         double value = (side == 0 ? ATTACK_WEIGHT : 1.0) * double(power[m]);
-        each_window(*sides[side], m, [&](const B& window) { (window & empty).each([&](int c) { out[c] += value; }); });
+        each_window(*by_side[side], m,
+                    [&](const B& window) { (window & empty).each([&](int c) { out[c] += value; }); });
       }
   }
   // The cells with an urgency, most urgent first, ties by promise.
@@ -459,16 +458,17 @@ class Mnk {
     std::sort(out, out + n, [&](int a, int b) { return urgent[a] != urgent[b] ? urgent[a] > urgent[b] : rank[a] < rank[b]; });
     return n;
   }
-  // urgent_first(state, wanted): the urgent cells, then the others near a mark, then the rest, each group
-  // by promise; only the first `wanted` (-1: all), ranked by windows of two marks or more when they fill it.
-  int urgent_first(const State& s, int wanted, int* out) const {
+  // urgent_first(state, wanted), given sides(state): the urgent cells, then the others near a mark, then
+  // the rest, each group by promise; only the first `wanted` (-1: all), ranked by windows of two marks or
+  // more when they fill it.
+  int urgent_first(const State& s, const Counts& mine, const Counts& theirs, int wanted, int* out) const {
     double urgent[MAX_CELLS];
     if (wanted >= 0) {
-      urgency(s, 2, urgent);
+      urgency(s, mine, theirs, 2, urgent);
       int n = by_urgency(urgent, out);
       if (n >= wanted) return wanted;
     }
-    urgency(s, 1, urgent);
+    urgency(s, mine, theirs, 1, urgent);
     int n = by_urgency(urgent, out);
     if (wanted >= 0 && n >= wanted) return wanted;
     B occupied = s.x | s.o, close;
