@@ -66,6 +66,7 @@ def test_rules_and_knowledge_equal_pythons_along_a_random_game(board, data):
         assert [tn.mnk_evaluate(native, p) for p in (0, 1)] == [game.evaluate(state, p) for p in (0, 1)]
         if game.is_terminal(state):
             break
+        assert tn.mnk_forcing(native) == game.forcing(state)
         if game.cells >= PRUNED_FROM:
             moves, complete = game.candidate_actions(state)
             assert tn.mnk_candidate_actions(native) == (list(moves), complete)

@@ -356,10 +356,24 @@ class Mnk {
 
   // forcing (EXTENSIONS): the mover cannot win at once and must stop the opponent's win at once.
   bool forcing(const State& s) const {
-    B empty = empty_cells(s);
-    Counts mine, theirs;
-    sides(s, mine, theirs);
-    return !covered(mine, k - 1, empty).any() && covered(theirs, k - 1, empty).any();
+    const B &mine = s.ply & 1 ? s.o : s.x, &theirs = s.ply & 1 ? s.x : s.o;
+    return !has_four(mine, theirs) && has_four(theirs, mine);
+  }
+  // Whether `player` has a window of k - 1 marks and none of `other`'s (whose one empty cell wins at once):
+  // a window without `other`'s marks and with exactly one empty cell. Cheaper than by_count's every count.
+  bool has_four(const B& player, const B& other) const {
+    const B empty = full & ~(player | other);
+    for (const Direction& d : dirs) {
+      B open = d.starts, once, twice;  // windows with an empty cell, with two
+      for (int i = 0; i < k; i++) {
+        const B e = empty >> (i * d.shift);
+        open &= ~(other >> (i * d.shift));
+        twice |= once & e;
+        once |= e;
+      }
+      if ((open & once & ~twice).any()) return true;
+    }
+    return false;
   }
 
   // threat_win and threat_defences (THREATS): tictactoe.py's, by MnkThreats.
