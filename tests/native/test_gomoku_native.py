@@ -10,7 +10,8 @@ cutoffs, tt_hits, max_depth, depth_completed, stop_reason), on random openings a
 states. Both searches run without a deadline: the threat phase's shares of an unlimited budget are unlimited, so
 both threat searches end by their position budgets alone and visit the same positions. Under a time limit the
 shares end where each core's speed lets them, and the node counts cannot be equal: there the native search is
-only checked to answer within its limit plus a few ms.
+only checked to answer within its limit plus a few ms. The one search the core refuses there, the exact solve
+without a depth limit near the end (where the Python search fails), is refused before it runs.
 """
 import random
 import time
@@ -117,3 +118,26 @@ def test_a_time_limited_search_on_19x19_answers_in_time(plies, seconds):
     elapsed = time.perf_counter() - start
     assert move in game.actions(state) and stats["stop_reason"] == "time_limit"
     assert elapsed <= seconds + 0.01
+
+
+def test_the_exact_solve_of_a_large_board_is_refused():
+    """Without a depth limit and with at most 24 plies left, pvs.py gives its exact solver the root's candidate
+    moves only, and the solver fails on the moves left out (a KeyError in engine/search/solver.py): there is no
+    Python answer to match, so the compiled core refuses that search, and says so before it (unfit); with a
+    depth limit it runs it."""
+    game = game_for(9, 9, 5)
+    for seed in range(100):
+        draw, state = random.Random(seed), (0, 0, 0, 0)
+        while state[2] < 60 and not game.is_terminal(state):
+            state = game.result(state, draw.choice(game.actions(state)))
+        if not game.is_terminal(state):
+            break
+    native = game.native_state(state)
+    unlimited = native_settings(game, alphabeta.Settings(), Limits())
+    assert "not native yet" in tn.unfit("tictactoe", native, "alphabeta", unlimited)
+    with pytest.raises(ValueError, match="not native yet"):
+        tn.search("tictactoe", native, "alphabeta", unlimited, 0.1, tn.Token(), None)
+    limited = native_settings(game, alphabeta.Settings(depth=2), Limits())
+    assert tn.unfit("tictactoe", native, "alphabeta", limited) is None
+    assert answer_of_native(game, state, alphabeta.Settings(depth=2)) == \
+        answer_of_python(game, state, alphabeta.Settings(depth=2))

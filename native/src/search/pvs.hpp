@@ -31,6 +31,13 @@ constexpr int SOLVE_MAX_PLIES = 24;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
 
+// Whether the search of an outcome game whose keys fix the ply gives the exact solver its turn first:
+// with request.solve, or without a depth limit when at most SOLVE_MAX_PLIES plies are left (`bound`,
+// the game's plies_bound; -1: unknown).
+inline bool solves_first(const Request& request, int bound) {
+  return request.solve || (request.depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= SOLVE_MAX_PLIES);
+}
+
 template <class G>
 class Pvs {
   using State = typename G::State;
@@ -69,7 +76,7 @@ class Pvs {
     std::vector<int> ranking(moves, moves + n);
     if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
-      if (request_.solve || (depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= SOLVE_MAX_PLIES)) {
+      if (solves_first(request_, bound)) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = exact_solve(game_, root_, share, ordering_, tt_capacity_, ranking, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
