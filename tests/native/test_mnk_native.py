@@ -1,7 +1,7 @@
 """The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
 the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
 evaluations, bit for bit, on boards from 3 x 3 to 19 x 19; and its searches through run_search: the API's fixed node
-counts, the enhanced alpha-beta's answer and nodes, and the refusal where the core lacks the Python knowledge."""
+counts and the enhanced alpha-beta's answer and nodes on small boards (large boards: test_gomoku_native.py)."""
 import random
 
 import pytest
@@ -66,6 +66,7 @@ def test_rules_and_knowledge_equal_pythons_along_a_random_game(board, data):
         assert [tn.mnk_evaluate(native, p) for p in (0, 1)] == [game.evaluate(state, p) for p in (0, 1)]
         if game.is_terminal(state):
             break
+        assert tn.mnk_forcing(native) == game.forcing(state)
         if game.cells >= PRUNED_FROM:
             moves, complete = game.candidate_actions(state)
             assert tn.mnk_candidate_actions(native) == (list(moves), complete)
@@ -107,12 +108,6 @@ def test_enhanced_alphabeta_equals_pythons_on_small_boards(case, plies, seed):
     native = native_search(game, state, "alphabeta", {"depth": depth})
     assert (native["move"], native["value"], native["outcome"], native["stats"]["nodes"]) == \
         (python.move, python.value, python.outcome, python.stats.nodes)
-
-
-def test_enhanced_alphabeta_is_refused_where_python_searches_threats():
-    game = game_for(9, 9, 5)
-    with pytest.raises(ValueError, match="threat"):
-        native_search(game, game.result((0, 0, 0, 0), 40), "alphabeta", {"depth": 2})
 
 
 @settings(max_examples=12, deadline=None)

@@ -3,11 +3,10 @@
 // the marks as little-endian bytes. Boards of up to 64 cells run on one-word bitboards, larger ones on
 // two, four or six words.
 //
-// Coverage: every board (1 x 1 to 19 x 19, any k) for mcts (random and heuristic rollouts), minimax and
-// textbook alpha-beta; enhanced alpha-beta on boards under Mnk::PRUNED_FROM (81) cells. Enhanced alpha-beta
-// on larger boards is refused: the Python search there prunes to candidate moves, extends forcing moves
-// and runs a threat phase; the game's side of that is native (candidate_actions, forcing,
-// games/mnk_threats.hpp), the search's (pvs.hpp) not yet.
+// Coverage: every board (1 x 1 to 19 x 19, any k) for mcts (random and heuristic rollouts), minimax,
+// textbook and enhanced alpha-beta, which on boards of Mnk::PRUNED_FROM (81) cells or more prunes to the
+// candidate moves, extends forcing moves and runs the threat phase as the Python search does (pvs.hpp with
+// the game's knowledge). Refused (see refusal): the enhanced alpha-beta's exact solve on those boards.
 #include <stdexcept>
 #include <string>
 
@@ -77,13 +76,23 @@ decltype(auto) with_game(nb::handle py_state, F&& f) {
   return run(std::integral_constant<int, 6>{});
 }
 
-// The searches this core refuses: those where the Python search uses knowledge this core lacks.
+// The searches this core refuses: on boards of PRUNED_FROM cells or more, an enhanced alpha-beta that
+// would give the exact solver its turn (solves_first): pvs.py hands the solver the root's candidate moves
+// only, and solver.py then fails on the moves left out (a KeyError), so there is no Python answer to
+// match, and a solve over the candidates alone would prove nothing about the others.
 const char* refusal(nb::handle py_state, const Request& request) {
   Board b = board_of(py_state);
-  if (b.rows * b.cols >= Mnk<1>::PRUNED_FROM && request.algorithm == "alphabeta" && !request.textbook())
-    return "no native enhanced alphabeta on tictactoe boards of 81 cells or more: the Python search there "
-           "uses threat-space search (mnk_threats.py), not native yet";
-  return nullptr;
+  const int cells = b.rows * b.cols;
+  if (cells < Mnk<1>::PRUNED_FROM || request.algorithm != "alphabeta" || request.textbook()) return nullptr;
+  int marks = 0;
+  for (const nb::bytes* side : {&b.x, &b.o}) {
+    const auto* bytes = static_cast<const unsigned char*>(side->data());
+    for (size_t i = 0; i < side->size(); i++) marks += __builtin_popcount(bytes[i]);
+  }
+  if (!solves_first(request, cells - marks, LONG_SOLVE_MAX_PLIES)) return nullptr;
+  return "no native exact solve of the enhanced alphabeta on tictactoe boards of 81 cells or more (no depth "
+         "limit and at most 42 plies left): the Python search there fails, its solver given the candidate "
+         "moves only; not native yet";
 }
 
 Result search_entry(nb::handle py_state, const Request& request, const Budget& budget) {

@@ -4,19 +4,24 @@
 //
 // Same rules, same order and same knowledge as the Python game: actions in natural order, ordered_actions
 // (by promise on small boards, urgent cells first on larger ones), evaluate bit for bit (the same integer
-// score and the same float operations), and on boards of PRUNED_FROM cells the candidate moves. What the
-// threat-space searches are games/mnk_threats.hpp's. What the Python searches do with this knowledge and
-// the native ones do not yet (pvs.hpp's candidate pruning, extensions and threat phase on boards of
-// PRUNED_FROM cells) the binding refuses to search with (bindings/mnk.cpp).
+// score and the same float operations), and on boards of PRUNED_FROM cells the knowledge Python lists
+// there (game.hpp's CANDIDATES, EXTENSIONS, THREATS): the candidate moves, forcing, and the threat-space
+// searches, which are games/mnk_threats.hpp's.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
+#include "search/game.hpp"
+
 namespace tactician {
+
+template <int W>
+class MnkThreats;  // games/mnk_threats.hpp, which a search that asks for threats includes
 
 // A set of cells: W 64-bit words, cell i is bit i % 64 of word i / 64.
 template <int W>
@@ -154,6 +159,7 @@ class Mnk {
 
   // Whether the Python game prunes this board to its candidate moves (CANDIDATES, EXTENSIONS, THREATS).
   bool prunes() const { return cells >= PRUNED_FROM; }
+  unsigned knowledge() const { return prunes() ? CANDIDATES | EXTENSIONS | THREATS : 0; }
 
   // The state of the marks x and o (a legal position: the Python loader checked it), status included.
   State make(const B& x, const B& o) const {
@@ -172,11 +178,18 @@ class Mnk {
     if (s.status == O_WON) return player == 0 ? -1.0 : 1.0;
     return 0.0;
   }
-  uint64_t key(const State& s) const {  // Python's x << cells | o where it fits; else a mix of the words
+  // Python's key x << cells | o where it fits in 64 bits; else the words mixed one by one with a full
+  // avalanche (MurmurHash3's finaliser), so that two positions share a key as rarely as random keys do.
+  uint64_t key(const State& s) const {
     if (2 * cells <= 64) return s.x.w[0] << cells | s.o.w[0];
+    auto mix = [](uint64_t h) {
+      h = (h ^ h >> 33) * 0xFF51AFD7ED558CCDULL;
+      h = (h ^ h >> 33) * 0xC4CEB9FE1A85EC53ULL;
+      return h ^ h >> 33;
+    };
     uint64_t h = 0;
-    for (int i = 0; i < W; i++) h = (h ^ s.x.w[i]) * 0x9E3779B97F4A7C15ULL ^ (s.o.w[i] * 0xC2B2AE3D27D4EB4FULL);
-    return h ^ h >> 29;
+    for (int i = 0; i < W; i++) h = mix(mix(h ^ s.x.w[i]) ^ s.o.w[i]);
+    return h;
   }
   int plies_bound(const State& s) const { return cells - s.ply; }
 
@@ -219,7 +232,9 @@ class Mnk {
         if (!occupied.test(c)) out[n++] = c;
       return n;
     }
-    return urgent_first(s, -1, out);
+    Counts mine, theirs;
+    sides(s, mine, theirs);
+    return urgent_first(s, mine, theirs, -1, out);
   }
 
   // tictactoe.py's evaluate: open windows weighed 4 ** marks and squashed, then the tempo (threats within
@@ -257,11 +272,8 @@ class Mnk {
       complete = false;
       return 1;
     }
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
-    const Counts& mine = s.ply & 1 ? co : cx;
-    const Counts& theirs = s.ply & 1 ? cx : co;
+    Counts mine, theirs;
+    sides(s, mine, theirs);
     complete = true;
     B wins = covered(mine, k - 1, empty);
     if (wins.any()) {
@@ -285,7 +297,7 @@ class Mnk {
         return n;
       }
     }
-    int n = urgent_first(s, BEAM, out);
+    int n = urgent_first(s, mine, theirs, BEAM, out);
     complete = n == empty.count();
     return n;
   }
@@ -344,13 +356,32 @@ class Mnk {
 
   // forcing (EXTENSIONS): the mover cannot win at once and must stop the opponent's win at once.
   bool forcing(const State& s) const {
-    B empty = empty_cells(s);
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
-    const Counts& mine = s.ply & 1 ? co : cx;
-    const Counts& theirs = s.ply & 1 ? cx : co;
-    return !covered(mine, k - 1, empty).any() && covered(theirs, k - 1, empty).any();
+    const B &mine = s.ply & 1 ? s.o : s.x, &theirs = s.ply & 1 ? s.x : s.o;
+    return !has_four(mine, theirs) && has_four(theirs, mine);
+  }
+  // Whether `player` has a window of k - 1 marks and none of `other`'s (whose one empty cell wins at once):
+  // a window without `other`'s marks and with exactly one empty cell. Cheaper than by_count's every count.
+  bool has_four(const B& player, const B& other) const {
+    const B empty = full & ~(player | other);
+    for (const Direction& d : dirs) {
+      B open = d.starts, once, twice;  // windows with an empty cell, with two
+      for (int i = 0; i < k; i++) {
+        const B e = empty >> (i * d.shift);
+        open &= ~(other >> (i * d.shift));
+        twice |= once & e;
+        once |= e;
+      }
+      if ((open & once & ~twice).any()) return true;
+    }
+    return false;
+  }
+
+  // threat_win and threat_defences (THREATS): tictactoe.py's, by MnkThreats.
+  std::optional<std::vector<int>> threat_win(const State& s, const Budget& budget, Stats& stats) const {
+    return MnkThreats<W>(*this).threat_win(s, budget, stats);
+  }
+  std::optional<std::vector<int>> threat_defences(const State& s, const Budget& budget, Stats& stats) const {
+    return MnkThreats<W>(*this).threat_defences(s, budget, stats);
   }
 
  private:
@@ -414,20 +445,23 @@ class Mnk {
     return double_completions(other, k - 2, occupied).any() && !three_defences(other, occupied).any();
   }
 
-  // urgency(state, least): per empty cell, the sum over the open windows through it with `least` to
-  // k - 1 marks of one player of 4 ** marks (times ATTACK_WEIGHT for the mover's); 0: none. Sums of
-  // multiples of 0.5 below 2 ** 53: exact in any order, as in Python.
-  void urgency(const State& s, int least, double* out) const {
+  // The open windows by count of the mover (`mine`) and of the opponent.
+  void sides(const State& s, Counts& mine, Counts& theirs) const {
+    by_count(s.ply & 1 ? s.o : s.x, s.ply & 1 ? s.x : s.o, mine);
+    by_count(s.ply & 1 ? s.x : s.o, s.ply & 1 ? s.o : s.x, theirs);
+  }
+  // urgency(state, least), given sides(state): per empty cell, the sum over the open windows through it
+  // with `least` to k - 1 marks of one player of 4 ** marks (times ATTACK_WEIGHT for the mover's); 0:
+  // none. Sums of multiples of 0.5 below 2 ** 53: exact in any order, as in Python.
+  void urgency(const State& s, const Counts& mine, const Counts& theirs, int least, double* out) const {
     B empty = full & ~(s.x | s.o);
-    Counts cx, co;
-    by_count(s.x, s.o, cx);
-    by_count(s.o, s.x, co);
     std::fill(out, out + cells, 0.0);
-    const Counts* sides[2] = {s.ply & 1 ? &co : &cx, s.ply & 1 ? &cx : &co};
+    const Counts* by_side[2] = {&mine, &theirs};
     for (int side = 0; side < 2; side++)
       for (int m = least; m < k; m++) {
         double value = (side == 0 ? ATTACK_WEIGHT : 1.0) * double(power[m]);
-        each_window(*sides[side], m, [&](const B& window) { (window & empty).each([&](int c) { out[c] += value; }); });
+        each_window(*by_side[side], m,
+                    [&](const B& window) { (window & empty).each([&](int c) { out[c] += value; }); });
       }
   }
   // The cells with an urgency, most urgent first, ties by promise.
@@ -438,16 +472,17 @@ class Mnk {
     std::sort(out, out + n, [&](int a, int b) { return urgent[a] != urgent[b] ? urgent[a] > urgent[b] : rank[a] < rank[b]; });
     return n;
   }
-  // urgent_first(state, wanted): the urgent cells, then the others near a mark, then the rest, each group
-  // by promise; only the first `wanted` (-1: all), ranked by windows of two marks or more when they fill it.
-  int urgent_first(const State& s, int wanted, int* out) const {
+  // urgent_first(state, wanted), given sides(state): the urgent cells, then the others near a mark, then
+  // the rest, each group by promise; only the first `wanted` (-1: all), ranked by windows of two marks or
+  // more when they fill it.
+  int urgent_first(const State& s, const Counts& mine, const Counts& theirs, int wanted, int* out) const {
     double urgent[MAX_CELLS];
     if (wanted >= 0) {
-      urgency(s, 2, urgent);
+      urgency(s, mine, theirs, 2, urgent);
       int n = by_urgency(urgent, out);
       if (n >= wanted) return wanted;
     }
-    urgency(s, 1, urgent);
+    urgency(s, mine, theirs, 1, urgent);
     int n = by_urgency(urgent, out);
     if (wanted >= 0 && n >= wanted) return wanted;
     B occupied = s.x | s.o, close;

@@ -30,14 +30,33 @@
 //   template <class U> Playout random_playout(const State&, U& uniform) const;
 //       uniformly random moves to the end, each drawn as the Python game draws it from uniform() (a callable
 //       returning a double in [0, 1)): the final utilities of both players and the plies played
+//   int candidate_actions(const State&, int* out, bool& complete) const;                       (CANDIDATES)
+//       forward pruning: the few moves worth searching, in the order to search them, and their number;
+//       `complete` tells whether they are every move that matters
+//   bool forcing(const State&) const;                                                          (EXTENSIONS)
+//       whether the reply is forced there, so that a search looks one ply deeper at no cost in width
+//   std::optional<std::vector<int>> threat_win(const State&, const Budget&, Stats&) const;     (THREATS)
+//   std::optional<std::vector<int>> threat_defences(const State&, const Budget&, Stats&) const;
+//       a threat-space search: the mover's forced win (its line: a proof), or nothing; the mover's moves that
+//       may stop the opponent's forced win (perhaps none), or nothing when it found no such win. Both add the
+//       positions they visit to stats.nodes and let Timeout through.
+//   unsigned knowledge() const;
+//       which of CANDIDATES, EXTENSIONS and THREATS this instance lists, when that depends on the instance
+//       (m,n,k: boards of 81 cells or more), as the Python game's capabilities do; without it, a game lists
+//       every one it defines (see lists<K>)
 //
 // Every game here is declared alternating (engine/registry.py's GameType): mate-distance windows, the
 // safe-children shortcuts and the exact solver rely on it.
 // Every move is an int: the move's JSON form in the API (a column, a cell index).
 #pragma once
 
+#include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
+
+#include "core/budget.hpp"
+#include "core/result.hpp"
 
 namespace tactician {
 
@@ -61,7 +80,32 @@ TACTICIAN_DETECT(safe_children,
                  std::declval<const G&>().safe_children(TACTICIAN_STATE, std::declval<typename G::Child*>()))
 TACTICIAN_DETECT(outcome_bounds, std::declval<const G&>().outcome_bounds(TACTICIAN_STATE, std::declval<double&>(),
                                                                          std::declval<double&>()))
+TACTICIAN_DETECT(candidate_actions, std::declval<const G&>().candidate_actions(TACTICIAN_STATE, std::declval<int*>(),
+                                                                                 std::declval<bool&>()))
+TACTICIAN_DETECT(forcing, std::declval<const G&>().forcing(TACTICIAN_STATE))
+#define TACTICIAN_THREAT(call) std::declval<const G&>().call(TACTICIAN_STATE, std::declval<const Budget&>(), \
+                                                              std::declval<Stats&>())
+TACTICIAN_DETECT(threat_search, (TACTICIAN_THREAT(threat_win), TACTICIAN_THREAT(threat_defences)))
+#undef TACTICIAN_THREAT
+TACTICIAN_DETECT(knowledge, std::declval<const G&>().knowledge())
 #undef TACTICIAN_STATE
+
+// The knowledge of the searches' enhancements, named as the Python capabilities.
+enum Knowledge : unsigned { CANDIDATES = 1, EXTENSIONS = 2, THREATS = 4 };
+
+// Whether `game` lists knowledge K: it defines the calls, and this instance lists it (knowledge()).
+template <Knowledge K, class G>
+bool lists(const G& game) {
+  constexpr bool defined = K == CANDIDATES   ? has_candidate_actions<G>::value
+                           : K == EXTENSIONS ? has_forcing<G>::value
+                                             : has_threat_search<G>::value;
+  if constexpr (!defined)
+    return false;
+  else if constexpr (has_knowledge<G>::value)
+    return (game.knowledge() & K) != 0;
+  else
+    return true;
+}
 
 // child_type<G>::type: G::Child, or for a game without safe children a struct of the same fields.
 template <class G, class = void>

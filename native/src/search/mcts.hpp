@@ -30,12 +30,6 @@ template <class G>
 struct has_random_playout<G, std::void_t<decltype(std::declval<const G&>().random_playout(
                                  std::declval<const typename G::State&>(), std::declval<Random&>()))>>
     : std::true_type {};
-template <class G, class = void>
-struct has_candidates : std::false_type {};
-template <class G>
-struct has_candidates<G, std::void_t<decltype(std::declval<const G&>().candidate_actions(
-                             std::declval<const typename G::State&>(), std::declval<int*>(), std::declval<bool&>()))>>
-    : std::true_type {};
 
 constexpr int PROGRESS_EVERY = 1024;  // iterations between two progress reports
 constexpr double ROLLOUT_EPSILON = 0.1;
@@ -213,8 +207,8 @@ class Mcts {
       if (win >= 0) return win;
     }
     if (rng_() < ROLLOUT_EPSILON) return legal[int(rng_() * n)];
-    if constexpr (has_candidates<G>::value) {
-      if (game_.prunes()) {
+    if constexpr (has_candidate_actions<G>::value) {
+      if (lists<CANDIDATES>(game_)) {
         int candidates[G::MAX_MOVES];
         bool complete;
         int k = game_.candidate_actions(s, candidates, complete);

@@ -1,16 +1,24 @@
 // The enhanced alpha-beta: iteratively deepened principal-variation search in negamax form, as
 // engine/search/pvs.py does it for games like Connect Four and m,n,k (alternating, no quiescence, null
-// moves, reductions, aspiration or threat search: none of those games lists them). Null-window scouts and
-// re-searches, a transposition table (DictTable: Python's dict, so the same nodes), move ordering (table
-// move, killers, history, the game's own ordering; below the root, the safe children where the game has
-// them) and, in outcome games, wins scored WIN - ply. Without a depth limit, the exact solver first takes
-// a share of the time (SOLVE_SHARE) when the plies left fit the time (solve_max_plies), or the whole budget
-// with request.solve.
+// moves, reductions or aspiration: none of those games lists them). Null-window scouts and re-searches, a
+// transposition table (DictTable: Python's dict, so the same nodes), move ordering (table move, killers,
+// history, the game's own ordering; below the root, the safe children where the game has them) and, in
+// outcome games, wins scored WIN - ply. Without a depth limit, the exact solver first takes a share of the
+// time (SOLVE_SHARE) when the plies left fit the time (solve_max_plies), or the whole budget with
+// request.solve.
+//
+// The knowledge a game lists (game.hpp; m,n,k on boards of 81+ cells) adds pvs.py's enhancements: forward
+// pruning to the candidate moves (CANDIDATES, with ordering), where a node whose candidates all lose while
+// moves left out might not scores LIKELY_LOSS; one more ply at forcing states (EXTENSIONS, up to twice the
+// iteration's depth); and, in outcome games, the threat phase at the root (THREATS) within its shares of
+// the time (WIN_SHARE, DEFENCE_SHARE): the mover's forced win is played, the opponent's restricts the root
+// to the moves that may stop it. The threat searches' positions count among the nodes, as in Python.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "search/common.hpp"
@@ -26,9 +34,18 @@ constexpr double SOLVE_SHARE = 1.0 / 3;
 // 0.29 s on average, 5 s at the most), and 30 plies below.
 constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
+constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
+constexpr double LIKELY_LOSS = -1.0;
 
 inline int solve_max_plies(const Budget& budget) {
   return budget.remaining() < LONG_SOLVE_SECONDS ? SOLVE_MAX_PLIES : LONG_SOLVE_MAX_PLIES;
+}
+
+// Whether the search of an outcome game whose keys fix the ply gives the exact solver its turn first:
+// with request.solve, or without a depth limit when at most `max_plies` plies are left (`bound`, the
+// game's plies_bound; -1: unknown).
+inline bool solves_first(const Request& request, int bound, int max_plies) {
+  return request.solve || (request.depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= max_plies);
 }
 
 template <class G>
@@ -37,6 +54,7 @@ class Pvs {
   using Child = typename child_type<G>::type;
   static constexpr bool WIN_TEST = G::OUTCOME_GAME && has_immediate_win<G>::value;
   static constexpr int NEXT_WIN = WIN_TEST ? 3 : 1;  // a player who cannot win at once wins this much later
+  static constexpr bool SAFE = has_safe_children<G>::value;
   enum Flag : int8_t { TT_EXACT, TT_LOWER, TT_UPPER };
   struct Entry {
     double score;  // relative to the node (to_table)
@@ -53,7 +71,8 @@ class Pvs {
  public:
   Pvs(const G& game, const State& root, const Request& request, const Budget& budget)
       : game_(game), root_(root), request_(request), budget_(budget), ordering_(request.move_ordering),
-        safe_(has_safe_children<G>::value && request.move_ordering && WIN_TEST),
+        safe_(SAFE && request.move_ordering && WIN_TEST), pruning_(ordering_ && lists<CANDIDATES>(game)),
+        extensions_(lists<EXTENSIONS>(game)), threats_(G::OUTCOME_GAME && lists<THREATS>(game)),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
         pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
 
@@ -61,11 +80,13 @@ class Pvs {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
     int last = depth < 0 ? MAX_ID_DEPTH : depth;
     if (bound >= 0) last = std::min(last, bound);
-    int moves[G::MAX_MOVES], n = ordering_ ? game_.ordered_actions(root_, moves) : game_.actions(root_, moves);
+    int moves[G::MAX_MOVES];
+    bool root_complete;
+    const int n = searched_moves(root_, moves, root_complete);
     std::vector<int> ranking(moves, moves + n);
     if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
-      if (request_.solve || (depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= solve_max_plies(budget_))) {
+      if (solves_first(request_, bound, solve_max_plies(budget_))) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = exact_solve(game_, root_, share, ordering_, tt_capacity_, ranking, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
@@ -75,20 +96,29 @@ class Pvs {
     int completed_depth = 0;
     std::vector<RootScore> scores;
     std::vector<int> line;
+    std::optional<std::vector<int>> won;  // by threats: the answer, with no deepening
+    if (threats_) won = threat_phase(ranking, root_complete);
+    if (won) {
+      completed = true, completed_depth = int(won->size()), line = *won;
+      scores = {{line[0], WIN - completed_depth, Bound::Exact}};
+      stats_.stop_reason = SOLVED;
+    }
     try {
-      for (int d = 1; d <= last; ++d) {
+      for (int d = 1; !won && d <= last; ++d) {
         ++stats_.nodes;
+        horizon_ = d;
         std::vector<RootScore> pass;
         std::vector<int> pass_line = root_pass(d, ranking, pass);
         double best_score = -INF;
         for (const RootScore& rs : pass) best_score = std::max(best_score, rs.score);
+        if (!root_complete && best_score < PROVEN) ++guesses_;
         if (tt_capacity_) pass_line = table_line(pass_line, d, best_score);
         completed = true, completed_depth = d, scores = pass, line = pass_line;
         budget_.report({d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth});
         std::stable_sort(pass.begin(), pass.end(),
                          [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
         for (size_t i = 0; i < pass.size(); ++i) ranking[i] = pass[i].move;
-        if (G::OUTCOME_GAME && std::fabs(best_score) >= PROVEN) {
+        if (G::OUTCOME_GAME && (best_score >= PROVEN || (best_score <= -PROVEN && root_complete))) {
           stats_.stop_reason = SOLVED;
           break;
         }
@@ -121,10 +151,10 @@ class Pvs {
                          cut_short && std::fabs(rs.score) < PROVEN ? Bound::Estimate : rs.bound});
     r.move = r.moves[best].move, r.value = r.moves[best].value;
     r.pv = line;
-    if (G::OUTCOME_GAME && std::fabs(root_score) >= PROVEN) {
+    if (G::OUTCOME_GAME && (root_score >= PROVEN || (root_score <= -PROVEN && root_complete))) {
       r.outcome = outcome_of(root_score);
       r.plies_to_end = int(WIN - std::fabs(root_score));
-    } else if (G::OUTCOME_GAME && (exhausted || reaches_end(game_, root_, completed_depth))) {
+    } else if (G::OUTCOME_GAME && (exhausted || (reaches_end(game_, root_, completed_depth) && !pruning_))) {
       r.outcome = outcome_of(r.value);
       r.plies_to_end = draw_length(line);
     }
@@ -156,6 +186,7 @@ class Pvs {
       beta = std::min(beta, WIN - ply - NEXT_WIN);
       if (alpha >= beta) return alpha;
     }
+    if (extensions_ && ply < 2 * horizon_ && forcing(s)) ++d;
     if (d <= 0) {
       ++stats_.leaves, ++guesses_;
       return game_.evaluate(s, player);
@@ -179,30 +210,28 @@ class Pvs {
             beta = std::min(beta, score);
         }
       }
-    Child children[G::MAX_MOVES];
-    int n = 0;
-    if constexpr (has_safe_children<G>::value)
+    Child children[SAFE ? G::MAX_MOVES : 1];  // the safe children, where the game has them
+    int moves[G::MAX_MOVES], n = 0;
+    bool complete = true;
+    if constexpr (SAFE)
       if (safe_) {
         n = game_.safe_children(s, children);
         if (n == 0) {  // every move lets the opponent win at once
           ++stats_.leaves;
           return -(WIN - ply - 2);
         }
+        for (int i = 0; i < n; ++i) moves[i] = children[i].move;
       }
-    if (!safe_) {
-      int moves[G::MAX_MOVES];
-      n = ordering_ ? game_.ordered_actions(s, moves) : game_.actions(s, moves);
-      for (int i = 0; i < n; ++i) children[i].move = moves[i];
-    }
+    if (!safe_) n = searched_moves(s, moves, complete);
     int order[G::MAX_MOVES];
-    order_moves(children, n, table_move, ply, order);
+    order_moves(moves, n, table_move, ply, order);
     const double alpha0 = alpha;
     double best = -INF;
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
-      const Child& c = children[order[i]];
+      const int move = moves[order[i]];
       State made;
-      const State& child = safe_ ? c.state : (made = game_.result(s, c.move));
+      const State& child = safe_ ? children[order[i]].state : (made = game_.result(s, move));
       double v;
       if (i == 0) {
         v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
@@ -211,17 +240,21 @@ class Pvs {
         if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
       }
       if (v > best) {
-        best = v, best_move = c.move;
+        best = v, best_move = move;
         if (v > alpha) {
           alpha = v;
-          pv_.extend(ply, c.move);
+          pv_.extend(ply, move);
           if (v >= beta) {
             ++stats_.cutoffs;
-            if (ordering_) remember_cutoff(c.move, ply, d);
+            if (ordering_) remember_cutoff(move, ply, d);
             break;
           }
         }
       }
+    }
+    if (!complete && best < PROVEN) {  // a move left out might do better than these
+      ++guesses_;
+      best = std::max(best, LIKELY_LOSS);
     }
     if (tt_capacity_) {
       const Flag flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
@@ -230,19 +263,18 @@ class Pvs {
     return best;
   }
 
-  // The search order of a node's moves (indices into `children`, which lists them in the game's order):
+  // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
   // the table move, the killers, then the rest by history (stable: ties in the game's order), except that
   // safe children keep their threat-score order (better than history, pvs.py measured). Without ordering,
   // only the table move goes first.
-  void order_moves(const Child* children, int n, int table_move, int ply, int* order) const {
+  void order_moves(const int* moves, int n, int table_move, int ply, int* order) const {
     for (int i = 0; i < n; ++i) order[i] = i;
     if (ordering_ && !safe_)
-      std::stable_sort(order, order + n,
-                       [&](int a, int b) { return history_[children[a].move] > history_[children[b].move]; });
+      std::stable_sort(order, order + n, [&](int a, int b) { return history_[moves[a]] > history_[moves[b]]; });
     int front = 0;
     auto bring_forward = [&](int move) {
       for (int i = front; i < n; ++i)
-        if (children[order[i]].move == move) {
+        if (moves[order[i]] == move) {
           std::rotate(order + front, order + i, order + i + 1);
           ++front;
           return;
@@ -311,6 +343,48 @@ class Pvs {
     return line;
   }
 
+  // The moves a node searches, in `out`, and their number: the game's candidates when it prunes, else
+  // every move (ordered with ordering); `complete`: whether they are every move that matters.
+  int searched_moves(const State& s, int* out, bool& complete) const {
+    complete = true;
+    if constexpr (has_candidate_actions<G>::value)
+      if (pruning_) return game_.candidate_actions(s, out, complete);
+    return ordering_ ? game_.ordered_actions(s, out) : game_.actions(s, out);
+  }
+
+  bool forcing(const State& s) const {
+    if constexpr (has_forcing<G>::value) return game_.forcing(s);
+    return false;
+  }
+
+  // pvs.py's threat_phase: the mover's forced win by threats (its line), looked for within WIN_SHARE of the
+  // time left; else, when the opponent has one and some moves may stop it (looked for within
+  // DEFENCE_SHARE), `ranking` restricted to those (the ranked ones first, then the others in the game's
+  // order) and no longer complete. A phase that runs out of time finds nothing.
+  std::optional<std::vector<int>> threat_phase(std::vector<int>& ranking, bool& complete) {
+    if constexpr (has_threat_search<G>::value) {
+      try {
+        if (auto line = game_.threat_win(root_, budget_.share(WIN_SHARE), stats_)) return line;
+      } catch (Timeout&) {
+      }
+      std::optional<std::vector<int>> defences;
+      try {
+        defences = game_.threat_defences(root_, budget_.share(DEFENCE_SHARE), stats_);
+      } catch (Timeout&) {
+      }
+      if (defences && !defences->empty()) {
+        auto among = [](const std::vector<int>& v, int a) { return std::find(v.begin(), v.end(), a) != v.end(); };
+        std::vector<int> kept;
+        for (int a : ranking)
+          if (among(*defences, a)) kept.push_back(a);
+        for (int a : *defences)
+          if (!among(ranking, a)) kept.push_back(a);
+        ranking = kept, complete = false;
+      }
+    }
+    return std::nullopt;
+  }
+
   // Plies to the end of a proven draw: along the line when it reaches the end, else the game's bound.
   int draw_length(const std::vector<int>& line) const {
     State s = root_;
@@ -322,14 +396,15 @@ class Pvs {
   const State root_;
   const Request& request_;
   const Budget& budget_;
-  const bool ordering_, safe_;
+  const bool ordering_, safe_, pruning_, extensions_, threats_;
   const int64_t tt_capacity_;
   DictTable<Entry> tt_;
   PvTable pv_;
   std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
   std::vector<int64_t> history_;             // by move
   Stats stats_;
-  int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table)
+  int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table, pruning)
+  int horizon_ = 0;      // the current iteration's depth (the extensions' cap)
 };
 
 template <class G>
