@@ -198,6 +198,9 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
 
     # --- the root: a binary search over the possible results, one null-window probe each ---
     root_player = to_move(state)
+    # A proof covers every move: the caller's ranking first (a pruning search's candidates may be only
+    # some of them), then the rest in the game's order.
+    ranking = list(ranking) + [a for a in game.actions(state) if a not in ranking]
     win = immediate_win(state) if has_win_test else None
     if win is not None:                               # search the winning move first
         ranking = [win] + [a for a in ranking if a != win]

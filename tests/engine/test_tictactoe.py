@@ -65,3 +65,12 @@ def test_evaluation_stays_inside_the_win_loss_utilities():
         if not game.is_terminal(child):
             assert -1 < game.evaluate(child, 0) < 1
             assert game.evaluate(child, 0) == -game.evaluate(child, 1)
+
+
+def test_a_large_board_near_its_end_is_solved_over_every_move():
+    """9 x 9, k = 5, 19 empty cells: the search prunes its root to candidate moves, and its exact solve,
+    given only those, failed on the others (a KeyError: a 500). A proof covers every move."""
+    board = ["OX.XX.XXO", "..O.O.OOO", "..OXX.O..", "XOOXOOO.X", "OXXX..XXX", "X.OOXXX.X", "OOXXO..OX",
+             "OOOO.OOXO", "XX.XOX.OX"]
+    result = search("tictactoe", {"board": board, "k": 5}, {"name": "alphabeta", "core": "python"}, 5000)
+    assert result.outcome is not None and result.move in legal_moves("tictactoe", {"board": board, "k": 5})["moves"]

@@ -11,7 +11,7 @@ states. Both searches run without a deadline: the threat phase's shares of an un
 both threat searches end by their position budgets alone and visit the same positions. Under a time limit the
 shares end where each core's speed lets them, and the node counts cannot be equal: there the native search is
 only checked to answer within its limit plus a few ms. The one search the core refuses there, the exact solve
-without a depth limit near the end (where the Python search fails), is refused before it runs.
+without a depth limit near the end, is refused before it runs (the Python core runs it).
 """
 import random
 import time
@@ -121,10 +121,9 @@ def test_a_time_limited_search_on_19x19_answers_in_time(plies, seconds):
 
 
 def test_the_exact_solve_of_a_large_board_is_refused():
-    """Without a depth limit and with at most 24 plies left, pvs.py gives its exact solver the root's candidate
-    moves only, and the solver fails on the moves left out (a KeyError in engine/search/solver.py): there is no
-    Python answer to match, so the compiled core refuses that search, and says so before it (unfit); with a
-    depth limit it runs it."""
+    """Without a depth limit and with few plies left, the enhanced alpha-beta of a large board solves first,
+    over every root move beyond the candidates (engine/search/solver.py); the compiled core does not yet, so
+    it refuses that search, and says so before it (unfit); with a depth limit it runs it."""
     game = game_for(9, 9, 5)
     for seed in range(100):
         draw, state = random.Random(seed), (0, 0, 0, 0)

@@ -77,9 +77,9 @@ decltype(auto) with_game(nb::handle py_state, F&& f) {
 }
 
 // The searches this core refuses: on boards of PRUNED_FROM cells or more, an enhanced alpha-beta that
-// would give the exact solver its turn (solves_first): pvs.py hands the solver the root's candidate moves
-// only, and solver.py then fails on the moves left out (a KeyError), so there is no Python answer to
-// match, and a solve over the candidates alone would prove nothing about the others.
+// would give the exact solver its turn (solves_first, at the longest gate): pvs.py's solve there covers
+// every root move beyond the candidates (engine/search/solver.py), this core's not yet, so the Python core
+// runs it.
 const char* refusal(nb::handle py_state, const Request& request) {
   Board b = board_of(py_state);
   const int cells = b.rows * b.cols;
@@ -91,8 +91,8 @@ const char* refusal(nb::handle py_state, const Request& request) {
   }
   if (!solves_first(request, cells - marks, LONG_SOLVE_MAX_PLIES)) return nullptr;
   return "no native exact solve of the enhanced alphabeta on tictactoe boards of 81 cells or more (no depth "
-         "limit and at most 42 plies left): the Python search there fails, its solver given the candidate "
-         "moves only; not native yet";
+         "limit and at most 42 plies left): the compiled solver does not yet cover the root's moves beyond "
+         "the candidates; not native yet";
 }
 
 Result search_entry(nb::handle py_state, const Request& request, const Budget& budget) {
