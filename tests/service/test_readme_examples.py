@@ -26,7 +26,7 @@ def base(tmp_path_factory):
 
 def test_every_code_fence_is_closed_and_the_examples_are_found():
     blocks = fences(README.read_text())
-    assert blocks and all(info in ("sh", "console", "text") for info, *_ in blocks)
+    assert blocks and all(info in ("sh", "console", "text", "python") for info, *_ in blocks)
     assert len(EXAMPLES) >= 40
     assert {e.path for e in EXAMPLES} >= {"/v1/search", "/v1/search/stream", "/v1/games/tictactoe"}
 
@@ -84,3 +84,20 @@ def test_example(base, example):
         assert same(stable(actual), stable(expected)), (stable(actual), stable(expected))
     else:
         assert same(actual, expected), response.text
+
+
+def test_the_python_examples_run(base, monkeypatch):
+    """The README's Python blocks (the client), run against the server: the first as a notebook would, the
+    second's test functions as pytest would, with TACTICIAN_URL set."""
+    blocks = [lines for info, _, lines, *_ in fences(README.read_text()) if info == "python"]
+    assert len(blocks) == 2
+    notebook = "\n".join(blocks[0]).replace('"http://localhost:8000"', repr(base))
+    assert repr(base) in notebook
+    exec(compile(notebook, "README.md", "exec"), {})
+    monkeypatch.setenv("TACTICIAN_URL", base)
+    namespace = {}
+    exec(compile("\n".join(blocks[1]), "README.md", "exec"), namespace)
+    tests = [f for name, f in namespace.items() if name.startswith("test_")]
+    assert tests
+    for test in tests:
+        test()
