@@ -11,8 +11,12 @@ from pathlib import Path
 import re
 import shlex
 
+import pytest
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 SHAPE_ONLY = "<!-- example: shape only -->"
+# A search's fields that a fixed depth or seeded iterations make the same on every run (never timings).
+STABLE = ("move", "value", "outcome", "plies_to_end", "perspective")
 
 
 @dataclass
@@ -124,6 +128,24 @@ def parse_events(text: str) -> list:
             fields = dict(line.split(": ", 1) for line in lines)
             events.append((fields["event"], json.loads(fields["data"])))
     return events
+
+
+def stable(body: dict) -> dict:
+    return {key: body.get(key) for key in STABLE}
+
+
+def same(actual, expected) -> bool:
+    """Equal, numbers to 1e-9 (the two cores and the platforms round the last bits differently)."""
+    if isinstance(expected, float) or isinstance(actual, float):
+        return isinstance(actual, (int, float)) and isinstance(expected, (int, float)) \
+            and actual == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and actual.keys() == expected.keys() \
+            and all(same(actual[k], expected[k]) for k in expected)
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(actual) == len(expected) \
+            and all(same(a, e) for a, e in zip(actual, expected))
+    return actual == expected
 
 
 def main(base: str) -> None:

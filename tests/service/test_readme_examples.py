@@ -11,11 +11,10 @@ import json
 import pytest
 import requests
 
-from tests.service.readme_examples import README, examples, fences, parse_events
+from tests.service.readme_examples import README, examples, fences, parse_events, same, stable
 from tests.service.server import gunicorn
 
 EXAMPLES = examples()
-STABLE = ("move", "value", "outcome", "plies_to_end", "perspective")
 
 
 @pytest.fixture(scope="module")
@@ -39,24 +38,6 @@ def test_the_introduction_names_every_game(base):
     assert f"knows {words[len(games)]} games" in intro
     for game in games:
         assert f"`{game}`" in intro, game
-
-
-def stable(body: dict) -> dict:
-    return {key: body.get(key) for key in STABLE}
-
-
-def same(actual, expected) -> bool:
-    """Equal, numbers to 1e-9 (the two cores and the platforms round the last bits differently)."""
-    if isinstance(expected, float) or isinstance(actual, float):
-        return isinstance(actual, (int, float)) and isinstance(expected, (int, float)) \
-            and actual == pytest.approx(expected, rel=1e-9, abs=1e-12)
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and actual.keys() == expected.keys() \
-            and all(same(actual[k], expected[k]) for k in expected)
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(actual) == len(expected) \
-            and all(same(a, e) for a, e in zip(actual, expected))
-    return actual == expected
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])

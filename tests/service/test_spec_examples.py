@@ -9,7 +9,7 @@ import pytest
 from openapi_schema_validator import OAS31Validator
 
 from tests.service.support import ValidatingClient, make_app
-from tests.service.test_readme_examples import same, stable
+from tests.service.readme_examples import parse_events, same, stable
 from service.spec import load_spec
 
 SPEC = load_spec()
@@ -93,3 +93,36 @@ def test_the_server_answers_as_the_example_shows(client, where, path, method, st
         assert same(stable(actual), stable(expected)), (stable(actual), stable(expected))
     else:
         assert same(actual, expected), response.get_data(as_text=True)
+
+
+def stream_examples():
+    for path, item in SPEC["paths"].items():
+        for method in METHODS:
+            for status, response in item.get(method, {}).get("responses", {}).items():
+                media = resolve(response).get("content", {}).get("text/event-stream")
+                for key, example in (media or {}).get("examples", {}).items():
+                    yield f"{method.upper()} {path} {status} {key}", path, method, key, example
+
+
+STREAMS = list(stream_examples())
+EVENT_SCHEMAS = {"info": "SearchInfo", "result": "SearchResponse", "error": "Problem"}
+
+
+def test_the_stream_has_an_example():
+    assert [where for where, *_ in STREAMS] == ["POST /v1/search/stream 200 connect4_alphabeta"]
+
+
+@pytest.mark.parametrize("where, path, method, key, example", STREAMS, ids=[s[0] for s in STREAMS])
+def test_a_stream_example_is_valid_and_what_the_server_streams(client, where, path, method, key, example):
+    events = parse_events(example["value"])
+    assert [name for name, _ in events][-1] == "result"
+    for name, data in events:
+        OAS31Validator({"$ref": f"#/components/schemas/{EVENT_SCHEMAS[name]}", "components": SPEC["components"]}) \
+            .validate(data)
+    verb, url, body = request_for(path, method, key, example)
+    response = client.open(url, method=verb, json=body)
+    assert response.status_code == 200
+    served = parse_events(response.get_data(as_text=True))
+    response.close()
+    assert [(name, data.get("depth")) for name, data in served] == [(name, data.get("depth")) for name, data in events]
+    assert same(stable(served[-1][1]), stable(events[-1][1]))
