@@ -18,8 +18,8 @@ class Stats(TypedDict):
     time_ms: float
     nodes_per_second: int
     timed_out: bool
-    stop_reason: str
-    core: str
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit"]
+    core: Literal["native", "python"]
 
 
 class MoveValue(TypedDict):

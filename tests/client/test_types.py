@@ -35,3 +35,22 @@ def test_each_typed_dict_has_its_schemas_fields(name):
 
 def test_every_answer_schema_of_the_client_is_typed():
     assert set(PAIRS) <= set(tactician.__all__)
+
+
+def literals(hint) -> set | None:
+    """The values of a Literal (with None, for ``Literal[...] | None``); None if the hint is no Literal."""
+    if typing.get_origin(hint) is typing.Literal:
+        return set(typing.get_args(hint))
+    if typing.get_origin(hint) in (typing.Union, __import__("types").UnionType):
+        parts = [literals(arg) if arg is not type(None) else {None} for arg in typing.get_args(hint)]
+        return set().union(*parts) if all(p is not None for p in parts) else None
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_each_literal_is_its_schemas_enum(name):
+    properties = SCHEMAS[name].get("properties", {})
+    for field, hint in typing.get_type_hints(PAIRS[name]).items():
+        values = literals(hint)
+        if values is not None:
+            assert values == set(properties[field]["enum"]), field
