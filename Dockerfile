@@ -1,5 +1,6 @@
 # Tactician: build the dependencies and the compiled core (native/) in one stage, with the compiler; run
-# as an unprivileged user in a slim one that gets only the virtual environment, the module built into it.
+# as an unprivileged user in a slim one that gets only the virtual environment, the module built into it
+# (with the API client, tactician/, which the wheel carries).
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 # hadolint ignore=DL3008
@@ -12,6 +13,7 @@ RUN python -m venv /opt/venv \
 WORKDIR /src
 COPY pyproject.toml ./
 COPY native/ native/
+COPY tactician/ tactician/
 RUN /opt/venv/bin/pip install --no-cache-dir --no-build-isolation --no-deps . \
     && /opt/venv/bin/python -c "import tactician_native"
 

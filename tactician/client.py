@@ -1,0 +1,177 @@
+"""``tactician.Client``: the routes of openapi.yaml as methods, over ``requests``."""
+from dataclasses import dataclass
+import json
+from typing import Any, Iterator, Mapping
+
+import requests
+
+from tactician.types import AppliedPosition, Game, Move, Position, Problem, SearchInfo, SearchResponse, State
+
+DEFAULT_TIMEOUT = 30.0
+SEARCH_MARGIN_S = 10.0  # beyond a search's own time limit, for the network and a busy server's wait
+
+
+class ProblemError(Exception):
+    """An answer other than 2xx: its problem+json (RFC 9457) fields, and ``retry_after`` (seconds) when the
+    server said when to try again (429, 503). ``problem`` is the whole body; an answer that is not
+    problem+json (a proxy's page) is described by its status and text."""
+
+    def __init__(self, status: int, problem: Mapping[str, Any], headers: Mapping[str, str] | None = None):
+        self.status = status
+        self.problem: Problem = dict(problem)  # type: ignore[assignment]
+        self.type: str = problem.get("type", "about:blank")
+        self.title: str = problem.get("title", "")
+        self.detail: str = problem.get("detail", "")
+        self.errors: dict[str, list[str]] = dict(problem.get("errors") or {})
+        self.headers = dict(headers or {})
+        self.retry_after: float | None = retry_after(self.headers.get("Retry-After"))
+        super().__init__(f"{status} {self.title}: {self.detail}" if self.detail else f"{status} {self.title}")
+
+    @classmethod
+    def from_response(cls, response: requests.Response) -> "ProblemError":
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            body = {"type": "about:blank", "title": response.reason or "", "status": response.status_code,
+                    "detail": response.text[:500]}
+        return cls(response.status_code, body, response.headers)
+
+
+def retry_after(value: str | None) -> float | None:
+    """Retry-After's delay in seconds (the server sends seconds; an HTTP date is not parsed)."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a streamed search: ``info`` (``data`` a SearchInfo) or ``result`` (a SearchResponse)."""
+    event: str
+    data: dict[str, Any]
+
+
+class Client:
+    """A client of one Tactician server. ``api_key`` goes in ``X-API-Key``; ``timeout`` (seconds) bounds
+    every call, and a search's at least its ``time_limit_ms`` plus a margin."""
+
+    def __init__(self, base_url: str, api_key: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 session: requests.Session | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.session = session or requests.Session()
+        self.headers = {"Accept": "application/json, application/problem+json",
+                        "User-Agent": "tactician-client/0.1"}
+        if api_key is not None:
+            self.headers["X-API-Key"] = api_key
+
+    # The routes.
+
+    def search(self, game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None = None,
+               trace: bool = False) -> SearchResponse:
+        """``POST /v1/search``. ``algorithm`` is the algorithm object, or only its name."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace)
+        return self._json("POST", "/v1/search", body, timeout=self._search_timeout(time_limit_ms))
+
+    def search_stream(self, game: str, state: State, algorithm: str | Mapping[str, Any],
+                      time_limit_ms: int | None = None, trace: bool = False) -> Iterator[Event]:
+        """``POST /v1/search/stream``: yields each ``info`` event as it arrives, then the ``result``; an
+        ``error`` event is raised as a ProblemError. Closing the generator early closes the connection,
+        which stops the search."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace)
+        response = self.session.post(self.base_url + "/v1/search/stream", json=body, stream=True,
+                                     headers={**self.headers, "Accept": "text/event-stream, application/problem+json"},
+                                     timeout=self._search_timeout(time_limit_ms))
+        try:
+            if not response.ok:
+                response.content  # read the whole problem
+                raise ProblemError.from_response(response)
+            lines = (line.decode("utf-8") for line in response.iter_lines(chunk_size=None))
+            for name, data in parse_events(lines):
+                if name == "error":
+                    raise ProblemError(int(data.get("status", 422)), data, response.headers)
+                yield Event(name, data)
+        finally:
+            response.close()
+
+    def games(self) -> list[Game]:
+        """``GET /v1/games``: every game."""
+        return self._json("GET", "/v1/games")["games"]
+
+    def game(self, id: str) -> Game:
+        """``GET /v1/games/{id}``."""
+        return self._json("GET", f"/v1/games/{requests.utils.quote(str(id), safe='')}")
+
+    def legal_moves(self, game: str, state: State, options: Mapping[str, Any] | None = None) -> Position:
+        """``POST /v1/games/{game}/legal-moves``: who moves, the legal moves, the result if the game is over."""
+        body: dict[str, Any] = {"state": state}
+        if options is not None:
+            body["options"] = dict(options)
+        return self._json("POST", f"/v1/games/{requests.utils.quote(str(game), safe='')}/legal-moves", body)
+
+    def apply(self, game: str, state: State, move: Move, options: Mapping[str, Any] | None = None) -> AppliedPosition:
+        """``POST /v1/games/{game}/apply``: the state after ``move``, and the same as legal_moves for it."""
+        body: dict[str, Any] = {"state": state, "move": move}
+        if options is not None:
+            body["options"] = dict(options)
+        return self._json("POST", f"/v1/games/{requests.utils.quote(str(game), safe='')}/apply", body)
+
+    # Plumbing.
+
+    def _search_timeout(self, time_limit_ms: int | None) -> float:
+        return max(self.timeout, (time_limit_ms or 0) / 1000 + SEARCH_MARGIN_S)
+
+    def _json(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
+        response = self.session.request(method, self.base_url + path, json=body, headers=self.headers,
+                                        timeout=timeout or self.timeout)
+        if not response.ok:
+            raise ProblemError.from_response(response)
+        return response.json()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None,
+                trace: bool) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "state": state,
+                            "algorithm": {"name": algorithm} if isinstance(algorithm, str) else dict(algorithm)}
+    if time_limit_ms is not None:
+        body["time_limit_ms"] = time_limit_ms
+    if trace:
+        body["trace"] = True
+    return body
+
+
+def parse_events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+    """``(event, data)`` of a server-sent event stream, line by line as it arrives; comments (the
+    keep-alives) skipped, several ``data`` lines joined by newlines."""
+    name, data = "message", []
+    for line in lines:
+        if line == "":
+            if data:
+                yield name, json.loads("\n".join(data))
+            name, data = "message", []
+        elif line.startswith(":"):
+            continue
+        else:
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+    if data:
+        yield name, json.loads("\n".join(data))
+
+
+__all__ = ["Client", "Event", "ProblemError", "SearchInfo"]

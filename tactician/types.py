@@ -1,0 +1,110 @@
+"""The answers of the Tactician API as TypedDicts, one per schema of openapi.yaml (tests/client/test_types.py
+checks that each has the schema's fields, required as the schema requires them). An answer is the JSON
+object the server sent, so fields added to the API later are there too, untyped."""
+from typing import Any, Literal, NotRequired, TypedDict
+
+Move = Any  # each game's own: a cell or column index, a direction, a tree edge label, "e2e4", "11-15"...
+State = dict[str, Any]  # each game's own format: GET /v1/games/{game} describes it
+
+
+class Stats(TypedDict):
+    nodes: int
+    leaves: int
+    depth_completed: int
+    max_depth: int
+    cutoffs: int
+    tt_hits: int
+    iterations: int | None
+    time_ms: float
+    nodes_per_second: int
+    timed_out: bool
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit"]
+    core: Literal["native", "python"]
+
+
+class MoveValue(TypedDict):
+    move: Move
+    value: float
+    bound: Literal["exact", "lower", "upper", "estimate"]
+    visits: int | None
+    san: NotRequired[str]
+    certainty_equivalent: NotRequired[float]
+    values: NotRequired[list[float]]
+
+
+class SearchResponse(TypedDict):
+    move: Move
+    value: float
+    perspective: str
+    outcome: Literal["win", "loss", "draw"] | None
+    plies_to_end: int | None
+    pv: list[Move]
+    san: NotRequired[str]
+    pv_san: NotRequired[list[str]]
+    moves: list[MoveValue]
+    stats: Stats
+    values: NotRequired[list[float]]
+    certainty_equivalent: NotRequired[float]
+    trace: NotRequired[list[dict[str, Any]]]
+    algorithm: dict[str, Any]
+
+
+class SearchInfo(TypedDict):
+    depth: int
+    seldepth: int | None
+    value: float
+    move: Move
+    pv: list[Move]
+    nodes: int
+    nodes_per_second: int
+    time_ms: float
+    iterations: int | None
+
+
+class Position(TypedDict):
+    to_move: str | None
+    moves: list[Move]
+    terminal: bool
+    utilities: dict[str, float] | None
+    reason: NotRequired[str]
+    san: NotRequired[list[str]]
+    probabilities: NotRequired[list[float]]
+
+
+class AppliedPosition(Position):
+    state: State
+
+
+class Game(TypedDict):
+    id: str
+    name: str
+    description: str
+    players: list[str]
+    min_players: int
+    max_players: int | None
+    chance: Literal["none", "explicit", "optional"]
+    zero_sum: bool
+    alternating: bool
+    outcomes: bool
+    utility_bounds: list[float] | None
+    max_length: int | None
+    state_format: str
+    initial_state: State
+    move_format: str
+    move_schema: dict[str, Any]
+    options: list[dict[str, Any]]
+    algorithms: list[str]
+    cores: list[str]
+    example_request: dict[str, Any]
+
+
+class GameList(TypedDict):
+    games: list[Game]
+
+
+class Problem(TypedDict):
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: NotRequired[dict[str, list[str]]]

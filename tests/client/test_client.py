@@ -1,0 +1,115 @@
+"""tactician.Client against a real server (gunicorn, two workers): every method, errors, a stream, the
+Retry-After of a refusal and the API key."""
+import threading
+import time
+
+import pytest
+
+import tactician
+from tests.service.server import gunicorn
+from tests.service.support import FIGURE_5_2
+
+KEY = "client-test-key"
+BIG_BOARD = {"board": ["." * 7] * 7, "k": 4}  # minimax runs until its deadline
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    # One search at a time per client, so that a second one is refused with 429 and Retry-After.
+    with gunicorn(tmp_path_factory.mktemp("client"), MAX_SEARCHES_PER_CLIENT=1, API_KEYS=KEY) as (base, _):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with tactician.Client(server, api_key=KEY, timeout=30) as client:
+        yield client
+
+
+def test_games_and_game(client):
+    games = client.games()
+    assert [g["id"] for g in games] == ["tree", "tictactoe", "connect4", "2048", "chess", "checkers", "othello",
+                                        "pacman", "backgammon"]
+    tictactoe = client.game("tictactoe")
+    assert tictactoe == next(g for g in games if g["id"] == "tictactoe")
+    assert "alphabeta" in tictactoe["algorithms"]
+
+
+def test_legal_moves_and_apply(client):
+    position = client.legal_moves("connect4", {"moves": "4453"})
+    assert (position["to_move"], position["moves"], position["terminal"]) == ("X", list(range(7)), False)
+    applied = client.apply("connect4", {"moves": "4453"}, 3)
+    assert applied["state"]["moves"] == "44534" and applied["to_move"] == "O"
+    won = client.apply("tictactoe", {"board": ["XX.", "OO.", "..."]}, 2)
+    assert won["terminal"] and won["utilities"] == {"X": 1.0, "O": -1.0}
+
+
+def test_options_reach_the_rules(client):
+    after = client.apply("2048", {"board": [[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]}, "left",
+                         options={"tile_probabilities": {"4": 1.0}})
+    assert after["to_move"] == "chance" and {m["tile"] for m in after["moves"]} == {4}
+    assert after["probabilities"] == pytest.approx([1 / 15] * 15)
+    position = client.legal_moves("2048", after["state"], options={"tile_probabilities": {"4": 1.0}})
+    assert position["probabilities"] == after["probabilities"]
+
+
+def test_search(client):
+    answer = client.search("tree", FIGURE_5_2, {"name": "alphabeta", "move_ordering": False,
+                                                "transposition_table": False}, time_limit_ms=2000, trace=True)
+    assert (answer["move"], answer["value"], answer["stats"]["nodes"]) == ("B", 3.0, 11)
+    assert len(answer["trace"]) == 11
+    by_name = client.search("tictactoe", {"board": ["X.O", "...", "..."]}, "minimax")
+    assert (by_name["move"], by_name["outcome"], by_name["plies_to_end"]) == (3, "win", 5)
+    assert "trace" not in by_name
+
+
+def test_search_stream(client):
+    request = ("connect4", {"moves": "4453"}, {"name": "alphabeta", "depth": 6, "core": "python"})
+    events = list(client.search_stream(*request, time_limit_ms=5000))
+    assert [e.event for e in events] == ["info"] * 6 + ["result"]
+    assert [e.data["depth"] for e in events[:-1]] == [1, 2, 3, 4, 5, 6]
+    result, plain = events[-1].data, client.search(*request, time_limit_ms=5000)
+    assert (result["move"], result["value"], result["pv"]) == (plain["move"], plain["value"], plain["pv"])
+
+
+def test_errors_are_problems(client):
+    with pytest.raises(tactician.ProblemError) as raised:
+        client.search("tictactoe", {"board": ["...", "...", "..."]}, {"name": "minimax", "depth": 2.5})
+    error = raised.value
+    assert (error.status, error.title, error.type) == (422, "Unprocessable Content", "about:blank")
+    assert error.errors == {"algorithm.depth": ["Not a valid integer."]}
+    assert error.problem["detail"] == error.detail and error.retry_after is None
+    with pytest.raises(tactician.ProblemError) as raised:
+        client.game("go")
+    assert raised.value.status == 404
+    with pytest.raises(tactician.ProblemError) as raised:
+        list(client.search_stream("tictactoe", {"board": ["XXX", "...", "..."]}, "alphabeta"))
+    assert raised.value.status == 422 and "state.board" in raised.value.errors
+    with pytest.raises(tactician.ProblemError) as raised:
+        client.apply("connect4", {"moves": "4453"}, 9)
+    assert raised.value.status == 422 and "move" in raised.value.errors
+
+
+def test_an_unknown_key_is_a_401(server):
+    with pytest.raises(tactician.ProblemError) as raised:
+        tactician.Client(server, api_key="not-" + KEY).search("tree", FIGURE_5_2, "minimax")
+    assert raised.value.status == 401
+
+
+def test_a_refusal_carries_retry_after(client):
+    long = threading.Thread(target=client.search, args=("tictactoe", BIG_BOARD, "minimax", 3000))
+    long.start()
+    try:
+        deadline = time.monotonic() + 2.5
+        while True:  # the long search holds the client's one place once the server has admitted it
+            try:
+                client.search("tree", FIGURE_5_2, "minimax")
+            except tactician.ProblemError as error:
+                refused = error
+                break
+            assert time.monotonic() < deadline, "never refused"
+            time.sleep(0.05)
+        assert refused.status == 429 and refused.retry_after is not None and refused.retry_after > 0
+        assert refused.headers["Retry-After"]
+    finally:
+        long.join(timeout=15)
