@@ -292,6 +292,11 @@ class Game:
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
 
+    def position_extras(self, state) -> dict:
+        """Fields of the game's own that the rules routes add to a position's answer (chess: ``fen``;
+        backgammon: ``plays``, ``result``). None by default."""
+        return {}
+
     def child_to_json(self, state_json: dict, move, child) -> dict:
         """The state ``child``, reached by ``move`` from the state the client sent as ``state_json``, in
         the form of that request (``POST /v1/games/{game}/apply``). By default :meth:`state_to_json`: a
