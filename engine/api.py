@@ -149,6 +149,8 @@ def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     the principal variation are always written, the variation is then cut to the moves written, and a
     root move written too late has no notation."""
     to_json, value = game.move_to_json, game.value_to_json
+    if state is not None:
+        result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
         until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
         result.notation = game.notation

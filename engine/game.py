@@ -292,6 +292,11 @@ class Game:
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
 
+    def move_extras(self, state, move) -> dict:
+        """Fields of the game's own about a search's chosen ``move`` in ``state``, where they are cheap
+        (backgammon: the play's ``steps``). None by default."""
+        return {}
+
     def position_extras(self, state) -> dict:
         """Fields of the game's own that the rules routes add to a position's answer (chess: ``fen``;
         backgammon: ``plays``, ``result``). None by default."""

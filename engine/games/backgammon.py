@@ -419,6 +419,12 @@ class Backgammon(Game):
         me, op = (x, o) if turn == 0 else (o, x)
         return parse_play(value, me, op, dice)
 
+    def move_extras(self, state, move):
+        """A play's ``steps`` (as in legal-moves' ``plays``); nothing for a roll."""
+        if state[3] is None:
+            return {}
+        return {"steps": steps_json(move[2], state[2])}
+
     def position_extras(self, state):
         """``plays`` (dice set, game on): each legal play with its ``steps`` in the ``points`` indexing
         and the ``state`` it leads to; ``result`` (game over): the winner and the kind of win."""

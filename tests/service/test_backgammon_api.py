@@ -100,3 +100,13 @@ def test_a_finished_game_says_how_it_was_won(client, o_points, o_off, kind, poin
     body = client.post("/v1/games/backgammon/legal-moves", json={"state": state}).get_json()
     assert body["terminal"] and body["result"] == {"winner": "X", "kind": kind, "points": points}
     assert body["utilities"] == {"X": float(points), "O": -float(points)}
+
+
+def test_a_search_s_play_has_its_steps(client):
+    body = client.post("/v1/search", json={"game": "backgammon", "state": {"dice": [3, 1]},
+                                           "algorithm": {"name": "expectimax", "depth": 1}}).get_json()
+    plays = client.post("/v1/games/backgammon/legal-moves", json={"state": {"dice": [3, 1]}}).get_json()["plays"]
+    assert body["steps"] == next(p["steps"] for p in plays if p["move"] == body["move"])
+    roll = client.post("/v1/search", json={"game": "backgammon", "state": {},
+                                           "algorithm": {"name": "expectimax", "depth": 1}}).get_json()
+    assert "move" in roll and "steps" not in roll
