@@ -44,7 +44,8 @@ def test_chess_keeps_its_history_through_captures(client):
     ("tictactoe", {"state": {"board": ["XX.", "OO.", "..."]}, "moves": [2, 5]}, "moves[1]"),   # over after 2
     ("2048", {"state": {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3}, "moves": ["right", {"cell": [0, 3], "tile": 2}]},
      "moves[1]"),
-    ("connect4", {"state": {}, "moves": [3, None]}, "moves.1"),
+    ("connect4", {"state": {}, "moves": [3, None]}, "moves[1]"),
+    ("2048", {"state": {}, "moves": [{"cell": [0, "x"], "tile": 2}]}, "moves[0].cell[1]"),
 ])
 def test_a_bad_move_of_a_list_names_its_index(client, game, body, field):
     unprocessable(client.post(f"/v1/games/{game}/apply", json=body), field)
