@@ -197,8 +197,7 @@ class Chess(Game):
         played = state_json.get("moves", [])
         words = played.split() if isinstance(played, str) else list(played)
         if words and not notation.is_uci(words[-1]):
-            _, board = notation.load_with_board(state_json)
-            written = board.san(notation.chess.Move.from_uci(uci(move)))
+            written = notation.san(notation.load_state(state_json), move)
         else:
             written = uci(move)
         words.append(written)

@@ -99,7 +99,9 @@ def load_state(state_json) -> tuple:
 
 
 def load_with_board(state_json) -> tuple:
-    """``(state, board)``: the state and a python-chess board of its start with its moves pushed."""
+    """``(state, board)``: the state and a python-chess board of its position (None for moves written in
+    UCI alone: a board is built, from the first move in SAN on, only to read SAN, so that a long UCI history
+    costs the engine's moves only)."""
     if isinstance(state_json, str):
         board = parse_fen(state_json, "state")
         return from_board(board), board
@@ -118,17 +120,19 @@ def load_with_board(state_json) -> tuple:
     unknown = set(state_json) - {"fen", "moves"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a chess state has fen and moves (or pgn alone)")
-    board = parse_fen(state_json.get("fen", chess.STARTING_FEN))
-    played = move_list(state_json.get("moves", []))
-    state = from_board(board)
+    state = from_board(parse_fen(state_json.get("fen", chess.STARTING_FEN)))
+    played, board = move_list(state_json.get("moves", [])), None
     for n, text in enumerate(played):
         field = f"state.moves[{n}]"
         if state[STATUS]:
             raise InvalidState(f"the game is already over ({REASONS[state[STATUS]]}); {text!r} cannot be "
                                "played", field=field)
+        if board is None and not is_uci(text):
+            board = to_board(state)
         code = parse_move(text, state, field, InvalidState, board)
         state = play(state, code)
-        board.push(chess.Move.from_uci(uci(code)))
+        if board is not None:
+            board.push(chess.Move.from_uci(uci(code)))
     return state, board
 
 
