@@ -394,3 +394,18 @@ def test_a_string_state_is_chess_s_alone():
     with pytest.raises(InvalidState) as raised:
         api.legal_moves("tictactoe", "X........")
     assert "chess" in raised.value.errors["state"][0]
+
+
+def test_a_pgn_s_variations_are_skipped_and_its_tags_and_comments_read_as_such():
+    text = ('[Event "Open (round 1) ]\\" x"]\n\n1. e4 {a (comment} e5 (1... c5 2. Nf3 (2. c3) d6) ; note (\n'
+            '2. Nf3 (2. d4 exd4) *')
+    assert api.legal_moves("chess", {"pgn": text})["fen"] == AFTER_E4_E5_NF3
+    pgn = api.apply("chess", {"pgn": text}, "Nc6")["state"]["pgn"]
+    assert "c5" not in pgn and "{ a (comment }" in pgn and pgn.rstrip().endswith("2. Nf3 Nc6 *")
+
+
+@pytest.mark.parametrize("text", ["((", "", "[FEN \"x\"]\n\n1. e4", "1. e4 " + "{" * 10 + "x" * 300_000])
+def test_a_bad_or_huge_pgn_is_a_422_on_state_pgn(text):
+    with pytest.raises(InvalidState) as raised:
+        api.legal_moves("chess", {"pgn": text})
+    assert list(raised.value.errors) == ["state.pgn"]

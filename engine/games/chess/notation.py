@@ -18,6 +18,7 @@ from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, P
                                          build, moves, play)
 
 MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
+MAX_PGN_CHARS = 200_000                           # a PGN state's text (a long annotated game has ~20 000)
 
 
 def from_board(board: chess.Board) -> tuple:
@@ -154,9 +155,11 @@ def parse_pgn(text) -> tuple:
     field = "state.pgn"
     if not isinstance(text, str):
         raise InvalidState("pgn is a string: a game in Portable Game Notation", field=field)
+    if len(text) > MAX_PGN_CHARS:
+        raise InvalidState(f"at most {MAX_PGN_CHARS} characters; got {len(text)}", field=field)
     try:
-        game = chess.pgn.read_game(io.StringIO(text), Visitor=QuietBuilder)
-    except (ValueError, KeyError) as e:
+        game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
+    except Exception as e:                  # python-chess's reader raises IndexError too on some bad input
         raise InvalidState(f"not a valid PGN: {e}", field=field) from None
     if game is None:
         raise InvalidState("no game in the PGN", field=field)
@@ -172,6 +175,46 @@ def parse_pgn(text) -> tuple:
     if len(played) > MAX_MOVES:
         raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field=field)
     return game.board(), played
+
+
+def main_line(text: str) -> str:
+    """The PGN ``text`` without its variations (the parenthesised parts outside tags and comments), which
+    a state does not use and which cost python-chess a board per move to read."""
+    out, depth, i, n = [], 0, 0, len(text)
+    closing = {"{": "}", ";": "\n", "[": "]"}
+    while i < n:
+        c = text[i]
+        if c in closing and (c != "[" or depth == 0):
+            j = tag_end(text, i) if c == "[" else text.find(closing[c], i + 1)
+            j = n if j < 0 else j + 1
+            if depth == 0:
+                out.append(text[i:j])
+            i = j
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def tag_end(text: str, i: int) -> int:
+    """The index of the ``]`` that closes the tag pair opened at ``i`` (its quoted value may hold one)."""
+    quoted, j = False, i + 1
+    while j < len(text):
+        c = text[j]
+        if c == "\\" and quoted:
+            j += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c == "]" and not quoted:
+            return j
+        j += 1
+    return -1
 
 
 class QuietBuilder(chess.pgn.GameBuilder):
@@ -285,9 +328,10 @@ def history_json(state: tuple) -> dict:
 
 
 def pgn_with(text: str, move: int) -> str:
-    """The PGN ``text`` (already checked) with ``move`` added to its main line; its tags kept, a finished
-    game's result tag reset to ``*`` since the game goes on."""
-    game = chess.pgn.read_game(io.StringIO(text))
+    """The PGN ``text`` (already checked) with ``move`` added to its main line; its tags and the main
+    line's comments kept, its variations dropped, a finished game's result tag reset to ``*`` since the
+    game goes on."""
+    game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
     game.end().add_main_variation(chess.Move.from_uci(uci(move)))
     if "Result" in game.headers:
         game.headers["Result"] = "*"
