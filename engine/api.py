@@ -29,6 +29,10 @@ __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "g
            "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for"]
 
 
+# The games whose state may be a string (chess: a FEN).
+STRING_STATES = frozenset({"chess"})
+
+
 def preload() -> None:
     """Import every game and algorithm module now. They load on first use otherwise, and some build
     tables on import (2048's row moves take about a quarter of a second): a server calls this at start-up
@@ -40,9 +44,11 @@ def preload() -> None:
 
 
 def load(game_id: str, state_json, limits: Limits = Limits(), **options):
-    """``(game, state)`` for a JSON state; :class:`InvalidState` names the field at fault."""
-    if not isinstance(state_json, dict):
-        raise InvalidState("must be an object")
+    """``(game, state)`` for a JSON state; :class:`InvalidState` names the field at fault. A state is an
+    object, but for chess, whose state may also be a FEN string."""
+    if not isinstance(state_json, dict) and not (isinstance(state_json, str) and game_id in STRING_STATES):
+        raise InvalidState("must be an object" + (" (a string is a state of chess alone: a FEN)"
+                                                  if isinstance(state_json, str) else ""))
     return game_module(game_id).load(state_json, limits=limits, **options)
 
 
@@ -143,6 +149,8 @@ def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     the principal variation are always written, the variation is then cut to the moves written, and a
     root move written too late has no notation."""
     to_json, value = game.move_to_json, game.value_to_json
+    if state is not None:
+        result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
         until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
         result.notation = game.notation
@@ -178,13 +186,40 @@ def legal_moves(game_id: str, state_json, limits: Limits = Limits(), options: di
     return describe_state(game, state)
 
 
-def apply(game_id: str, state_json, move_json, limits: Limits = Limits(), options: dict | None = None) -> dict:
+def apply(game_id: str, state_json, move_json=None, limits: Limits = Limits(), options: dict | None = None,
+          moves_json: list | None = None) -> dict:
+    """``POST /v1/games/{game}/apply``: ``move_json``, or each of ``moves_json`` in order (an error on a
+    move names ``moves[i]``). The answer's state is in the form of the request's; in a game with a
+    notation (chess), ``played_san`` is the last move played in it."""
     game, state = load_with_options(game_id, state_json, limits, options)
-    if game.is_terminal(state):
-        raise GameOver("the game is already over: no move can be applied")
-    move = game.move_from_json(move_json, state)
-    child = game.result(state, move)
-    return {"state": game.child_to_json(state_json, move, child), **describe_state(game, child)}
+    several = moves_json is not None
+    played = moves_json if several else [move_json]
+    move = None
+    for i, written in enumerate(played):
+        field = f"moves[{i}]" if several else "move"
+        try:
+            if game.is_terminal(state):
+                raise GameOver("the game is already over: no move can be applied",
+                               field=field if several and i else "state")
+            move = game.move_from_json(written, state)
+        except EngineError as exc:
+            if several:
+                exc.errors = {renamed(name, field): messages for name, messages in exc.errors.items()}
+            raise
+        child = game.result(state, move)
+        state_json = game.child_to_json(state_json, move, child)
+        previous, state = state, child
+    answer = {"state": state_json, **describe_state(game, state)}
+    if game.notation is not None:
+        answer[f"played_{game.notation}"] = game.move_notation(previous, move)
+    return answer
+
+
+def renamed(name: str, field: str) -> str:
+    """An error's field ``move`` (or ``move.cell``) as the ``field`` of a list of moves (``moves[2]``)."""
+    if name == "move" or name.startswith("move."):
+        return field + name[4:]
+    return name
 
 
 # A game's own errors name its options as settings of a search (``algorithm.tile_probabilities``).
@@ -222,6 +257,7 @@ def describe_state(game, state) -> dict:
     }
     if game.notation is not None:
         info[game.notation] = [game.move_notation(state, m) for m in moves]
+    info.update(game.position_extras(state))
     if not terminal and mover < 0:
         probability = dict(game.chance_outcomes(state))
         info["probabilities"] = [probability[m] for m in moves]

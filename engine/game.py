@@ -292,6 +292,16 @@ class Game:
     def state_to_json(self, state) -> dict:
         raise NotImplementedError
 
+    def move_extras(self, state, move) -> dict:
+        """Fields of the game's own about a search's chosen ``move`` in ``state``, where they are cheap
+        (backgammon: the play's ``steps``). None by default."""
+        return {}
+
+    def position_extras(self, state) -> dict:
+        """Fields of the game's own that the rules routes add to a position's answer (chess: ``fen``;
+        backgammon: ``plays``, ``result``). None by default."""
+        return {}
+
     def child_to_json(self, state_json: dict, move, child) -> dict:
         """The state ``child``, reached by ``move`` from the state the client sent as ``state_json``, in
         the form of that request (``POST /v1/games/{game}/apply``). By default :meth:`state_to_json`: a

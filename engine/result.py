@@ -98,6 +98,7 @@ class SearchResult:
     pv_notation: list | None = None
     certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
     auto: dict | None = None  # algorithm auto: what it ran ("chosen") and the level's "handicap"
+    move_extras: dict | None = None  # the game's own fields about the move (backgammon: its "steps")
 
     def __post_init__(self):
         self.value = finite(self.value)

@@ -11,7 +11,7 @@ from engine.search import native
 from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
-from service.routes import docs, games, health, play, search, stream
+from service.routes import analysis, docs, games, health, play, search, stream
 from service.spec import served_spec, to_yaml
 
 log = logging.getLogger("tactician")
@@ -41,6 +41,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(stream.blueprint)
     app.register_blueprint(play.blueprint)
     app.register_blueprint(games.blueprint)
+    app.register_blueprint(analysis.blueprint)
     return app
 
 

@@ -44,14 +44,18 @@ def problem(status: int, title: str, detail: str, errors: dict | None = None,
 
 
 def flatten(messages, prefix: str = "") -> dict:
-    """Marshmallow's nested error dict as ``{"algorithm.depth": [...]}``. A ``_schema`` error belongs to
-    the object that holds it; at the top that is the body itself."""
+    """Marshmallow's nested error dict as ``{"algorithm.depth": [...]}``, a list's item as ``moves[1]`` (as the
+    engine names them). A ``_schema`` error belongs to the object that holds it; at the top that is the body
+    itself."""
     if isinstance(messages, list):
         return {prefix or BODY: [str(m) for m in messages]}
     flat = {}
     for key, value in messages.items():
-        key = str(key)
-        path = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else key)
+        if isinstance(key, int):
+            path = f"{prefix}[{key}]"
+        else:
+            key = str(key)
+            path = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else key)
         for field, msgs in flatten(value, path).items():
             flat.setdefault(field, []).extend(msgs)
     return flat

@@ -100,3 +100,15 @@ class Move(fields.Field):
             return JSONInteger().deserialize(value)
         except ValidationError:
             raise self.make_error("invalid") from None
+
+
+class State(fields.Field):
+    """A game state: an object, or (chess alone: a FEN) a string; the engine checks which game takes a
+    string and answers 422 on ``state`` for the others."""
+
+    default_error_messages = {"invalid": "Not a valid state: an object (a chess state may also be a FEN string)."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, (dict, str)):
+            return value
+        raise self.make_error("invalid")

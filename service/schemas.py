@@ -4,7 +4,7 @@
 The schemas check shapes and numbers; the engine checks what only it knows (whether a state is legal,
 whether an algorithm fits a game, which settings an algorithm takes).
 """
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from engine.games.checkers import MAX_NO_PROGRESS_PLIES
 from engine.registry import GAME_MODULES
@@ -13,7 +13,7 @@ from engine.search.auto import LEVELS
 from engine.search.expectimax import MAX_FORWARD_PRUNING
 from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
 from engine.search.native import CORES
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 
 GAMES = tuple(GAME_MODULES)
 ALGORITHMS = tuple(ALGORITHM_MODULES)
@@ -22,6 +22,7 @@ ROLLOUTS = ("random", "heuristic")
 EVALUATIONS = ("score", "better")
 TILE_PATTERN = r"^[1-9][0-9]{0,5}$"
 MAX_TILES = 16
+MAX_APPLIED_MOVES = 1000      # the moves of one apply request
 
 
 class StrictSchema(Schema):
@@ -72,7 +73,7 @@ class SearchRequestSchema(StrictSchema):
     """``POST /v1/search``. ``time_limit_ms`` is bounded by the server's setting, given at construction."""
 
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
-    state = fields.Dict(required=True)
+    state = State(required=True)
     algorithm = fields.Nested(AlgorithmSchema, required=True)
     time_limit_ms = JSONInteger()  # bounded in __init__
     trace = JSONBoolean()
@@ -86,7 +87,7 @@ class SearchRequestSchema(StrictSchema):
 class StateRequestSchema(StrictSchema):
     """``POST /v1/games/{game}/legal-moves``."""
 
-    state = fields.Dict(required=True)
+    state = State(required=True)
     options = fields.Nested(GameOptionsSchema)
 
 
@@ -101,6 +102,15 @@ class ChanceOutcomeSchema(StrictSchema):
 class ApplyRequestSchema(StrictSchema):
     """``POST /v1/games/{game}/apply``."""
 
-    state = fields.Dict(required=True)
-    move = Move(ChanceOutcomeSchema(), required=True)
+    state = State(required=True)
+    move = Move(ChanceOutcomeSchema())
+    moves = fields.List(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_APPLIED_MOVES))
     options = fields.Nested(GameOptionsSchema)
+
+    @validates_schema
+    def one_of_move_and_moves(self, data, **kwargs):
+        """Exactly one of ``move`` and ``moves``."""
+        if ("move" in data) == ("moves" in data):
+            field = "moves" if "moves" in data else "move"
+            raise ValidationError("exactly one of move (a move) and moves (a list of moves, applied in order)",
+                                  field)

@@ -33,6 +33,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     }
     if result.notation is not None:
         body[result.notation], body["pv_" + result.notation] = result.move_notation, result.pv_notation
+    if result.move_extras:
+        body.update(result.move_extras)
     if result.values is not None:
         body["values"] = [finite(v) for v in result.values]
     if result.certainty_equivalent is not None:

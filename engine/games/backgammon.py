@@ -419,6 +419,26 @@ class Backgammon(Game):
         me, op = (x, o) if turn == 0 else (o, x)
         return parse_play(value, me, op, dice)
 
+    def move_extras(self, state, move):
+        """A play's ``steps`` (as in legal-moves' ``plays``); nothing for a roll."""
+        if state[3] is None:
+            return {}
+        return {"steps": steps_json(move[2], state[2])}
+
+    def position_extras(self, state):
+        """``plays`` (dice set, game on): each legal play with its ``steps`` in the ``points`` indexing
+        and the ``state`` it leads to; ``result`` (game over): the winner and the kind of win."""
+        x, o, turn, dice = state
+        if self.is_terminal(state):
+            winner = 0 if x[OFF] == CHECKERS else 1
+            points = winner_points(*((x, o) if winner == 0 else (o, x)))
+            return {"result": {"winner": PLAYERS[winner], "kind": RESULT_KINDS[points], "points": points}}
+        if dice is None:
+            return {}
+        return {"plays": [{"move": self.move_to_json(move), "steps": steps_json(move[2], turn),
+                           "state": self.state_to_json(self.result(state, move))}
+                          for move in self.actions(state)]}
+
     def state_to_json(self, state):
         x, o, turn, dice = state
         points = [x[i + 1] - o[24 - i] for i in range(24)]
@@ -429,6 +449,25 @@ class Backgammon(Game):
 GAME = Backgammon()
 
 
+RESULT_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def board_index(point: int, turn: int):
+    """A point of the mover's numbering (25 the bar, 0 off) as an index of ``points`` (X's numbering less
+    one), or ``"bar"`` / ``"off"``."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return point - 1 if turn == 0 else 24 - point
+
+
+def steps_json(parts: tuple, turn: int) -> list:
+    """A play's single-checker steps, in the order played: ``{"from", "to", "hit"}`` in ``points``'s
+    indexing (a front end animates them one by one)."""
+    return [{"from": board_index(src, turn), "to": board_index(to, turn), "hit": hit} for src, to, hit in parts]
+
+
 def parse_roll(value: str) -> tuple:
     parts = value.strip().split("-")
     if len(parts) != 2 or not all(p.strip() in ("1", "2", "3", "4", "5", "6") for p in parts):
@@ -436,6 +475,21 @@ def parse_roll(value: str) -> tuple:
                           f"like \"6-5\"; got {value!r}")
     a, b = int(parts[0]), int(parts[1])
     return max(a, b), min(a, b)
+
+
+def hit_marks(value: str) -> set | None:
+    """The points (the mover's numbering) that ``value`` marks as hit with ``*`` (``"bar/22*"``: 22);
+    None if a mark is not after a point."""
+    marked = set()
+    for token in value.lower().split():
+        token = token.split("(")[0]
+        for name in token.split("/")[1:]:
+            if name.endswith("*"):
+                name = name.rstrip("*")
+                if not name.isdigit():
+                    return None
+                marked.add(int(name))
+    return marked
 
 
 def parse_steps(value: str) -> list | None:
@@ -473,12 +527,16 @@ def parse_play(value: str, me: tuple, op: tuple, dice: tuple):
             return legal[0]
         raise IllegalMove(f"a pass is legal only when no checker can move; legal here: "
                           f"{[notation(p) for _, _, p in legal]}")
-    steps = parse_steps(text)
-    if steps is not None:
+    steps, marked = parse_steps(text), hit_marks(text)
+    if steps is not None and marked is not None:
         pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
         for order in set(permutations(steps)):
             for m, o in positions_after(list(me), list(op), list(order), pool):
                 if (m, o) in by_position:
+                    false = sorted(d for d in marked if not 1 <= d <= 24 or op[25 - d] != 1 or o[25 - d])
+                    if false:
+                        raise IllegalMove(f"{value!r} marks a hit (*) on {false[0]}, where this play hits no "
+                                          f"blot; the play is {notation(by_position[(m, o)][2])!r}")
                     return by_position[(m, o)]
     raise IllegalMove(f"{value!r} is not a legal play with dice {list(dice)}; legal here: "
                       f"{[notation(p) for _, _, p in legal]}")

@@ -498,8 +498,22 @@ class Checkers(Game):
 
     def state_to_json(self, state):
         black, white, kings, turn, history, _ = state
-        return {"board": board_rows(black, white, kings), "to_move": COLOURS[turn],
-                "history": [fen_of(*position_of(key)) for key in history]}
+        answer = {"board": board_rows(black, white, kings), "to_move": COLOURS[turn],
+                  "history": [fen_of(*position_of(key)) for key in history]}
+        options = self.options_json()
+        if options:
+            answer["options"] = options
+        return answer
+
+    def options_json(self) -> dict:
+        """The draw options other than the defaults: a state carries them, since its history is read by
+        them (a state sent back without them is read as it was written)."""
+        options = {}
+        if self.limit != DEFAULT_NO_PROGRESS_PLIES:
+            options["no_progress_plies"] = self.limit
+        if self.man_move_resets != DEFAULT_MAN_MOVE_RESETS:
+            options["man_move_resets"] = self.man_move_resets
+        return options
 
 
 QUIESCENCE_PLIES = 8
@@ -697,8 +711,7 @@ def parse_history(history, current: tuple, game: Checkers) -> tuple:
     return tuple(keys)
 
 
-def parse_limit(value) -> int:
-    field = "algorithm.no_progress_plies"
+def parse_limit(value, field: str = "algorithm.no_progress_plies") -> int:
     if value is None:
         return DEFAULT_NO_PROGRESS_PLIES
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_NO_PROGRESS_PLIES:
@@ -706,22 +719,33 @@ def parse_limit(value) -> int:
     return value
 
 
-def parse_resets(value) -> bool:
+def parse_resets(value, field: str = "algorithm.man_move_resets") -> bool:
     if value is None:
         return DEFAULT_MAN_MOVE_RESETS
     if not isinstance(value, bool):
-        raise AlgorithmMismatch("man_move_resets is true or false", field="algorithm.man_move_resets")
+        raise AlgorithmMismatch("man_move_resets is true or false", field=field)
     return value
 
 
 def load(state_json, limits=None, no_progress_plies=None, man_move_resets=None, **_):
-    """``(game, state)`` from ``{"board", "to_move", "history"?}``, ``{"fen", "history"?}`` or ``{}`` (the
-    start); :class:`InvalidState` names the field at fault."""
+    """``(game, state)`` from ``{"board", "to_move", "history"?, "options"?}``, ``{"fen", "history"?,
+    "options"?}`` or ``{}`` (the start); :class:`InvalidState` names the field at fault. The state's
+    ``options`` (the draw options its history was written under, as answers give them) apply where the
+    request gives none of its own."""
+    state_options = state_json.get("options", {})
+    if not isinstance(state_options, dict) or set(state_options) - {"no_progress_plies", "man_move_resets"}:
+        raise InvalidState("options is an object with no_progress_plies and man_move_resets, as answers give "
+                           "it", field="state.options")
+    if no_progress_plies is None:
+        no_progress_plies = parse_limit(state_options.get("no_progress_plies"), "state.options.no_progress_plies")
+    if man_move_resets is None:
+        man_move_resets = parse_resets(state_options.get("man_move_resets"), "state.options.man_move_resets")
     game = game_for(parse_limit(no_progress_plies), parse_resets(man_move_resets))
+    state_json = {k: v for k, v in state_json.items() if k != "options"}
     unknown = set(state_json) - {"board", "to_move", "fen", "history"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a checkers state has board and to_move, or fen, "
-                           f"and optionally history")
+                           f"and optionally history and options")
     if "board" in state_json and "fen" in state_json:
         raise InvalidState("give board (with to_move) or fen, not both")
     if "fen" in state_json:

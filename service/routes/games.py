@@ -55,5 +55,6 @@ def legal_moves(game):
 def apply(game):
     known_game(game)
     request = APPLY_REQUEST.load(json_body())
-    return jsonify(engine.api.apply(game, request["state"], request["move"],
-                                    limits=current_app.config["SETTINGS"].limits(), options=request.get("options")))
+    return jsonify(engine.api.apply(game, request["state"], request.get("move"),
+                                    limits=current_app.config["SETTINGS"].limits(), options=request.get("options"),
+                                    moves_json=request.get("moves")))

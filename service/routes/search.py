@@ -59,19 +59,31 @@ def search_request() -> dict:
     can), and the algorithm with its documented defaults. A search the worker has no room for
     (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
     ticket: given by the server's door, or taken here once the body is read)."""
+    def read() -> dict:
+        request = request_schema().load(json_body())
+        return {"game_id": request["game"], "state_json": request["state"],
+                "algorithm": effective_algorithm(request["algorithm"]),
+                "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
+    return admitted(read)
+
+
+def admitted(read) -> dict:
+    """The search that ``read()`` makes of the request (the engine's arguments; ``time_limit_ms`` None for
+    the server's default), admitted as every search is: refused at once (503) when the worker has no room,
+    else let in once read, its time limit counted from the request's arrival. Every route that searches
+    reads its request through this."""
     environ = flask.request.environ
     started = arrived()
     settings = current_app.config["SETTINGS"]
     gate, ticket = admission(current_app), environ.get(TICKET)
     if ticket is None:
         gate.check()
-    request = request_schema().load(json_body())
+    request = read()
     environ[TICKET] = gate.enter(ticket)
-    time_limit_ms = request.get("time_limit_ms", settings.default_time_limit_ms)
-    return {"game_id": request["game"], "state_json": request["state"],
-            "algorithm": effective_algorithm(request["algorithm"]),
-            "time_limit_ms": remaining_ms(time_limit_ms, started),
-            "trace": request.get("trace", False), "limits": settings.limits()}
+    time_limit_ms = request["time_limit_ms"]
+    if time_limit_ms is None:
+        time_limit_ms = settings.default_time_limit_ms
+    return {**request, "time_limit_ms": remaining_ms(time_limit_ms, started), "limits": settings.limits()}
 
 
 @contextmanager

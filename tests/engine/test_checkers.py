@@ -160,8 +160,11 @@ def test_openspiel_rule_a_mans_move_does_not_start_the_count_again():
     as_json = game.state_to_json(state)
     assert len(as_json["history"]) == 3 and not game.is_terminal(state)
     assert load("checkers", as_json, **OPENSPIEL_RULE)[1] == state                # a man's step in it
+    assert as_json["options"] == OPENSPIEL_RULE                       # the state carries its rule (issue 35)
+    assert load("checkers", as_json)[1] == state
+    bare = {k: v for k, v in as_json.items() if k != "options"}
     with pytest.raises(InvalidState) as caught:                       # not under the default rule
-        load("checkers", as_json)
+        load("checkers", bare)
     assert "state.history[2]" in caught.value.errors
     # A capture starts it again.
     game, state = play({"fen": "B:WK19,K23,16:BK1,K32,12"}, "1-5", "19-24", "12x19x26", **OPENSPIEL_RULE)

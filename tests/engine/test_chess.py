@@ -223,8 +223,15 @@ def test_san_next_to_uci():
     ({"moves": ["e2e4", "e2e4"]}, "state.moves[1]"),
     ({"moves": ["e2e9"]}, "state.moves[0]"),
     ({"moves": ["e2e4", "e7e5", "e4e5k"]}, "state.moves[2]"),                    # promotion to a king
-    ({"moves": "e2e4"}, "state.moves"),
+    ({"moves": 42}, "state.moves"),
     ({"board": []}, "state"),
+    ({"moves": "e4 e4"}, "state.moves[1]"),                                       # issue 35: SAN, strings
+    ({"moves": ["e4", "Nf9"]}, "state.moves[1]"),
+    ({"pgn": "1. e4 e4"}, "state.pgn"),
+    ({"pgn": 7}, "state.pgn"),
+    ({"pgn": "1. e4", "moves": []}, "state"),
+    ("not a fen", "state"),
+    (7, "state"),
 ])
 def test_bad_states_name_their_field(state, field):
     if field is None:
@@ -319,3 +326,86 @@ def test_writing_san_stops_soon_after_the_deadline():
     full = answer(Deadline(600.0))
     assert full.pv == line and full.pv_notation == "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7".split()
     assert all(mv.notation for mv in full.moves)
+
+
+# --- issue 35: the forms players have ----------------------------------------------------------------
+
+AFTER_E4_E5_NF3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+
+
+@pytest.mark.parametrize("state", [
+    {"moves": ["e2e4", "e7e5", "g1f3"]},
+    {"moves": ["e4", "e5", "Nf3"]},
+    {"moves": "e2e4 e7e5 g1f3"},
+    {"moves": "e4 e5  Nf3"},
+    {"moves": ["e4", "e7e5", "Nf3"]},
+    {"pgn": '[Event "?"]\n\n1. e4 e5 2. Nf3 *'},
+    {"pgn": "1. e4 {best by test} e5 (1... c5) 2. Nf3"},
+    AFTER_E4_E5_NF3,
+])
+def test_every_form_of_a_state_gives_the_position_and_its_fen(state):
+    info = api.legal_moves("chess", state)
+    assert info["fen"] == AFTER_E4_E5_NF3 and info["to_move"] == "black"
+
+
+def test_a_pgn_s_moves_are_its_history_for_threefold_repetition():
+    info = api.legal_moves("chess", {"pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"})
+    assert info["terminal"] and info["reason"] == "threefold repetition"
+
+
+@pytest.mark.parametrize("move", ["e4", "e2e4", "E2E4"[:0] + "e2e4"])
+def test_a_move_in_san_or_uci(move):
+    assert api.apply("chess", {}, move)["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+@pytest.mark.parametrize("move", ["e7e8Q", "e7e8q", "e8=Q", "e8Q"])
+def test_an_uppercase_promotion_and_san_promotions(move):
+    answer = api.apply("chess", "8/4P3/8/8/8/8/8/k3K3 w - - 0 1", move)
+    assert answer["state"] == "4Q3/8/8/8/8/8/8/k3K3 b - - 0 1" and answer["played_san"] == "e8=Q"
+
+
+def test_apply_answers_in_the_request_s_form_and_keeps_the_whole_history():
+    answer = api.apply("chess", {"moves": ["e2e4", "e7e5"]}, "Nf3")
+    assert answer["state"] == {"fen": chess.STARTING_FEN, "moves": ["e2e4", "e7e5", "g1f3"]}
+    assert answer["played_san"] == "Nf3" and answer["fen"] == AFTER_E4_E5_NF3 and "Nc6" in answer["san"]
+    assert api.apply("chess", {"moves": "e4 e5"}, "g1f3")["state"]["moves"] == "e4 e5 Nf3"
+    assert api.apply("chess", {"moves": "e2e4 e7e5"}, "Nf3")["state"]["moves"] == "e2e4 e7e5 g1f3"
+    # a capture used to cut the returned history; it is kept now
+    answer = api.apply("chess", {"moves": ["e2e4", "d7d5"]}, "exd5")
+    assert answer["state"]["moves"] == ["e2e4", "d7d5", "e4d5"]
+    pgn = api.apply("chess", {"pgn": '[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0'}, "Nf3")["state"]["pgn"]
+    assert '[White "A"]' in pgn and '[Result "*"]' in pgn and "2. Nf3 *" in pgn
+    assert api.legal_moves("chess", {"pgn": pgn})["fen"] == AFTER_E4_E5_NF3
+
+
+def test_apply_a_list_of_moves():
+    answer = api.apply("chess", {"moves": ["e2e4"]}, moves_json=["e5", "g1f3"])
+    assert answer["state"]["moves"] == ["e2e4", "e7e5", "g1f3"] and answer["fen"] == AFTER_E4_E5_NF3
+    assert answer["played_san"] == "Nf3"
+    with pytest.raises(IllegalMove) as raised:
+        api.apply("chess", {}, moves_json=["e4", "e5", "Ke3"])
+    assert list(raised.value.errors) == ["moves[2]"]
+    with pytest.raises(InvalidState) as raised:
+        api.apply("chess", {"fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}, moves_json=["Rd8", "Kh8"])
+    assert list(raised.value.errors) == ["moves[1]"]
+
+
+def test_a_string_state_is_chess_s_alone():
+    with pytest.raises(InvalidState) as raised:
+        api.legal_moves("tictactoe", "X........")
+    assert "chess" in raised.value.errors["state"][0]
+
+
+def test_a_pgn_s_variations_are_skipped_and_its_tags_and_comments_read_as_such():
+    text = ('[Event "Open (round 1) ]\\" x"]\n\n1. e4 {a (comment} e5 (1... c5 2. Nf3 (2. c3) d6) ; note (\n'
+            '2. Nf3 (2. d4 exd4) *')
+    assert api.legal_moves("chess", {"pgn": text})["fen"] == AFTER_E4_E5_NF3
+    pgn = api.apply("chess", {"pgn": text}, "Nc6")["state"]["pgn"]
+    assert "c5" not in pgn and "{ a (comment }" in pgn and pgn.rstrip().endswith("2. Nf3 Nc6 *")
+
+
+@pytest.mark.parametrize("text", ["((", "", "[FEN \"x\"]\n\n1. e4", "1. e4 " + "{" * 10 + "x" * 300_000])
+def test_a_bad_or_huge_pgn_is_a_422_on_state_pgn(text):
+    with pytest.raises(InvalidState) as raised:
+        api.legal_moves("chess", {"pgn": text})
+    assert list(raised.value.errors) == ["state.pgn"]

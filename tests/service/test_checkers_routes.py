@@ -67,3 +67,27 @@ def test_a_bad_game_option_is_422(client):
     body = {"game": "checkers", "state": {}, "algorithm": {"name": "mcts", "iterations": 5,
                                                            "no_progress_plies": 0}}
     unprocessable(client.post("/v1/search", json=body), "algorithm.no_progress_plies")
+
+
+def test_a_state_keeps_the_draw_options_its_history_was_written_under(client):
+    """Issue 35: sending back the state that apply returned under man_move_resets false was a 422 on
+    state.history[0]; the state now carries its options."""
+    first = client.post("/v1/games/checkers/apply", json={"state": {}, "moves": ["11-15", "23-19"],
+                                                          "options": {"man_move_resets": False}}).get_json()
+    assert first["state"]["options"] == {"man_move_resets": False} and len(first["state"]["history"]) == 2
+    again = client.post("/v1/games/checkers/apply", json={"state": first["state"], "move": "8-11"})
+    assert again.status_code == 200, again.get_json()
+    assert again.get_json()["state"]["options"] == {"man_move_resets": False}
+    assert len(again.get_json()["state"]["history"]) == 3
+    search = client.post("/v1/search", json={"game": "checkers", "state": first["state"],
+                                             "algorithm": {"name": "alphabeta", "depth": 2}})
+    assert search.status_code == 200, search.get_json()
+    default = client.post("/v1/games/checkers/apply", json={"state": {}, "move": "11-15"}).get_json()
+    assert "options" not in default["state"]                         # the defaults are not written
+
+
+def test_a_state_s_options_are_checked(client):
+    unprocessable(client.post("/v1/games/checkers/legal-moves", json={"state": {"options": {"x": 1}}}),
+                  "state.options")
+    unprocessable(client.post("/v1/games/checkers/legal-moves",
+                              json={"state": {"options": {"man_move_resets": 1}}}), "state.options.man_move_resets")

@@ -69,3 +69,46 @@ def test_no_near_miss_chess_input_is_a_server_error(client, fen, moves, move):
                        ("/v1/search", {"game": "chess", "state": state, "algorithm": {"name": "alphabeta"},
                                        "time_limit_ms": 30})):
         assert client.post(path, json=body).status_code in (200, 422)
+
+
+# --- issue 35: the forms players have ----------------------------------------------------------------
+
+def test_a_fen_string_is_a_chess_state_and_answers_carry_the_fen(client):
+    body = client.post("/v1/games/chess/legal-moves", json={"state": chess.STARTING_FEN}).get_json()
+    assert body["fen"] == chess.STARTING_FEN and len(body["moves"]) == 20
+    body = client.post("/v1/games/chess/apply", json={"state": chess.STARTING_FEN, "move": "e4"}).get_json()
+    assert body["state"] == body["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert body["played_san"] == "e4" and "e5" in body["san"]
+    response = client.post("/v1/search", json={"game": "chess", "state": MATE_IN_ONE,
+                                                "algorithm": {"name": "alphabeta"}, "time_limit_ms": 2000})
+    assert response.get_json()["move"] == "d1d8"
+
+
+def test_a_string_state_of_another_game_is_a_clear_422(client):
+    messages = unprocessable(client.post("/v1/games/tictactoe/legal-moves", json={"state": "X........"}), "state")
+    assert "chess" in messages[0]
+
+
+@pytest.mark.parametrize("body", [
+    {"state": {"moves": "e4 e5"}, "move": "Nf3"},
+    {"state": {"pgn": "1. e4 e5"}, "move": "g1f3"},
+    {"state": {"moves": ["e2e4", "e7e5"]}, "moves": ["Nf3"]},
+    {"state": {}, "moves": ["e4", "e5", "Nf3"]},
+])
+def test_san_pgn_move_strings_and_move_lists(client, body):
+    response = client.post("/v1/games/chess/apply", json=body)
+    assert response.status_code == 200, response.get_json()
+    answer = response.get_json()
+    assert answer["fen"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    assert answer["played_san"] == "Nf3"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"state": {}, "move": "e4", "moves": ["e4"]}, "moves"),
+    ({"state": {}}, "move"),
+    ({"state": {}, "moves": []}, "moves"),
+    ({"state": {}, "moves": ["e4", "e4"]}, "moves[1]"),
+    ({"state": 7, "move": "e4"}, "state"),
+])
+def test_move_or_moves_exactly_one(client, body, field):
+    unprocessable(client.post("/v1/games/chess/apply", json=body), field)

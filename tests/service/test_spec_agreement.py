@@ -10,7 +10,7 @@ from engine.registry import GAME_MODULES, all_option_names, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module
 from engine.search.native import CORES
 from service.config import Settings
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, Utility
+from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 from service.routes.search import ALPHABETA_DEFAULTS
 from service.spec import load_spec
 from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, GameOptionsSchema,
@@ -70,6 +70,10 @@ def check_field(spec, name, field, prop):
                                                 {"$ref": "#/components/schemas/ChanceOutcome"}], where
         assert type(field.chance_outcome) is type(MIRRORS["ChanceOutcome"]), where
         return
+    if isinstance(field, State):
+        assert prop == {"$ref": "#/components/schemas/State"}, where
+        assert resolve(spec, prop)["type"] == ["object", "string"], where
+        return
     if isinstance(field, Utility):
         assert prop == {"$ref": "#/components/schemas/Utility"}, where
         kinds = [option.get("enum") or option["required"] for option in resolve(spec, prop)["oneOf"]]
@@ -79,7 +83,8 @@ def check_field(spec, name, field, prop):
     if isinstance(field, fields.List):
         assert target["type"] == "array", where
         length = validators_of(field, validate.Length)[0]
-        assert (length.equal, length.equal) == (target["minItems"], target["maxItems"]), where + "length"
+        expected = (length.equal, length.equal) if length.equal is not None else (length.min, length.max)
+        assert expected == (target["minItems"], target["maxItems"]), where + "length"
         check_field(spec, f"{name}[]", field.inner, target["items"])
         return
     assert target["type"] == SIMPLE_TYPES[type(field)], where + "type"

@@ -12,7 +12,6 @@ Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn st
 in units of a hundred pawns, strictly inside the utilities, and the API reports values in pawns
 (:meth:`Chess.value_to_json`): a won game is 100.
 """
-from engine.errors import InvalidState
 from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
                          REPETITION, Game)
 from engine.games.chess import notation
@@ -40,11 +39,14 @@ GAME_TYPE = GameType(
     description="The standard game (FIDE laws), rules by python-chess. The game ends by checkmate, "
                 "stalemate, insufficient material, the fifty-move rule or threefold repetition (from the "
                 "state's moves). Values are in pawns from the side to move; a won game is worth 100.",
-    state_format="{\"fen\": FEN (default: the standard start), \"moves\": [UCI moves played from it, "
-                 "e.g. \"e2e4\"] (default none; they give the history that threefold repetition needs)}",
+    state_format="{\"fen\": FEN (default: the standard start), \"moves\": [moves played from it, UCI "
+                 "\"e2e4\" or SAN \"e4\"] or one string of them separated by spaces (default none; they give "
+                 "the history that threefold repetition needs)}; or a FEN string alone; or {\"pgn\": a game "
+                 "in PGN} (its final position, its moves the history)",
     initial_state={"fen": START_FEN, "moves": []},
     move_format="a UCI string: from and to squares, and the promotion piece (\"e2e4\", \"e7e8q\", castling "
-                "as the king's move \"e1g1\")",
+                "as the king's move \"e1g1\"), as answers write moves; SAN (\"e4\", \"Nf3\", \"O-O\", "
+                "\"e8=Q\") and an uppercase promotion (\"e7e8Q\") are accepted too",
     example_request={"game": "chess", "state": {"fen": START_FEN, "moves": ["e2e4", "e7e5"]},
                      "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
     players=("white", "black"),
@@ -55,7 +57,7 @@ GAME_TYPE = GameType(
     utility_bounds=(-1.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
-    move_schema={"type": "string", "pattern": "^[a-h][1-8][a-h][1-8][qrbn]?$"},
+    move_schema={"type": "string", "minLength": 2, "maxLength": 10},
     sample_states=({"fen": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
                    {"fen": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},
                    {"fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}),
@@ -183,12 +185,33 @@ class Chess(Game):
     def state_to_json(self, state):
         return notation.history_json(state)
 
+    def child_to_json(self, state_json, move, child):
+        """The state after ``move`` in the form of the request's: a FEN string answers the FEN after the
+        move; a PGN the PGN with the move added; ``{"fen"?, "moves"}`` the same FEN (written out) and the
+        moves with ``move`` added, the whole history kept, in the notation of the state's last move (SAN
+        if it was written in SAN, else UCI) and as a list or a string as the moves were."""
+        if isinstance(state_json, str):
+            return notation.fen(child)
+        if "pgn" in state_json:
+            return {"pgn": notation.pgn_with(state_json["pgn"], move)}
+        played = state_json.get("moves", [])
+        words = played.split() if isinstance(played, str) else list(played)
+        if words and not notation.is_uci(words[-1]):
+            written = notation.san(notation.load_state(state_json), move)
+        else:
+            written = uci(move)
+        words.append(written)
+        return {"fen": state_json.get("fen", START_FEN), "moves": " ".join(words) if isinstance(played, str) else words}
+
+    def position_extras(self, state):
+        """``fen``: the position itself (after the state's moves)."""
+        return {"fen": notation.fen(state)}
+
 
 GAME = Chess()
 
 
 def load(state_json, limits=None, **_):
-    """``(game, state)`` from ``{"fen"?, "moves"?}``; :class:`InvalidState` names the field at fault."""
-    if not isinstance(state_json, dict):
-        raise InvalidState("must be an object")
+    """``(game, state)`` from a FEN string, ``{"fen"?, "moves"?}`` or ``{"pgn"}``; :class:`InvalidState`
+    names the field at fault."""
     return GAME, notation.load_state(state_json)

@@ -3,9 +3,12 @@
 The search never calls python-chess; these functions convert between its boards and the engine's states
 (:mod:`.position`) when a request is read and when an answer is written.
 """
+import io
+import re
 import time
 
 import chess
+import chess.pgn
 
 from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, PROMOTIONS, SQUARES, THEIR_A8, THEIR_H8,
@@ -15,6 +18,7 @@ from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, P
                                          build, moves, play)
 
 MAX_MOVES = 2000                                  # moves a JSON state may carry (a long game has ~300)
+MAX_PGN_CHARS = 200_000                           # a PGN state's text (a long annotated game has ~20 000)
 
 
 def from_board(board: chess.Board) -> tuple:
@@ -68,10 +72,9 @@ def board_of(view: str, rights: int, ep: int, clock: int, ply: int) -> chess.Boa
     return chess.Board(f"{'/'.join(rows)} {'bw'[not black]} {castling} {ep_name} {clock} {ply // 2 + 1}")
 
 
-def parse_fen(text) -> chess.Board:
+def parse_fen(text, field: str = "state.fen") -> chess.Board:
     """A python-chess board for a FEN that describes a legal position; :class:`InvalidState` on
-    ``state.fen`` otherwise, in python-chess's words where it has them."""
-    field = "state.fen"
+    ``field`` otherwise, in python-chess's words where it has them."""
     if not isinstance(text, str):
         raise InvalidState("fen is a string in Forsyth-Edwards Notation", field=field)
     try:
@@ -85,43 +88,191 @@ def parse_fen(text) -> chess.Board:
     return board
 
 
-def load_state(state_json: dict) -> tuple:
-    """The engine's state for ``{"fen"?, "moves"?}``: the FEN (default: the standard start) and the UCI
-    moves played from it, each checked by python-chess."""
+UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbnkpQRBNKP]?$")
+
+
+def load_state(state_json) -> tuple:
+    """The engine's state for a chess state in any of its forms: a FEN string; ``{"fen"?, "moves"?}``, the
+    FEN (default: the standard start) and the moves played from it (a list, or one string of moves
+    separated by spaces; each in UCI or SAN), each checked by python-chess; or ``{"pgn"}``, a game's
+    final position with its moves as history."""
+    return load_with_board(state_json)[0]
+
+
+def load_with_board(state_json) -> tuple:
+    """``(state, board)``: the state and a python-chess board of its position (None for moves written in
+    UCI alone: a board is built, from the first move in SAN on, only to read SAN, so that a long UCI history
+    costs the engine's moves only)."""
+    if isinstance(state_json, str):
+        board = parse_fen(state_json, "state")
+        return from_board(board), board
+    if not isinstance(state_json, dict):
+        raise InvalidState("a chess state is an object ({\"fen\"?, \"moves\"?} or {\"pgn\"}) or a FEN string")
+    if "pgn" in state_json:
+        unknown = set(state_json) - {"pgn"}
+        if unknown:
+            raise InvalidState(f"unknown keys {sorted(unknown)} beside pgn; a PGN state has pgn alone")
+        board, played = parse_pgn(state_json["pgn"])
+        state = from_board(board)
+        for move in played:
+            state = play(state, code_of(move))
+            board.push(move)
+        return state, board
     unknown = set(state_json) - {"fen", "moves"}
     if unknown:
-        raise InvalidState(f"unknown keys {sorted(unknown)}; a chess state has fen and moves")
-    board = parse_fen(state_json.get("fen", chess.STARTING_FEN))
-    played = state_json.get("moves", [])
-    if not isinstance(played, list):
-        raise InvalidState("moves is a list of UCI strings such as \"e2e4\"", field="state.moves")
-    if len(played) > MAX_MOVES:
-        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field="state.moves")
-    state = from_board(board)
+        raise InvalidState(f"unknown keys {sorted(unknown)}; a chess state has fen and moves (or pgn alone)")
+    state = from_board(parse_fen(state_json.get("fen", chess.STARTING_FEN)))
+    played, board = move_list(state_json.get("moves", [])), None
     for n, text in enumerate(played):
         field = f"state.moves[{n}]"
         if state[STATUS]:
             raise InvalidState(f"the game is already over ({REASONS[state[STATUS]]}); {text!r} cannot be "
                                "played", field=field)
-        state = play(state, parse_move(text, state, field, InvalidState))
-    return state
+        if board is None and not is_uci(text):
+            board = to_board(state)
+        code = parse_move(text, state, field, InvalidState, board)
+        state = play(state, code)
+        if board is not None:
+            board.push(chess.Move.from_uci(uci(code)))
+    return state, board
 
 
-def parse_move(text, state: tuple, field: str = "move", error=IllegalMove) -> int:
-    """The legal move code for a UCI string; ``error`` (:class:`IllegalMove`, or :class:`InvalidState` for
-    the moves of a state) naming ``field`` otherwise."""
+def move_list(played) -> list:
+    """The moves of a state: a list of strings, or one string of moves separated by white space."""
+    if isinstance(played, str):
+        played = played.split()
+    if not isinstance(played, list):
+        raise InvalidState("moves is a list of moves (UCI \"e2e4\" or SAN \"e4\") or one string of them "
+                           "separated by spaces", field="state.moves")
+    if len(played) > MAX_MOVES:
+        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field="state.moves")
+    return played
+
+
+def parse_pgn(text) -> tuple:
+    """``(board, moves)``: the start of a PGN game's main line (its FEN tag, else the standard start) and
+    its moves, checked by python-chess; :class:`InvalidState` on ``state.pgn`` otherwise."""
+    field = "state.pgn"
     if not isinstance(text, str):
-        raise error("a move is a UCI string such as \"e2e4\" or \"e7e8q\"", field=field)
+        raise InvalidState("pgn is a string: a game in Portable Game Notation", field=field)
+    if len(text) > MAX_PGN_CHARS:
+        raise InvalidState(f"at most {MAX_PGN_CHARS} characters; got {len(text)}", field=field)
     try:
-        move = chess.Move.from_uci(text)
+        game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
+    except Exception as e:                  # python-chess's reader raises IndexError too on some bad input
+        raise InvalidState(f"not a valid PGN: {e}", field=field) from None
+    if game is None:
+        raise InvalidState("no game in the PGN", field=field)
+    if game.errors:
+        raise InvalidState(f"not a valid PGN: {game.errors[0]}", field=field)
+    try:
+        board = game.board()
+    except ValueError as e:
+        raise InvalidState(f"not a valid FEN tag: {e}", field=field) from None
+    if board.status() != chess.STATUS_VALID:
+        raise InvalidState("the FEN tag is not a legal position", field=field)
+    played = list(game.mainline_moves())
+    if len(played) > MAX_MOVES:
+        raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field=field)
+    return game.board(), played
+
+
+def main_line(text: str) -> str:
+    """The PGN ``text`` without its variations (the parenthesised parts outside tags and comments), which
+    a state does not use and which cost python-chess a board per move to read."""
+    out, depth, i, n = [], 0, 0, len(text)
+    closing = {"{": "}", ";": "\n", "[": "]"}
+    while i < n:
+        c = text[i]
+        if c in closing and (c != "[" or depth == 0):
+            j = tag_end(text, i) if c == "[" else text.find(closing[c], i + 1)
+            j = n if j < 0 else j + 1
+            if depth == 0:
+                out.append(text[i:j])
+            i = j
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def tag_end(text: str, i: int) -> int:
+    """The index of the ``]`` that closes the tag pair opened at ``i`` (its quoted value may hold one)."""
+    quoted, j = False, i + 1
+    while j < len(text):
+        c = text[j]
+        if c == "\\" and quoted:
+            j += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c == "]" and not quoted:
+            return j
+        j += 1
+    return -1
+
+
+class QuietBuilder(chess.pgn.GameBuilder):
+    """python-chess's game builder without its log line for each error (a client's bad PGN is a 422)."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
+def code_of(move: chess.Move) -> int:
+    """The engine's code of a legal python-chess move."""
+    return move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
+                     PROMOTIONS.index(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0)
+
+
+def is_uci(text) -> bool:
+    """Whether a move is written in UCI (as opposed to SAN)."""
+    return isinstance(text, str) and UCI.match(text) is not None
+
+
+def parse_move(text, state: tuple, field: str = "move", error=IllegalMove, board=None) -> int:
+    """The legal move code for a move in UCI (``"e2e4"``, ``"e7e8q"``, the promotion in either case) or
+    SAN (``"e4"``, ``"Nf3"``, ``"O-O"``, ``"e8=Q"``); ``error`` (:class:`IllegalMove`, or
+    :class:`InvalidState` for the moves of a state) naming ``field`` otherwise. ``board``: a python-chess
+    board of ``state``, if the caller has one (SAN is read on it)."""
+    if not isinstance(text, str):
+        raise error("a move is a string in UCI (\"e2e4\", \"e7e8q\") or SAN (\"e4\", \"Nf3\")", field=field)
+    if not is_uci(text):
+        return parse_san(text, state, field, error, board)
+    try:
+        move = chess.Move.from_uci(text[:4] + text[4:].lower())
     except ValueError:
         raise error(f"{text!r} is not UCI notation (such as \"e2e4\" or \"e7e8q\")", field=field) from None
-    if not move:
-        raise error("the null move \"0000\" is not a legal move", field=field)
     code = move_code(square_of(chess.square_name(move.from_square)), square_of(chess.square_name(move.to_square)),
                      promotion_code(move, text, field, error))
     if code not in moves(state):
         board = to_board(state)
+        raise error(f"{text!r} is not a legal move in {board.fen()}", field=field)
+    return code
+
+
+def parse_san(text: str, state: tuple, field: str, error, board=None) -> int:
+    if text in ("0000", "--", "Z0"):
+        raise error(f"the null move {text!r} is not a legal move", field=field)
+    board = to_board(state) if board is None else board
+    try:
+        move = board.parse_san(text)
+    except chess.IllegalMoveError:
+        raise error(f"{text!r} is not a legal move in {board.fen()}", field=field) from None
+    except chess.AmbiguousMoveError:
+        raise error(f"{text!r} is ambiguous in {board.fen()}", field=field) from None
+    except ValueError:
+        raise error(f"{text!r} is neither UCI (such as \"e2e4\", \"e7e8q\") nor SAN (such as \"e4\", "
+                    "\"Nf3\", \"O-O\")", field=field) from None
+    if not move:
+        raise error(f"the null move {text!r} is not a legal move", field=field)
+    code = code_of(move)
+    if code not in moves(state):
         raise error(f"{text!r} is not a legal move in {board.fen()}", field=field)
     return code
 
@@ -174,3 +325,14 @@ def history_json(state: tuple) -> dict:
     start = board_of(key[:120], ord(key[120]) - 48, ord(key[121]), state[CLOCK] - len(history),
                      state[PLY] - len(history))
     return {"fen": start.fen(), "moves": [uci(m) for m in state[LINE]]}
+
+
+def pgn_with(text: str, move: int) -> str:
+    """The PGN ``text`` (already checked) with ``move`` added to its main line; its tags and the main
+    line's comments kept, its variations dropped, a finished game's result tag reset to ``*`` since the
+    game goes on."""
+    game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
+    game.end().add_main_variation(chess.Move.from_uci(uci(move)))
+    if "Result" in game.headers:
+        game.headers["Result"] = "*"
+    return str(game)
