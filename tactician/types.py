@@ -46,6 +46,7 @@ class SearchResponse(TypedDict):
     values: NotRequired[list[float]]
     certainty_equivalent: NotRequired[float]
     trace: NotRequired[list[dict[str, Any]]]
+    steps: NotRequired[list[dict[str, Any]]]     # backgammon: the chosen play's steps
     algorithm: dict[str, Any]
 
 
@@ -69,10 +70,14 @@ class Position(TypedDict):
     reason: NotRequired[str]
     san: NotRequired[list[str]]
     probabilities: NotRequired[list[float]]
+    fen: NotRequired[str]                        # chess: the position now
+    plays: NotRequired[list[dict[str, Any]]]     # backgammon: each play's steps and position
+    result: NotRequired[dict[str, Any]]          # backgammon: the winner and how (single, gammon, backgammon)
 
 
 class AppliedPosition(Position):
     state: State
+    played_san: NotRequired[str]                 # chess: the move just played
 
 
 class Game(TypedDict):
