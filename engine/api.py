@@ -157,9 +157,13 @@ def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     result.value = value(result.value)
     if result.certainty_equivalent is not None:
         result.certainty_equivalent = value(result.certainty_equivalent)
+    if result.values is not None:  # n-player values in the same unit as value (chess maxn: pawns)
+        result.values = [value(v) for v in result.values]
     result.pv = [to_json(m) for m in result.pv]
     for mv in result.moves:
         mv.move, mv.value = to_json(mv.move), value(mv.value)
+        if mv.values is not None:
+            mv.values = [value(v) for v in mv.values]
         if mv.certainty_equivalent is not None:
             mv.certainty_equivalent = value(mv.certainty_equivalent)
     return result
@@ -252,6 +256,8 @@ def describe_game(game_id: str) -> dict:
         "alternating": declared.alternating,
         "outcomes": declared.outcomes,
         "utility_bounds": None if declared.utility_bounds is None else list(declared.utility_bounds),
+        "value_unit": declared.value_unit,
+        "value_scale": declared.value_scale,
         "max_length": declared.max_length,
         "state_format": declared.state_format,
         "initial_state": declared.initial_state,

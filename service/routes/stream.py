@@ -79,12 +79,12 @@ def events(prepared: engine.api.Search, request: dict, pool, log: dict, release)
                     continue
                 kind, data = message
                 if kind == INFO:
-                    yield event(INFO, progress_info(data))
+                    yield event(INFO, progress_info(data, game_id))
                 else:
                     record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, data.stats.core)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                     release()
-                    yield event(RESULT, search_response(data, algorithm, trace))
+                    yield event(RESULT, search_response(data, algorithm, trace, game_id))
                     return
     except EngineError as exc:
         release()
