@@ -13,10 +13,14 @@ from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
 from engine.limits import Limits
-from engine.result import TIME_LIMIT, SearchResult, Stats
+from engine.game import ENDGAME_SOLVER, EVALUATION
+from engine.result import EXACT, ESTIMATE, FORCED, TIME_LIMIT, MoveValue, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.settings import settings_from
+
+# The setting every algorithm takes: search a position with a single legal move rather than answer it at once.
+FORCED_MOVE_SEARCH = "forced_move_search"
 
 # Seconds past a search's deadline that writing its moves in the game's notation (chess: SAN) may take.
 NOTATION_GRACE = 0.010
@@ -51,14 +55,24 @@ def settings_for(game_id: str, algorithm: dict) -> tuple:
     the search module, its settings dataclass, the game options that came with them, and the core asked
     for (``core``: ``"native"``, ``"python"``, or None for the default). A setting that is neither the
     algorithm's nor a declared option of the game is an error naming its field."""
+    module, settings, options, core, _ = settings_with_forced(game_id, algorithm)
+    return module, settings, options, core
+
+
+def settings_with_forced(game_id: str, algorithm: dict) -> tuple:
+    """:func:`settings_for`'s answer and the ``forced_move_search`` setting (every algorithm's: search a
+    forced move as any other position, rather than answer it at once)."""
     name = algorithm.get("name")
     module = algorithm_module(name)
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
     core = values.pop("core", None)
+    forced_move_search = values.pop(FORCED_MOVE_SEARCH, False)
+    if not isinstance(forced_move_search, bool):
+        raise AlgorithmMismatch(f"{FORCED_MOVE_SEARCH} is true or false", field=f"algorithm.{FORCED_MOVE_SEARCH}")
     if core is not None and core not in native.CORES:
         raise AlgorithmMismatch(f"core is one of {list(native.CORES)}", field="algorithm.core")
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, name, values), options, core
+    return module, settings_from(module.Settings, name, values), options, core, forced_move_search
 
 
 def require_fit(module, game_id: str) -> None:
@@ -86,7 +100,7 @@ class Search:
     def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits()):
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-        self.module, self.settings, options, self.core = settings_for(game_id, algorithm)
+        self.module, self.settings, options, self.core, forced_move_search = settings_with_forced(game_id, algorithm)
         self.trace, self.limits, self.unread = trace, limits, None
         try:
             with held_off(), reading(self.deadline):
@@ -96,7 +110,11 @@ class Search:
         require_fit(self.module, game_id)
         if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
-        self.runs_native = self.unread is None and self.native_core() == native.NATIVE
+        # A single legal move is answered at once (no search, whatever the core), unless the request asks
+        # for an analysis: forced_move_search, or a trace.
+        self.forced = (self.unread is None and not forced_move_search and not trace
+                       and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
+        self.runs_native = self.unread is None and not self.forced and self.native_core() == native.NATIVE
 
     def native_core(self) -> str:
         """The core that runs the search (``auto``'s: that of the algorithm it picks), with its settings
@@ -118,6 +136,9 @@ class Search:
         if self.unread is not None:
             return unread(self.unread, self.deadline)
         game = self.game
+        if self.forced:
+            return to_json_moves(game, forced(game, self.state, self.module, self.settings, self.deadline),
+                                 self.state, self.deadline)
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
         with held_off():
@@ -134,6 +155,42 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
     stats.finish(deadline.elapsed())
     return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
+
+
+def forced(game, state, module, settings, deadline: Deadline) -> SearchResult:
+    """The answer for a position with a single legal move, without a search (``stop_reason`` ``forced``):
+    that move, valued by the position it leads to when that ends the game (its utility, exact; in a
+    win/draw/loss game without an endgame scorer of its own, a proven ``outcome`` one ply away), else by
+    the game's static evaluation of the position (an estimate; the middle of the value range in a game
+    without an evaluation). ``nodes`` counts the position and the one it leads to."""
+    move = game.actions(state)[0]
+    child, me = game.result(state, move), game.perspective(state)
+    stats = Stats(nodes=2, leaves=1, max_depth=1, stop_reason=FORCED)
+    outcome = plies_to_end = values = None
+    if game.is_terminal(child):
+        value, bound, stats.depth_completed = game.utility(child, me), EXACT, 1
+        if game.outcome_game and ENDGAME_SOLVER not in game.capabilities:
+            outcome, plies_to_end = ("win" if value > 0 else "loss" if value < 0 else "draw"), 1
+        if module.NAME == "maxn":
+            values = list(game.utilities(child))
+    else:
+        if EVALUATION in game.capabilities:
+            value = game.evaluate(state, me)
+        else:
+            lo, hi = game.utility_bounds or (0.0, 0.0)
+            value = lo / 2 + hi / 2
+        bound = ESTIMATE
+        if module.NAME == "maxn":
+            values = list(game.evaluations(state))
+    if module.NAME == "mcts":
+        stats.iterations = 0
+    stats.finish(deadline.elapsed())
+    result = SearchResult(move=move, value=value, perspective=game.players[me], outcome=outcome,
+                          plies_to_end=plies_to_end, pv=[move], stats=stats, values=values,
+                          moves=[MoveValue(move, value, bound, 0 if module.NAME == "mcts" else None, values)])
+    if module.NAME == "auto":
+        result.auto = module.forced_answer(game, state, settings)
+    return result
 
 
 def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
