@@ -11,7 +11,8 @@ import time
 
 from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
-from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
+from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
+                           unknown_option_message, unknown_setting_message)
 from engine.limits import Limits
 from engine.game import ENDGAME_SOLVER, EVALUATION
 from engine.result import EXACT, ESTIMATE, FORCED, TIME_LIMIT, MoveValue, SearchResult, Stats
@@ -252,6 +253,17 @@ def apply(game_id: str, state_json, move_json, limits: Limits = Limits(), option
 ALGORITHM_PREFIX, OPTION_PREFIX = "algorithm.", "options."
 
 
+def unknown_setting_text(section: str, key: str, algorithm_name=None, game_id=None) -> str:
+    """The engine's message for a setting ``algorithm.<key>`` (``section`` "algorithm") or an option
+    ``options.<key>`` (section "options") that is not taken, for the service's schemas to say it as the
+    engine does: naming what the algorithm (or the game) takes."""
+    if section == "options":
+        known = game_type(game_id).option_names if game_id in GAME_MODULES else None
+        return unknown_option_message(game_id, key, known)
+    known = algorithm_module(algorithm_name).Settings.names() if algorithm_name in ALGORITHM_MODULES else None
+    return unknown_setting_message(algorithm_name, key, known)
+
+
 def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None):
     """``load`` for the rules routes, whose game options come in ``options`` rather than in an
     ``algorithm`` object: an option the game does not declare, or a bad value, is an error on
@@ -259,8 +271,8 @@ def load_with_options(game_id: str, state_json, limits: Limits, options: dict | 
     options = options or {}
     for name in options:
         if name not in game_type(game_id).option_names:
-            raise AlgorithmMismatch(f"{game_id} has no option {name!r}; its options: "
-                                    f"{list(game_type(game_id).option_names)}", field=f"options.{name}")
+            raise UnknownSetting(unknown_option_message(game_id, name, game_type(game_id).option_names),
+                                 field=f"options.{name}")
     try:
         return load(game_id, state_json, limits, **options)
     except EngineError as exc:
