@@ -114,6 +114,7 @@ class Search:
         # A single legal move is answered at once (no search, whatever the core), unless the request asks
         # for an analysis: forced_move_search, or a trace.
         self.forced = (self.unread is None and not forced_move_search and not trace
+                       and game_type(game_id).answers_forced_moves
                        and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
         self.runs_native = self.unread is None and not self.forced and self.native_core() == native.NATIVE
 

@@ -50,6 +50,7 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,
     value_unit="the tree's own numbers: MAX's utility at the root (n-player trees: values, one per player)",
     value_scale="value",
+    answers_forced_moves=False,
     move_schema={"type": ["string", "integer", "number", "boolean"]},
     min_players=1,
     sample_states=(

@@ -59,3 +59,9 @@ def test_a_seeded_mcts_out_of_time_says_so(client, core):
                            "algorithm": {"name": "mcts", "seed": 1, "iterations": 10_000_000, "core": core}})
     stats = body["stats"]
     assert stats["timed_out"] and stats["stop_reason"] == "time_limit" and stats["iterations"] < 10_000_000
+
+
+def test_a_tree_is_searched_even_with_one_move(client):
+    tree = {"root": {"type": "max", "children": [{"type": "min", "children": [{"value": 3}, {"value": 5}]}]}}
+    body = search(client, {"game": "tree", "state": tree, "algorithm": {"name": "minimax"}})
+    assert body["value"] == 3.0 and body["stats"]["stop_reason"] == "completed" and body["stats"]["nodes"] == 4
