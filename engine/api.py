@@ -14,14 +14,15 @@ from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
                            unknown_option_message, unknown_setting_message)
 from engine.limits import Limits
-from engine.game import ENDGAME_SOLVER, EVALUATION
-from engine.result import EXACT, ESTIMATE, FORCED, TIME_LIMIT, MoveValue, SearchResult, Stats
+from engine.result import FORCED, TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.settings import settings_from
 
-# The setting every algorithm takes: search a position with a single legal move rather than answer it at once.
+# The setting every algorithm takes: search a position with a single legal move with the whole budget.
 FORCED_MOVE_SEARCH = "forced_move_search"
+# Otherwise such a position is searched this long at most (for its value, a proof, a principal variation).
+FORCED_MOVE_BUDGET_S = 0.050
 
 # Seconds past a search's deadline that writing its moves in the game's notation (chess: SAN) may take.
 NOTATION_GRACE = 0.010
@@ -111,12 +112,12 @@ class Search:
         require_fit(self.module, game_id)
         if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
-        # A single legal move is answered at once (no search, whatever the core), unless the request asks
-        # for an analysis: forced_move_search, or a trace.
+        # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
+        # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
         self.forced = (self.unread is None and not forced_move_search and not trace
                        and game_type(game_id).answers_forced_moves
                        and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
-        self.runs_native = self.unread is None and not self.forced and self.native_core() == native.NATIVE
+        self.runs_native = self.unread is None and self.native_core() == native.NATIVE
 
     def native_core(self) -> str:
         """The core that runs the search (``auto``'s: that of the algorithm it picks), with its settings
@@ -138,18 +139,28 @@ class Search:
         if self.unread is not None:
             return unread(self.unread, self.deadline)
         game = self.game
-        if self.forced:
-            return to_json_moves(game, forced(game, self.state, self.module, self.settings, self.deadline),
-                                 self.state, self.deadline)
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
+        deadline = forced_budget(self.deadline) if self.forced else self.deadline
         with held_off():
-            result = native.run(self.module, game, self.state, self.settings, deadline=self.deadline,
+            result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
                                 trace=self.trace, limits=self.limits, core=self.core)
+        if self.forced:  # the move was never in doubt, and the request's time did not run out
+            result.stats.stop_reason, result.stats.timed_out = FORCED, False
+            result.stats.finish(self.deadline.elapsed())
         return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
         self.deadline.cancel()
+
+
+def forced_budget(deadline: Deadline) -> Deadline:
+    """The part of ``deadline`` a forced move's search takes: ``FORCED_MOVE_BUDGET_S`` at most (cancelled
+    with it)."""
+    part = deadline.share(1.0)
+    limit = time.perf_counter() + FORCED_MOVE_BUDGET_S
+    part.end = limit if part.end is None else min(part.end, limit)
+    return part
 
 
 def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
@@ -157,42 +168,6 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
     stats.finish(deadline.elapsed())
     return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
-
-
-def forced(game, state, module, settings, deadline: Deadline) -> SearchResult:
-    """The answer for a position with a single legal move, without a search (``stop_reason`` ``forced``):
-    that move, valued by the position it leads to when that ends the game (its utility, exact; in a
-    win/draw/loss game without an endgame scorer of its own, a proven ``outcome`` one ply away), else by
-    the game's static evaluation of the position (an estimate; the middle of the value range in a game
-    without an evaluation). ``nodes`` counts the position and the one it leads to."""
-    move = game.actions(state)[0]
-    child, me = game.result(state, move), game.perspective(state)
-    stats = Stats(nodes=2, leaves=1, max_depth=1, stop_reason=FORCED)
-    outcome = plies_to_end = values = None
-    if game.is_terminal(child):
-        value, bound, stats.depth_completed = game.utility(child, me), EXACT, 1
-        if game.outcome_game and ENDGAME_SOLVER not in game.capabilities:
-            outcome, plies_to_end = ("win" if value > 0 else "loss" if value < 0 else "draw"), 1
-        if module.NAME == "maxn":
-            values = list(game.utilities(child))
-    else:
-        if EVALUATION in game.capabilities:
-            value = game.evaluate(state, me)
-        else:
-            lo, hi = game.utility_bounds or (0.0, 0.0)
-            value = lo / 2 + hi / 2
-        bound = ESTIMATE
-        if module.NAME == "maxn":
-            values = list(game.evaluations(state))
-    if module.NAME == "mcts":
-        stats.iterations = 0
-    stats.finish(deadline.elapsed())
-    result = SearchResult(move=move, value=value, perspective=game.players[me], outcome=outcome,
-                          plies_to_end=plies_to_end, pv=[move], stats=stats, values=values,
-                          moves=[MoveValue(move, value, bound, 0 if module.NAME == "mcts" else None, values)])
-    if module.NAME == "auto":
-        result.auto = module.forced_answer(game, state, settings)
-    return result
 
 
 def to_json_moves(game, result, state=None, deadline: Deadline | None = None):

@@ -153,16 +153,6 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     return result
 
 
-def forced_answer(game, state, settings: Settings) -> dict:
-    """``auto``'s account of a forced move answered without a search (engine.api.forced): the algorithm it
-    would have run, given no time, and the level's handicap (no mistake is possible with one move)."""
-    level = LEVELS[settings.level]
-    _, algorithm = chosen(game, state)
-    handicap = None if settings.level == FULL_STRENGTH else {
-        "level": settings.level, "time_share": level.time_share, "mistake": level.mistake}
-    return {"chosen": {**algorithm, "time_limit_ms": 0.0}, "handicap": handicap}
-
-
 def generator(game, state, seed) -> random.Random:
     """The level's random stream: from ``seed`` and the position (JSON, so stable across processes)."""
     if seed is None:

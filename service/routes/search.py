@@ -94,7 +94,7 @@ def run_search(request: dict):
     waiting for the interpreter while it runs. Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
     prepared = engine.api.Search(**request)
-    if prepared.runs_native or prepared.forced or prepared.unread is not None:  # no search, or no time left
+    if prepared.runs_native or prepared.unread is not None:  # the latter: no time left, nothing to search
         return prepared.run()
     left_ms = remaining_ms(limit_ms, since)
     with pool_for(current_app).search({**request, "time_limit_ms": left_ms},

@@ -67,7 +67,7 @@ def events(prepared: engine.api.Search, request: dict, pool, log: dict, release)
     game_id, algorithm, trace = request["game_id"], request["algorithm"], request["trace"]
     process = None
     try:
-        if prepared.runs_native or prepared.forced or prepared.unread is not None:
+        if prepared.runs_native or prepared.unread is not None:
             process = SearchThread(prepared.run, stop=prepared.cancel)
         else:
             process = pool_for_search(pool, request, prepared.deadline.remaining())
