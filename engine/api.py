@@ -11,12 +11,18 @@ import time
 
 from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
-from engine.errors import AlgorithmMismatch, EngineError, GameOver, InvalidState
+from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
+                           unknown_option_message, unknown_setting_message)
 from engine.limits import Limits
-from engine.result import TIME_LIMIT, SearchResult, Stats
+from engine.result import FORCED, TIME_LIMIT, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.settings import settings_from
+
+# The setting every algorithm takes: search a position with a single legal move with the whole budget.
+FORCED_MOVE_SEARCH = "forced_move_search"
+# Otherwise such a position is searched this long at most (for its value, a proof, a principal variation).
+FORCED_MOVE_BUDGET_S = 0.050
 
 # Seconds past a search's deadline that writing its moves in the game's notation (chess: SAN) may take.
 NOTATION_GRACE = 0.010
@@ -57,14 +63,24 @@ def settings_for(game_id: str, algorithm: dict) -> tuple:
     the search module, its settings dataclass, the game options that came with them, and the core asked
     for (``core``: ``"native"``, ``"python"``, or None for the default). A setting that is neither the
     algorithm's nor a declared option of the game is an error naming its field."""
+    module, settings, options, core, _ = settings_with_forced(game_id, algorithm)
+    return module, settings, options, core
+
+
+def settings_with_forced(game_id: str, algorithm: dict) -> tuple:
+    """:func:`settings_for`'s answer and the ``forced_move_search`` setting (every algorithm's: search a
+    forced move as any other position, rather than answer it at once)."""
     name = algorithm.get("name")
     module = algorithm_module(name)
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
     core = values.pop("core", None)
+    forced_move_search = values.pop(FORCED_MOVE_SEARCH, False)
+    if not isinstance(forced_move_search, bool):
+        raise AlgorithmMismatch(f"{FORCED_MOVE_SEARCH} is true or false", field=f"algorithm.{FORCED_MOVE_SEARCH}")
     if core is not None and core not in native.CORES:
         raise AlgorithmMismatch(f"core is one of {list(native.CORES)}", field="algorithm.core")
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, name, values), options, core
+    return module, settings_from(module.Settings, name, values), options, core, forced_move_search
 
 
 def require_fit(module, game_id: str) -> None:
@@ -92,7 +108,7 @@ class Search:
     def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits()):
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-        self.module, self.settings, options, self.core = settings_for(game_id, algorithm)
+        self.module, self.settings, options, self.core, forced_move_search = settings_with_forced(game_id, algorithm)
         self.trace, self.limits, self.unread = trace, limits, None
         try:
             with held_off(), reading(self.deadline):
@@ -102,6 +118,11 @@ class Search:
         require_fit(self.module, game_id)
         if self.unread is None and self.game.is_terminal(self.state):
             raise GameOver()
+        # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
+        # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
+        self.forced = (self.unread is None and not forced_move_search and not trace
+                       and game_type(game_id).answers_forced_moves
+                       and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
         self.runs_native = self.unread is None and self.native_core() == native.NATIVE
 
     def native_core(self) -> str:
@@ -126,13 +147,26 @@ class Search:
         game = self.game
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
+        deadline = forced_budget(self.deadline) if self.forced else self.deadline
         with held_off():
-            result = native.run(self.module, game, self.state, self.settings, deadline=self.deadline,
+            result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
                                 trace=self.trace, limits=self.limits, core=self.core)
+        if self.forced:  # the move was never in doubt, and the request's time did not run out
+            result.stats.stop_reason, result.stats.timed_out = FORCED, False
+            result.stats.finish(self.deadline.elapsed())
         return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
         self.deadline.cancel()
+
+
+def forced_budget(deadline: Deadline) -> Deadline:
+    """The part of ``deadline`` a forced move's search takes: ``FORCED_MOVE_BUDGET_S`` at most (cancelled
+    with it)."""
+    part = deadline.share(1.0)
+    limit = time.perf_counter() + FORCED_MOVE_BUDGET_S
+    part.end = limit if part.end is None else min(part.end, limit)
+    return part
 
 
 def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
@@ -165,9 +199,13 @@ def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     result.value = value(result.value)
     if result.certainty_equivalent is not None:
         result.certainty_equivalent = value(result.certainty_equivalent)
+    if result.values is not None:  # n-player values in the same unit as value (chess maxn: pawns)
+        result.values = [value(v) for v in result.values]
     result.pv = [to_json(m) for m in result.pv]
     for mv in result.moves:
         mv.move, mv.value = to_json(mv.move), value(mv.value)
+        if mv.values is not None:
+            mv.values = [value(v) for v in mv.values]
         if mv.certainty_equivalent is not None:
             mv.certainty_equivalent = value(mv.certainty_equivalent)
     return result
@@ -226,6 +264,17 @@ def renamed(name: str, field: str) -> str:
 ALGORITHM_PREFIX, OPTION_PREFIX = "algorithm.", "options."
 
 
+def unknown_setting_text(section: str, key: str, algorithm_name=None, game_id=None) -> str:
+    """The engine's message for a setting ``algorithm.<key>`` (``section`` "algorithm") or an option
+    ``options.<key>`` (section "options") that is not taken, for the service's schemas to say it as the
+    engine does: naming what the algorithm (or the game) takes."""
+    if section == "options":
+        known = game_type(game_id).option_names if game_id in GAME_MODULES else None
+        return unknown_option_message(game_id, key, known)
+    known = algorithm_module(algorithm_name).Settings.names() if algorithm_name in ALGORITHM_MODULES else None
+    return unknown_setting_message(algorithm_name, key, known)
+
+
 def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None):
     """``load`` for the rules routes, whose game options come in ``options`` rather than in an
     ``algorithm`` object: an option the game does not declare, or a bad value, is an error on
@@ -233,8 +282,8 @@ def load_with_options(game_id: str, state_json, limits: Limits, options: dict | 
     options = options or {}
     for name in options:
         if name not in game_type(game_id).option_names:
-            raise AlgorithmMismatch(f"{game_id} has no option {name!r}; its options: "
-                                    f"{list(game_type(game_id).option_names)}", field=f"options.{name}")
+            raise UnknownSetting(unknown_option_message(game_id, name, game_type(game_id).option_names),
+                                 field=f"options.{name}")
     try:
         return load(game_id, state_json, limits, **options)
     except EngineError as exc:
@@ -288,6 +337,8 @@ def describe_game(game_id: str) -> dict:
         "alternating": declared.alternating,
         "outcomes": declared.outcomes,
         "utility_bounds": None if declared.utility_bounds is None else list(declared.utility_bounds),
+        "value_unit": declared.value_unit,
+        "value_scale": declared.value_scale,
         "max_length": declared.max_length,
         "state_format": declared.state_format,
         "initial_state": declared.initial_state,

@@ -76,6 +76,11 @@ class GameType:
     - ``move_schema``: the JSON Schema of a move in the API.
     - ``sample_states``: states (JSON) the contract suite starts random playouts from, beside
       ``initial_state``.
+    - ``value_unit``: what a search's ``value`` means in this game, in words (its unit).
+    - ``answers_forced_moves``: a position with a single legal move is answered without a search
+      (:func:`engine.api.forced`); False for trees, whose answer is the textbook's number at the root.
+    - ``value_scale``: :mod:`engine.scale`'s scale of those values (``pawns``, ``outcome`` or ``value``),
+      which gives a search's ``score`` and ``win_probability``.
     """
 
     id: str
@@ -101,6 +106,9 @@ class GameType:
     auto_algorithm: dict | None = None
     native_core: bool = False
     sample_states: tuple = field(default=())
+    value_unit: str = ""
+    answers_forced_moves: bool = True
+    value_scale: str = "value"
 
     def __post_init__(self):
         if self.min_players is None:              # a fixed number of players

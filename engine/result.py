@@ -12,6 +12,7 @@ COMPLETED = "completed"        # it searched everything it was asked to (the dep
 SOLVED = "solved"              # iterative deepening stopped early because the root result was proven
 TIME_LIMIT = "time_limit"      # the deadline passed; the answer is the best found so far
 ITERATION_LIMIT = "iteration_limit"  # MCTS reached its iteration cap
+FORCED = "forced"              # a single legal move, answered after a short search (engine.api)
 
 # How a root move's value relates to its true value: equal, a bound, or an estimate (an MCTS mean, a
 # static evaluation).

@@ -26,6 +26,7 @@ from flask import Flask, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from service import lifecycle
+from service.errors import of_kind
 
 EXTENSION = "tactician.admission"
 # The WSGI environ key under which the server (service/worker.py) gives a request's arrival, a
@@ -113,7 +114,8 @@ class Admission:
     def refusal(self) -> ServiceUnavailable:
         """The 503 (with ``Retry-After``) of a search this worker cannot take now."""
         if self.draining:
-            return ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1)
+            return of_kind(ServiceUnavailable("This worker is shutting down; retry on another.", retry_after=1),
+                           "shutting-down")
         return ServiceUnavailable(f"This worker has {self.capacity} searches running or waiting; retry in "
                                   f"{self.retry_after_s} s.", retry_after=self.retry_after_s)
 

@@ -57,11 +57,16 @@ def announce_cores() -> None:
 
 # How long a browser may cache a preflight's answer.
 PREFLIGHT_MAX_AGE_S = 600
+# The methods the routes take (a preflight advertises no other), and the response headers a page on another
+# origin may read beside the CORS-safelisted ones: the wait before asking again, the request's id.
+CORS_METHODS = ["GET", "HEAD", "POST", "OPTIONS"]
+EXPOSED_HEADERS = ["Retry-After", "X-Request-ID"]
 
 
 def allow_cors(app: Flask, settings: Settings) -> None:
     """Let browser pages from ``CORS_ORIGINS`` call the API (flask-cors answers preflights and stamps every
-    response, problems included). No credentials: the API is stateless and public, so ``*`` is safe."""
+    response, problems included). No credentials: the API is stateless and public, so ``*`` is safe. Pages may
+read ``Retry-After`` and ``X-Request-ID``; preflights advertise only the methods the routes take."""
     origins = settings.allowed_origins()
     CORS(app, origins=origins, send_wildcard=origins == ["*"], supports_credentials=False,
-         max_age=PREFLIGHT_MAX_AGE_S)
+         max_age=PREFLIGHT_MAX_AGE_S, methods=CORS_METHODS, expose_headers=EXPOSED_HEADERS)

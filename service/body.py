@@ -11,14 +11,14 @@ import math
 import re
 import sys
 
-from flask import current_app, request
+from flask import current_app, g, request
 import orjson
 from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import (BadRequest, ClientDisconnected, HTTPException, RequestEntityTooLarge, RequestTimeout,
                                  UnsupportedMediaType)
 
-from service.errors import Unprocessable
+from service.errors import BODY_KEY, Unprocessable, of_kind
 
 # An integer beyond this has no finite float: as far from finite as 1e400, which decodes to infinity.
 LARGEST_FINITE_INT = int(sys.float_info.max)
@@ -131,18 +131,21 @@ def json_body():
         # Werkzeug cuts a chunked body (no Content-Length) at the limit; one that reaches it is too large.
         raise RequestEntityTooLarge(f"A chunked body must be smaller than {limit} bytes.")
     try:
-        return orjson.loads(raw)  # the fast path: it refuses every number that is not finite
+        data = orjson.loads(raw)  # the fast path: it refuses every number that is not finite
+        setattr(g, BODY_KEY, data)  # for the unknown settings' messages (service/errors.py)
+        return data
     except orjson.JSONDecodeError:
         pass  # the standard decoder says why, or accepts what orjson does not (nesting beyond 1024)
     try:
         data = json.loads(raw, parse_constant=reject_constant, parse_int=decoded_int)
     except RecursionError:
-        raise BadRequest("The body is not valid JSON: it is nested too deeply.") from None
+        raise of_kind(BadRequest("The body is not valid JSON: it is nested too deeply."), "bad-json") from None
     except ValueError as exc:
-        raise BadRequest(f"The body is not valid JSON: {exc}") from None
+        raise of_kind(BadRequest(f"The body is not valid JSON: {exc}"), "bad-json") from None
     path = non_finite_path(data) if MAYBE_NOT_FINITE.search(raw) else None
     if path is not None:
         raise Unprocessable({path: ["Must be a finite number."]})
+    setattr(g, BODY_KEY, data)
     return data
 
 

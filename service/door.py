@@ -73,7 +73,8 @@ def refusal(head: SearchHead, error: ServiceUnavailable, client: str, arrived: f
     headers, the log line and the metrics), for a client whose key is ``client``
     (:meth:`service.fairness.Fairness.key_of`) and whose request ``arrived`` at this
     ``time.perf_counter()``."""
-    body = problem_text(error.code, error.name, error.description).encode()
+    body = problem_text(error.code, error.name, error.description,
+                        kind=getattr(error, "problem_kind", None)).encode()  # the app's kind (busy...)
     rid = request_id(head.request_id)
     headers = [("Date", http_date()), ("Connection", "close"), *own_headers(error).items(),
                ("Content-Type", PROBLEM_JSON), ("Content-Length", str(len(body))), (REQUEST_ID, rid)]

@@ -1,7 +1,7 @@
 """Every error as RFC 9457 problem details (``application/problem+json``), never HTML, never a trace."""
 import logging
 
-from flask import Flask, Response, json
+from flask import Flask, Response, g, has_request_context, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -10,9 +10,58 @@ from engine.errors import EngineError
 PROBLEM_JSON = "application/problem+json"
 UNPROCESSABLE = 422
 BODY = "body"  # the field path of the request body as a whole
+BODY_KEY = "tactician_json_body"  # flask.g's name for the decoded body (service/body.py), read by the errors
 INTERNAL_DETAIL = "The server failed to answer; the error has been logged."
 
 log = logging.getLogger(__name__)
+
+# Every kind of problem has a type URI of its own (RFC 9457), PROBLEM_BASE + its slug, so that a client tells
+# the two 429s, the 503s and the 422s apart without reading the prose. openapi.yaml (Problem) and README
+# ("Errors") document each; tests/service/test_problem_types.py checks that they list these and no other.
+PROBLEM_BASE = "https://tactician.dev/problems/"
+PROBLEM_KINDS = {
+    "bad-json": "400: the body is not valid JSON (nested too deeply, NaN/Infinity, a syntax error)",
+    "bad-request": "400: a malformed request otherwise (a broken chunked encoding, a body cut short, "
+                   "gunicorn's own 400s)",
+    "unauthorized-key": "401: the X-API-Key header names no key of this service",
+    "not-found": "404: no such route or game",
+    "method-not-allowed": "405: the route does not take this method (see Allow)",
+    "request-timeout": "408: the body stopped arriving for READ_TIMEOUT_MS",
+    "body-too-large": "413: the body (or a chunk) is over MAX_CONTENT_LENGTH",
+    "uri-too-long": "414: gunicorn's limit on the request line",
+    "unsupported-media-type": "415: the body is not JSON, or is sent with a Content-Encoding",
+    "validation": "422: the JSON parses but is not acceptable; errors maps each field path to its messages",
+    "unknown-setting": "422: every error is a setting (algorithm.<name>, options.<name>) that the "
+                       "algorithm or game does not take; the message names what it takes",
+    "game-over": "422: the state is already over: there is no move to search or apply",
+    "too-many-searches": "429: the client already holds MAX_SEARCHES_PER_CLIENT searches (Retry-After)",
+    "search-time-spent": "429: the client spent its SEARCH_SECONDS_PER_CLIENT_MINUTE (Retry-After)",
+    "header-fields-too-large": "431: gunicorn's limit on the request's header fields",
+    "internal": "500: a fault in the server, logged; no internals are told",
+    "not-implemented": "501: gunicorn's answer to a transfer coding it does not implement",
+    "busy": "503: the worker has no room for another search now (Retry-After); admission control",
+    "shutting-down": "503: the worker or server is shutting down (Retry-After on a search)",
+    "not-ready": "503: no worker has reported to the health listener in time",
+}
+# The kind of a problem that says nothing more specific than its status.
+STATUS_KINDS = {400: "bad-request", 401: "unauthorized-key", 404: "not-found", 405: "method-not-allowed",
+                408: "request-timeout", 413: "body-too-large", 414: "uri-too-long", 415: "unsupported-media-type",
+                422: "validation", 429: "too-many-searches", 431: "header-fields-too-large", 500: "internal",
+                501: "not-implemented", 503: "busy"}
+
+
+def problem_type(status: int, kind: str | None = None) -> str:
+    """The type URI of a problem of ``kind`` (by default its status's); ``about:blank`` for a status
+    without a kind of its own."""
+    kind = kind or STATUS_KINDS.get(status)
+    return "about:blank" if kind is None else PROBLEM_BASE + kind
+
+
+def of_kind(exc: HTTPException, kind: str) -> HTTPException:
+    """``exc`` marked as a problem of ``kind`` (a key of :data:`PROBLEM_KINDS`), for its response."""
+    assert kind in PROBLEM_KINDS, kind
+    exc.problem_kind = kind
+    return exc
 
 
 class Unprocessable(Exception):
@@ -23,23 +72,23 @@ class Unprocessable(Exception):
         self.errors = errors
 
 
-def problem_body(status: int, title: str, detail: str, errors: dict | None = None) -> dict:
-    """A problem's fields. ``type`` is ``about:blank``: the status and title say what went wrong."""
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+def problem_body(status: int, title: str, detail: str, errors: dict | None = None, kind: str | None = None) -> dict:
+    """A problem's fields; ``type`` names its ``kind`` (:data:`PROBLEM_KINDS`; by default its status's)."""
+    body = {"type": problem_type(status, kind), "title": title, "status": status, "detail": detail}
     if errors is not None:
         body["errors"] = errors
     return body
 
 
-def problem_text(status: int, title: str, detail: str, errors: dict | None = None) -> str:
+def problem_text(status: int, title: str, detail: str, errors: dict | None = None, kind: str | None = None) -> str:
     """A problem's JSON text."""
-    return json.dumps(problem_body(status, title, detail, errors), separators=(",", ":"))
+    return json.dumps(problem_body(status, title, detail, errors, kind), separators=(",", ":"))
 
 
 def problem(status: int, title: str, detail: str, errors: dict | None = None,
-            headers: dict | None = None) -> Response:
+            headers: dict | None = None, kind: str | None = None) -> Response:
     """A problem+json response."""
-    return Response(problem_text(status, title, detail, errors), status=status, headers=headers,
+    return Response(problem_text(status, title, detail, errors, kind), status=status, headers=headers,
                     mimetype=PROBLEM_JSON)
 
 
@@ -61,19 +110,56 @@ def flatten(messages, prefix: str = "") -> dict:
     return flat
 
 
-def unprocessable_body(errors: dict) -> dict:
+def unprocessable_body(errors: dict, kind: str = "validation") -> dict:
     fields = ", ".join(sorted(errors))
     return problem_body(UNPROCESSABLE, "Unprocessable Content", f"The request is not acceptable; see: {fields}.",
-                        errors=errors)
+                        errors=errors, kind=kind)
 
 
-def unprocessable(errors: dict) -> Response:
-    return problem(**{k: v for k, v in unprocessable_body(errors).items() if k != "type"})
+def unprocessable(errors: dict, kind: str = "validation") -> Response:
+    return Response(json.dumps(unprocessable_body(errors, kind), separators=(",", ":")), status=UNPROCESSABLE,
+                    mimetype=PROBLEM_JSON)
+
+
+def engine_problem(exc: EngineError) -> dict:
+    """An engine error's problem: its kind is the error's (``game-over``, ``unknown-setting``) or
+    ``validation``."""
+    return unprocessable_body(exc.errors, getattr(exc, "kind", "validation"))
+
+
+def validation_problem(exc: ValidationError) -> Response:
+    """The schemas' errors, unknown settings said as the engine says them (naming what the algorithm or
+    the game takes): ``unknown-setting`` when that is all there is."""
+    errors, unknown = unknown_settings(flatten(exc.messages))
+    return unprocessable(errors, "unknown-setting" if unknown == len(errors) else "validation")
+
+
+def unknown_settings(errors: dict) -> tuple:
+    """``errors`` with marshmallow's "Unknown field." on ``algorithm.<key>`` and ``options.<key>`` written in
+    the engine's words, and how many fields that touched."""
+    from engine.api import unknown_setting_text
+    body = g.get(BODY_KEY) if has_request_context() else None
+    algorithm = body.get("algorithm") if isinstance(body, dict) else None
+    name = algorithm.get("name") if isinstance(algorithm, dict) else None
+    game = request.view_args.get("game") if has_request_context() and request.view_args else None
+    out, unknown = {}, 0
+    for field, messages in errors.items():
+        head, _, key = field.partition(".")
+        if messages == [UNKNOWN_FIELD] and head in ("algorithm", "options") and key and "." not in key:
+            messages = [unknown_setting_text(head, key, name, game)]
+            unknown += 1
+        out[field] = messages
+    return out, unknown
+
+
+UNKNOWN_FIELD = "Unknown field."
 
 
 def handle_http(exc: HTTPException) -> Response:
-    """Werkzeug's errors (404, 405 with its Allow header, 413, ...) as problems."""
-    return problem(exc.code or 500, exc.name, exc.description or exc.name, headers=own_headers(exc))
+    """Werkzeug's errors (404, 405 with its Allow header, 413, ...) as problems, of the kind the code that
+    raised them gave (:func:`of_kind`), else their status's."""
+    return problem(exc.code or 500, exc.name, exc.description or exc.name, headers=own_headers(exc),
+                   kind=getattr(exc, "problem_kind", None))
 
 
 def own_headers(exc: HTTPException) -> dict:
@@ -90,7 +176,7 @@ def handle_unexpected(exc: Exception) -> Response:
 def register(app: Flask) -> None:
     """Install the handlers on ``app``."""
     app.register_error_handler(Unprocessable, lambda exc: unprocessable(exc.errors))
-    app.register_error_handler(ValidationError, lambda exc: unprocessable(flatten(exc.messages)))
-    app.register_error_handler(EngineError, lambda exc: unprocessable(exc.errors))
+    app.register_error_handler(ValidationError, validation_problem)
+    app.register_error_handler(EngineError, lambda exc: unprocessable(exc.errors, getattr(exc, "kind", "validation")))
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(Exception, handle_unexpected)

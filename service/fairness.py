@@ -33,6 +33,7 @@ from werkzeug.exceptions import TooManyRequests, Unauthorized
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.config import api_key_digest
+from service.errors import of_kind
 from service.shared_counts import SharedCounts
 
 EXTENSION = "tactician.fairness"
@@ -121,8 +122,8 @@ class Fairness:
         if not strategy.hit(self.budget, NAMESPACE, key, cost=charged_ms):
             reset, _ = strategy.get_window_stats(self.budget, NAMESPACE, key)
             wait = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(f"This client has spent its {self.budget_s} search-seconds of the minute; "
-                                  f"retry in {wait} s.", retry_after=wait)
+            raise of_kind(TooManyRequests(f"This client has spent its {self.budget_s} search-seconds of the "
+                                          f"minute; retry in {wait} s.", retry_after=wait), "search-time-spent")
         started = time.perf_counter()
         try:
             yield
@@ -137,8 +138,8 @@ class Fairness:
         if not self.max_running:
             yield
             return
-        refusal = TooManyRequests(f"This client already has {self.max_running} search(es) running; retry when "
-                                  "one has answered.", retry_after=1)
+        refusal = of_kind(TooManyRequests(f"This client already has {self.max_running} search(es) running; "
+                                          "retry when one has answered.", retry_after=1), "too-many-searches")
         if self.shared is not None:
             if not self.shared.increment(key, self.max_running):
                 raise refusal

@@ -35,9 +35,9 @@ def status(arbiter, path: str) -> tuple[int, dict]:
                 if now - worker.tmp.last_update() <= arbiter.timeout]
     if not reported:
         return 503, problem_body(503, "Service Unavailable",
-                                 f"No worker has reported within {arbiter.timeout} s.")
+                                 f"No worker has reported within {arbiter.timeout} s.", kind="not-ready")
     if path == "/readyz" and lifecycle.stop_requested():
-        return 503, problem_body(503, "Service Unavailable", "The server is shutting down.")
+        return 503, problem_body(503, "Service Unavailable", "The server is shutting down.", kind="shutting-down")
     return 200, ROUTES[path]
 
 

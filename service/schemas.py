@@ -67,6 +67,7 @@ class AlgorithmSchema(GameOptionsSchema):
     rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
     level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
     core = JSONString(validate=validate.OneOf(CORES))
+    forced_move_search = JSONBoolean()
 
 
 class SearchRequestSchema(StrictSchema):

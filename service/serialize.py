@@ -1,11 +1,21 @@
 """An :class:`engine.result.SearchResult` as the JSON body of ``POST /v1/search``."""
+from engine import scale
+from engine.registry import game_type
 from engine.result import MoveValue, Progress, SearchResult, finite
 
 
-def move_value(mv: MoveValue, notation: str | None = None) -> dict:
+def scored(value_scale: str, value: float, outcome: str | None = None, plies_to_end: int | None = None) -> dict:
+    """``score`` and ``win_probability`` of a value (:mod:`engine.scale`), in the game's ``value_scale``."""
+    return {"score": scale.score(value_scale, value, outcome, plies_to_end),
+            "win_probability": scale.win_probability(value_scale, value, outcome)}
+
+
+def move_value(mv: MoveValue, notation: str | None = None, value_scale: str = scale.VALUE) -> dict:
     """One root move; ``values`` only in n-player searches, the move in the game's ``notation`` (chess:
-    ``san``) only in games that have one."""
-    out = {"move": mv.move, "value": finite(mv.value), "bound": mv.bound, "visits": mv.visits}
+    ``san``) only in games that have one; ``score`` and ``win_probability`` of its value as it is (a root
+    move's proven distance is not known: a won chess move's value is 100 pawns, ``cp`` 10000)."""
+    out = {"move": mv.move, "value": finite(mv.value), **scored(value_scale, finite(mv.value)),
+           "bound": mv.bound, "visits": mv.visits}
     if mv.notation is not None:
         out[notation] = mv.notation
     if mv.values is not None:
@@ -15,20 +25,23 @@ def move_value(mv: MoveValue, notation: str | None = None) -> dict:
     return out
 
 
-def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
+def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id: str) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches,
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (the engine
     caps it in entries and bytes: :class:`engine.search.trace.Tracer`), the move and the principal variation in the game's own notation (chess:
     ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with
-    (for ``auto``, also what it chose and the level's handicap)."""
+    (for ``auto``, also what it chose and the level's handicap). ``score`` and ``win_probability`` put the
+    value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``."""
+    value_scale = game_type(game_id).value_scale
     body = {
         "move": result.move,
         "value": finite(result.value),
+        **scored(value_scale, finite(result.value), result.outcome, result.plies_to_end),
         "perspective": result.perspective,
         "outcome": result.outcome,
         "plies_to_end": result.plies_to_end,
         "pv": list(result.pv),
-        "moves": [move_value(mv, result.notation) for mv in result.moves],
+        "moves": [move_value(mv, result.notation, value_scale) for mv in result.moves],
         "stats": result.stats.to_dict(),
     }
     if result.notation is not None:
@@ -45,13 +58,15 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool) -> dict:
     return body
 
 
-def progress_info(progress: Progress) -> dict:
-    """A progress report as the data of a streamed ``info`` event: the fields of a UCI ``info`` line."""
+def progress_info(progress: Progress, game_id: str) -> dict:
+    """A progress report as the data of a streamed ``info`` event: the fields of a UCI ``info`` line, with
+    the value's ``score`` and ``win_probability`` (no proof yet: from the value alone)."""
     seconds = progress.time_ms / 1000.0
     return {
         "depth": progress.depth,
         "seldepth": progress.seldepth,
         "value": finite(progress.value),
+        **scored(game_type(game_id).value_scale, finite(progress.value)),
         "move": progress.move,
         "pv": list(progress.pv),
         "nodes": progress.nodes,

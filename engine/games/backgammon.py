@@ -327,6 +327,8 @@ GAME_TYPE = GameType(
     utility_bounds=(-3.0, 3.0),
     max_length=None,
     key_fixes_ply=False,
+    value_unit="expected points won (+) or lost (-) by the player to move, without the cube: a single game 1, a gammon 2, a backgammon 3 (an equity in [-3, 3])",
+    value_scale="value",
     move_schema=MOVE_SCHEMA,
     sample_states=(
         {"points": [0, 2, 2, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, -3, -2, -2, -2],

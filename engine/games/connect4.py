@@ -136,6 +136,8 @@ GAME_TYPE = GameType(
     sample_states=({"moves": "4453"}, {"moves": "5562347631247347631431"},
                    {"board": [".......", ".......", ".......", "...O...", "...X...", "..XXO.."]}),
     key_fixes_ply=True,
+    value_unit="the utility +1 (win), 0 (draw), -1 (loss) for the player to move when proven; otherwise a heuristic estimate strictly inside (-1, 1) (MCTS: the mean playout utility)",
+    value_scale="outcome",
     native_core=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": WIDTH - 1},
 )

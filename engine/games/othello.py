@@ -53,6 +53,8 @@ GAME_TYPE = GameType(
     utility_bounds=(-1.0, 1.0),
     max_length=120,                   # 60 discs, and at most one pass before each
     key_fixes_ply=False,              # a pass adds no disc: one position may come at different plies
+    value_unit="a solved position (outcome not null): the final disc difference with perfect play, -64..64; otherwise a heuristic estimate in (-1, 1) (MCTS: the mean playout utility), or +1/-1/0 when the winner was proven but not the score",
+    value_scale="outcome",
     move_schema={"type": "string", "pattern": "^([a-h][1-8]|pass)$"},
     sample_states=(
         # The middle game (random play, 40 empty squares).

@@ -66,6 +66,8 @@ GAME_TYPE = GameType(
                     + ["." * 14 + "O"], "k": 5},
                    {"board": ["XOX", "OXO", "..."], "k": 3}),
     key_fixes_ply=True,
+    value_unit="the utility +1 (win), 0 (draw), -1 (loss) for the player to move when proven; otherwise a heuristic estimate strictly inside (-1, 1) (MCTS: the mean playout utility)",
+    value_scale="outcome",
     native_core=True,
     move_schema={"type": "integer", "minimum": 0, "maximum": MAX_SIDE * MAX_SIDE - 1},
 )

@@ -68,6 +68,8 @@ GAME_TYPE = GameType(
     utility_bounds=(0.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
+    value_unit="a number in [0, 1]: at a finished board log2(sum of its tiles) / 40; at a depth cut-off the board heuristic, also in [0, 1] (expectimax); MCTS: the mean value of its playouts' finished boards, so the two are not comparable",
+    value_scale="value",
     move_schema=MOVE_SCHEMA,
     options=(TILE_PROBABILITIES,),
     # At 100 ms a move, cutting the branches reached with a probability under 1% buys a ply in open

@@ -8,7 +8,7 @@ direct ``Settings(...)`` call (a dataclass takes no unknown keyword). Each check
 from dataclasses import dataclass, fields
 import math
 
-from engine.errors import AlgorithmMismatch
+from engine.errors import AlgorithmMismatch, UnknownSetting, unknown_setting_message
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,7 @@ def settings_from(settings_class, name: str, values: dict):
     known = settings_class.names()
     for key in values:
         if key not in known:
-            raise AlgorithmMismatch(f"{name} takes no setting {key!r}; it takes {sorted(known) or 'none'}",
-                                    field=f"algorithm.{key}")
+            raise UnknownSetting(unknown_setting_message(name, key, known), field=f"algorithm.{key}")
     return settings_class(**values)
 
 

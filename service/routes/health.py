@@ -22,7 +22,8 @@ def livez():
 @blueprint.get("/readyz")
 def readyz():
     if admission(current_app).draining or lifecycle.stop_requested():
-        return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.")
+        return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.",
+                       kind="shutting-down")
     return jsonify({"status": "ready", "cores": native.status()})
 
 

@@ -123,4 +123,4 @@ def search():
     game, algorithm = request["game_id"], request["algorithm"]
     record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out, result.stats.core)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
-    return jsonify(search_response(result, algorithm, request["trace"]))
+    return jsonify(search_response(result, algorithm, request["trace"], game))

@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app
 import engine.api
 from engine.errors import EngineError
 
-from service.errors import INTERNAL_DETAIL, problem_body, unprocessable_body
+from service.errors import INTERNAL_DETAIL, engine_problem, problem_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
@@ -79,16 +79,16 @@ def events(prepared: engine.api.Search, request: dict, pool, log: dict, release)
                     continue
                 kind, data = message
                 if kind == INFO:
-                    yield event(INFO, progress_info(data))
+                    yield event(INFO, progress_info(data, game_id))
                 else:
                     record_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, data.stats.core)
                     note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
                     release()
-                    yield event(RESULT, search_response(data, algorithm, trace))
+                    yield event(RESULT, search_response(data, algorithm, trace, game_id))
                     return
     except EngineError as exc:
         release()
-        yield event(ERROR, unprocessable_body(exc.errors))
+        yield event(ERROR, engine_problem(exc))
     except SearchFailed as exc:  # our fault: logged, and described to the client without internals
         log_errors.error("a streamed search failed: %s", exc)
         release()

@@ -309,7 +309,8 @@ def test_a_heuristic_proof_after_the_solver_ran_out_is_scored_too(monkeypatch):
     rng = random.Random(31)
     for _ in range(3):
         state = random_state(rng, 8)
-        result = api.search("othello", GAME.state_to_json(state), {"name": "alphabeta"}, 20_000)
+        result = api.search("othello", GAME.state_to_json(state), {"name": "alphabeta", "forced_move_search": True},
+                            20_000)  # a forced move is searched too: the proof, not the 50 ms answer, is tested
         expected = plain_solve(state)
         assert result.value == expected and result.outcome is not None and result.plies_to_end == len(result.pv)
 

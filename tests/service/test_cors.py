@@ -49,3 +49,18 @@ def test_the_stream_may_be_called_across_origins():
 def test_a_bad_setting_stops_start_up(value):
     with pytest.raises(ValueError, match="CORS_ORIGINS"):
         Settings.from_env({"CORS_ORIGINS": value})
+
+
+def test_a_page_may_read_retry_after_and_the_request_id():
+    client = make_app().test_client()
+    response = client.post("/v1/search", json=SEARCH, headers={"Origin": FRONT})
+    exposed = {h.strip().lower() for h in response.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"retry-after", "x-request-id"} <= exposed
+    problem = client.post("/v1/search", json={}, headers={"Origin": FRONT})
+    assert "retry-after" in problem.headers["Access-Control-Expose-Headers"].lower()
+
+
+def test_the_preflight_advertises_only_the_methods_the_routes_take():
+    answer = preflight(make_app().test_client(), FRONT)
+    methods = {m.strip() for m in answer.headers["Access-Control-Allow-Methods"].split(",")}
+    assert methods == {"GET", "HEAD", "POST", "OPTIONS"}

@@ -57,6 +57,8 @@ GAME_TYPE = GameType(
     utility_bounds=(-1.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
+    value_unit="pawns (centipawns / 100) for the side to move; a won game 100, a lost one -100 (a proven mate: outcome and plies_to_end; score {\"mate\": N})",
+    value_scale="pawns",
     move_schema={"type": "string", "minLength": 2, "maxLength": 10},
     sample_states=({"fen": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
                    {"fen": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},
