@@ -90,6 +90,13 @@ def require_fit(module, game_id: str) -> None:
         raise AlgorithmMismatch(reason)
 
 
+# Depth-first searches visit each state of a game tree at most once a pass, and deepen at most one pass a
+# ply: a search bounded to SMALL_SEARCH_VISITS visits ends within a few milliseconds (the Python core visits
+# some 200,000 states a second).
+DEPTH_FIRST = frozenset({"minimax", "alphabeta", "expectimax", "maxn"})
+SMALL_SEARCH_VISITS = 1000
+
+
 def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
            trace: bool = False, limits: Limits = Limits(), on_progress=None):
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state; returns a
@@ -124,6 +131,16 @@ class Search:
                        and game_type(game_id).answers_forced_moves
                        and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
         self.runs_native = self.unread is None and self.native_core() == native.NATIVE
+
+    @property
+    def small(self) -> bool:
+        """Whether the search is bounded to a few milliseconds by its state alone (a textbook tree): a
+        depth-first search whose states times passes is at most ``SMALL_SEARCH_VISITS``, which a server may
+        run where it stands."""
+        if self.unread is not None or self.module.NAME not in DEPTH_FIRST:
+            return False
+        states, plies = self.game.states_bound(self.state), self.game.plies_bound(self.state)
+        return states is not None and plies is not None and states * max(1, plies) <= SMALL_SEARCH_VISITS
 
     def native_core(self) -> str:
         """The core that runs the search (``auto``'s: that of the algorithm it picks), with its settings

@@ -231,6 +231,11 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def states_bound(self, state) -> int | None:
+        """An upper bound on the states below ``state``, itself included (an explicit tree: its nodes), if
+        known: no depth-first search of ``state`` visits more."""
+        return None
+
     def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> "Solution | None":
         """Games whose result is a score (Othello's final disc difference) and that solve their last
         moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,

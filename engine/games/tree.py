@@ -143,6 +143,10 @@ class Tree(Game):
     def plies_bound(self, state):
         return self.height[state]
 
+    def states_bound(self, state):
+        """The nodes of the tree (every node, whichever ``state`` is: a bound, not a count)."""
+        return len(self.mover)
+
     # --- JSON ---
 
     def move_to_json(self, move):

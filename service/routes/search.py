@@ -101,12 +101,14 @@ def search_slot(request: dict):
 
 def run_search(request: dict):
     """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
-    the interpreter lock while it searches. A search on the Python core runs in one of the worker's search
-    processes (service/search_pool.py), with the time left, so that the worker's threads are not kept
-    waiting for the interpreter while it runs. Errors in the request are raised before any search."""
+    the interpreter lock while it searches. So does a search that its state bounds to a few milliseconds
+    (``Search.small``: a textbook tree), which a search process would only delay. Any other search on the
+    Python core runs in one of the worker's search processes (service/search_pool.py), with the time left,
+    so that the worker's threads are not kept waiting for the interpreter while it runs. Errors in the
+    request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
     prepared = engine.api.Search(**request)
-    if prepared.runs_native or prepared.unread is not None:  # the latter: no time left, nothing to search
+    if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
         return prepared.run()
     left_ms = remaining_ms(limit_ms, since)
     with pool_for(current_app).search({**request, "time_limit_ms": left_ms},

@@ -228,3 +228,20 @@ def test_an_exponential_utility_that_saturates_answers_200(client, values, r):
                                                "algorithm": {"name": "expectimax", "utility": {"exponential": r}}})
     assert response.status_code == 200
     assert min(values) <= response.get_json()["certainty_equivalent"] <= max(values)
+
+
+def test_a_small_tree_is_searched_in_the_worker_and_a_large_one_in_a_search_process(client, figure_5_2,
+                                                                                     monkeypatch):
+    """Issue 33: a textbook tree's search ends in microseconds, and a search process would only delay it
+    (``Search.small``: states times passes bounded); a search that its state does not bound goes to one."""
+    import service.routes.search as route
+    used = []
+    real = route.pool_for
+    monkeypatch.setattr(route, "pool_for", lambda app: used.append(1) or real(app))
+    search(client, game="tree", state=figure_5_2, algorithm={"name": "alphabeta"})
+    assert used == []
+    chain = {"value": 1}
+    for _ in range(60):                        # 61 nodes, 60 plies deep, with evaluations: 60 passes
+        chain = {"type": "max", "eval": 0, "children": [chain]}
+    search(client, game="tree", state={"root": chain}, algorithm={"name": "expectimax"})
+    assert used == [1]
