@@ -18,13 +18,15 @@ class Stats(TypedDict):
     time_ms: float
     nodes_per_second: int
     timed_out: bool
-    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit"]
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "forced"]
     core: Literal["native", "python"]
 
 
 class MoveValue(TypedDict):
     move: Move
     value: float
+    score: dict[str, Any]            # {"cp"}, {"mate"}, {"win_in"}, {"loss_in"}, {"draw"} or {"value"}
+    win_probability: float | None
     bound: Literal["exact", "lower", "upper", "estimate"]
     visits: int | None
     san: NotRequired[str]
@@ -35,6 +37,8 @@ class MoveValue(TypedDict):
 class SearchResponse(TypedDict):
     move: Move
     value: float
+    score: dict[str, Any]
+    win_probability: float | None
     perspective: str
     outcome: Literal["win", "loss", "draw"] | None
     plies_to_end: int | None
@@ -54,6 +58,8 @@ class SearchInfo(TypedDict):
     depth: int
     seldepth: int | None
     value: float
+    score: dict[str, Any]
+    win_probability: float | None
     move: Move
     pv: list[Move]
     nodes: int
@@ -92,6 +98,8 @@ class Game(TypedDict):
     alternating: bool
     outcomes: bool
     utility_bounds: list[float] | None
+    value_unit: str
+    value_scale: Literal["pawns", "outcome", "value"]
     max_length: int | None
     state_format: str
     initial_state: State

@@ -76,7 +76,7 @@ def test_errors_are_problems(client):
     with pytest.raises(tactician.ProblemError) as raised:
         client.search("tictactoe", {"board": ["...", "...", "..."]}, {"name": "minimax", "depth": 2.5})
     error = raised.value
-    assert (error.status, error.title, error.type) == (422, "Unprocessable Content", "about:blank")
+    assert (error.status, error.title, error.type) == (422, "Unprocessable Content", "https://tactician.dev/problems/validation")
     assert error.errors == {"algorithm.depth": ["Not a valid integer."]}
     assert error.problem["detail"] == error.detail and error.retry_after is None
     with pytest.raises(tactician.ProblemError) as raised:
