@@ -6,10 +6,11 @@ then checks its status and its fields' names only.
 ``python -m tests.service.readme_examples URL`` prints, for each example, what that server answers, to bring
 the README up to date by hand."""
 from dataclasses import dataclass
-import json
 from pathlib import Path
 import re
 import shlex
+
+from tests.service.support import parse_events  # noqa: F401  (the examples tests read streams with it)
 
 import pytest
 
@@ -117,17 +118,6 @@ def examples(text: str | None = None) -> list:
             found.append(Example(heading, first, method, path, body, stream,
                                  "\n".join(answer).strip() or None, shape_only))
     return found
-
-
-def parse_events(text: str) -> list:
-    """``[(event, data)]`` of a server-sent event stream; comments (keep-alives) skipped."""
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
-        if lines:
-            fields = dict(line.split(": ", 1) for line in lines)
-            events.append((fields["event"], json.loads(fields["data"])))
-    return events
 
 
 def stable(body: dict) -> dict:

@@ -69,3 +69,14 @@ class ValidatingClient:
     def post(self, *args, **kwargs):
         return self.open(*args, method="POST", **kwargs)
 
+
+
+def parse_events(text: str) -> list:
+    """``[(event, data)]`` of a server-sent event stream; comments (keep-alives) skipped."""
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        if lines:
+            fields = dict(line.split(": ", 1) for line in lines)
+            events.append((fields["event"], json.loads(fields["data"])))
+    return events

@@ -10,6 +10,7 @@ import requests
 from service.spec import load_spec
 from tests.service.server import gunicorn
 from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
+from tests.service.support import parse_events as parse
 
 TIMINGS = ("time_ms", "nodes_per_second")  # the only fields two runs of the same search may differ in
 SEEDED_MCTS = {"game": "connect4", "state": {"moves": "4453"},
@@ -18,17 +19,6 @@ DEEPENING = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name
              "time_limit_ms": 10000}
 ENDLESS = {"game": "tictactoe", "state": {"board": ["." * 7] * 7, "k": 4}, "algorithm": {"name": "minimax"},
            "time_limit_ms": 10000}  # no progress events, and far from done after ten seconds
-
-
-def parse(text: str) -> list:
-    """``[(event, data)]`` of a server-sent event stream; comments (keep-alives) skipped."""
-    events = []
-    for block in text.split("\n\n"):
-        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
-        if lines:
-            fields = dict(line.split(": ", 1) for line in lines)
-            events.append((fields["event"], json.loads(fields["data"])))
-    return events
 
 
 def without_timings(body: dict) -> dict:
