@@ -1,6 +1,9 @@
 """Choosing the core, through the service: ``algorithm.core``, ``stats.core``, the games' ``cores``,
 ``/readyz``; and what the compiled core promises a server: the interpreter lock released while it
 searches, cancellation and progress reports as on the Python core."""
+from pathlib import Path
+import subprocess
+import sys
 import threading
 import time
 
@@ -134,3 +137,28 @@ def test_the_python_core_is_the_fallback_and_can_be_forced():
         engine.api.search("tree", {"root": {"type": "max", "children": [{"value": 1}]}},
                           {"name": "minimax", "core": "native"}, 1000)
     assert list(raised.value.errors) == ["algorithm.core"]
+
+
+def test_without_the_compiled_core_the_service_runs_on_python_and_says_so():
+    """A server whose core was not built (no compiler) starts, searches on the Python core, and says so: a
+    warning at start-up, /readyz, the games' cores, the metric, and a 422 for a search forced native."""
+    script = """
+import sys
+sys.modules["tactician_native"] = None          # as where the core was not built
+from tests.service.support import make_app
+client = make_app().test_client()
+search = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta", "depth": 4}}
+print(client.get("/readyz").get_json()["cores"]["native"])
+print(client.post("/v1/search", json=search).get_json()["stats"]["core"])
+print(client.get("/v1/games/connect4").get_json()["cores"])
+forced = {**search, "algorithm": {**search["algorithm"], "core": "native"}}
+print(list(client.post("/v1/search", json=forced).get_json()["errors"]))
+print([line for line in client.get("/metrics").get_data(as_text=True).splitlines()
+       if line.startswith("tactician_native_core ")])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("{")]  # request log lines
+    assert lines == ["False", "python", "['python']", "['algorithm.core']", "['tactician_native_core 0.0']"]
+    assert "running on the python core only" in done.stderr
