@@ -166,7 +166,8 @@ class Pvs {
   // >= beta a lower bound, between them exact. In outcome games a win at ply p scores WIN - p, a loss
   // -(WIN - p); the table keeps scores relative to the node.
   double negamax(const State& s, int d, double alpha, double beta, int ply) {
-    budget_.poll(++stats_.nodes);
+    if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0)  // the poll, keeping the time to free the table
+      budget_.check_room(double(tt_.slots()) * TABLE_FREE_SECONDS_PER_SLOT);
     if (ply > stats_.max_depth) stats_.max_depth = ply;
     pv_.clear(ply);
     const int player = game_.to_move(s);
