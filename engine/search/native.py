@@ -110,7 +110,7 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
 def native_settings(game, settings, limits) -> dict:
     """The settings as the compiled core reads them: the dataclass's fields, the depth in plies, and the
     limits it needs."""
-    values = dataclasses.asdict(settings)
+    values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}  # (no deep copy)
     if "depth_rounds" in values:
         values["depth"] = depth_in_plies(settings, game)
         del values["depth_rounds"]
