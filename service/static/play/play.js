@@ -159,9 +159,11 @@ export class PlayPanel {
     }
   }
 
-  async play(move) {
+  /** Play `move`: the human's (only on a human's turn), or the AI's or chance's (`byHuman` false). */
+  async play(move, byHuman = true) {
     const position = this.position;
     if (!position || position.info.terminal || this.pending) return;
+    if (byHuman && !this.humanTurn()) return;  // never a move for the AI, nor during its search
     const generation = ++this.generation;
     this.clearError();
     this.pending = true;  // no second move until the rules have answered
@@ -213,7 +215,7 @@ export class PlayPanel {
       const generation = this.generation;
       setTimeout(() => {
         if (generation !== this.generation) return;
-        this.play(drawOutcome(position.info));
+        this.play(drawOutcome(position.info), false);
       }, CHANCE_DELAY_MS);
       return;
     }
@@ -250,6 +252,7 @@ export class PlayPanel {
     if (limit) body.time_limit_ms = Number(limit);
     const controller = new AbortController();
     this.search = controller;
+    this.show();  // the board and the move buttons take no move while the AI thinks
     $("stop").disabled = false;
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
     this.clearThinking();
@@ -259,7 +262,7 @@ export class PlayPanel {
       this.search = null;
       $("stop").disabled = true;
       this.showResult(result);
-      await this.play(result.move);
+      await this.play(result.move, false);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
       if (error.retryAfter != null) {
@@ -295,7 +298,7 @@ export class PlayPanel {
     if (!position) return;
     const { state, info } = position;
     if (!this.editing) $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
-    const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search && !this.pending;
+    const humanTurn = this.humanTurn();  // not the AI's turn (the side chosen), nor its search, nor a pending move
     const onMove = humanTurn ? (move) => this.play(move) : null;
     const labels = moveLabels(info);
     const area = $("board");
