@@ -38,3 +38,32 @@ def test_chess_no_move_is_taken_for_black_while_the_ai_thinks(page):
     assert page.locator('svg.board [data-square="e7"]').get_attribute("data-piece") == "p"
     wait_for_human(page, "white", ply=3)
     assert page.locator("#move-list li").count() == 2
+
+
+def test_othello_is_drawn_on_green_with_discs_coordinates_legal_squares_and_counts(page):
+    """Othello was drawn as a draughts board: brown squares, numbers 1-32, discs lettered "B"/"W"."""
+    choose(page, "othello", "B", "alphabeta", 300)
+    wait_for_human(page, "B", ply=1)
+    board = page.locator("svg.board")
+    assert "othello" in board.get_attribute("class").split()
+    assert board.locator(".cell-name").count() == 0 and board.locator(".piece-label").count() == 0
+    fill = board.locator('g[data-square="a1"] rect').evaluate("r => getComputedStyle(r).fill")
+    red, green, blue = (int(x) for x in fill[fill.index("(") + 1:-1].split(","))
+    assert green > red + 40 and green > blue + 40, fill
+    assert board.locator(".disc.black").count() == 2 and board.locator(".disc.white").count() == 2
+    assert board.locator('g[data-square="d4"] .disc').get_attribute("class") == "disc white"
+    assert board.locator('g[data-square="e4"] .disc').get_attribute("class") == "disc black"
+    black = board.locator(".disc.black").first.evaluate("c => getComputedStyle(c).fill")
+    assert black in ("rgb(17, 17, 17)",), black
+    coordinates = [t.text_content() for t in board.locator(".coordinate").all()]
+    assert all(c in coordinates for c in "abcdefgh12345678")
+    legal = {g.get_attribute("data-square") for g in board.locator("g.legal").all()}
+    assert legal == {"d3", "c4", "f5", "e6"}
+    assert page.get_by_test_id("disc-count").text_content() == "Black 2 · White 2"
+    board.locator('g[data-square="d3"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 1")
+    assert page.locator("#move-list li").first.text_content() == "d3"
+    wait_for_human(page, "B", ply=3)
+    counts = page.get_by_test_id("disc-count").text_content()
+    assert counts.startswith("Black ") and " · White " in counts
+    assert int(counts.split()[1]) + int(counts.split()[-1]) == 6 == page.locator("svg.board .disc").count()
