@@ -67,3 +67,23 @@ def test_othello_is_drawn_on_green_with_discs_coordinates_legal_squares_and_coun
     counts = page.get_by_test_id("disc-count").text_content()
     assert counts.startswith("Black ") and " · White " in counts
     assert int(counts.split()[1]) + int(counts.split()[-1]) == 6 == page.locator("svg.board .disc").count()
+
+
+def fill_of(page, square: str) -> str:
+    return page.locator(f'svg.board [data-square="{square}"] rect').evaluate("r => getComputedStyle(r).fill")
+
+
+def test_chess_legal_targets_and_the_selection_show_on_dark_squares_too(page):
+    """The dark squares' rule was more specific than the target's and the selected square's: b1's a3 and
+    c3, e2's e3 were not marked."""
+    choose(page, "chess", "white", "alphabeta", 300)
+    wait_for_human(page, "white", ply=1)
+    plain = {name: fill_of(page, name) for name in ("a3", "b3", "c3", "e3", "e4", "f3", "h3")}
+    assert plain["a3"] == plain["c3"] == plain["e3"] != plain["b3"] == plain["e4"]  # dark, light
+    for piece, targets in (("b1", ("a3", "c3")), ("e2", ("e3", "e4")), ("g1", ("f3", "h3"))):
+        page.click(f'svg.board [data-square="{piece}"]')
+        for name in targets:
+            assert "target" in page.locator(f'svg.board [data-square="{name}"]').get_attribute("class")
+            assert fill_of(page, name) != plain[name], name
+        assert fill_of(page, piece) == "rgb(143, 209, 143)", piece  # selected, g1 a dark square
+    assert fill_of(page, "e3") == plain["e3"] and fill_of(page, "e4") == plain["e4"]  # unmarked again
