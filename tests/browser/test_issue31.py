@@ -87,3 +87,48 @@ def test_chess_legal_targets_and_the_selection_show_on_dark_squares_too(page):
             assert fill_of(page, name) != plain[name], name
         assert fill_of(page, piece) == "rgb(143, 209, 143)", piece  # selected, g1 a dark square
     assert fill_of(page, "e3") == plain["e3"] and fill_of(page, "e4") == plain["e4"]  # unmarked again
+
+
+BIG_TILES = {"board": [[2, 4, 8, 16], [1024, 2048, 4096, 0], [0, 2, 0, 0], [0, 0, 2, 0]]}
+# A search's answer as 2048's expectimax gives it: values close to 1, and a depth_completed far above the
+# deepest ply visited (max_depth).
+CANNED_RESULT = {
+    "move": "left", "value": 0.99962, "perspective": "player", "outcome": None, "plies_to_end": None,
+    "pv": ["left"], "moves": [
+        {"move": "up", "value": 0.99957, "bound": "exact", "visits": None},
+        {"move": "down", "value": 0.5, "bound": "exact", "visits": None},
+        {"move": "left", "value": 0.99962, "bound": "exact", "visits": None},
+        {"move": "right", "value": 0.999571, "bound": "exact", "visits": None}],
+    "stats": {"nodes": 5000, "leaves": 4000, "depth_completed": 429, "max_depth": 4, "cutoffs": 0, "tt_hits": 0,
+              "iterations": None, "time_ms": 100.0, "nodes_per_second": 50000, "timed_out": True,
+              "stop_reason": "time_limit", "core": "python"}}
+
+
+def test_2048_tiles_coloured_and_fitting_values_told_apart_and_the_deepest_ply(page):
+    """2048's tiles were never coloured, 1024 and up overflowed their cells, every root move's value read
+    "1", and "depth 429" was shown where the deepest ply visited was 4."""
+    import json
+    choose(page, "2048", "player", "expectimax", 300)
+    wait_for_human(page, "player", ply=1)
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps(BIG_TILES))
+    page.click("#load-state")
+    wait_for_human(page, "player", ply=1)
+    fills = {}
+    for value in ("2", "8", "1024", "2048", "4096"):
+        tile = page.locator(f'svg.board g[data-piece="{value}"]').first
+        fills[value] = tile.locator("rect").evaluate("r => getComputedStyle(r).fill")
+        width = tile.locator("text").evaluate("t => t.getBBox().width")
+        assert width < 48 - 4, (value, width)  # inside its cell
+    empty = page.locator('svg.board g[data-cell="7"] rect').evaluate("r => getComputedStyle(r).fill")
+    assert len(set(fills.values()) | {empty}) == 6, (fills, empty)  # every value a colour of its own
+    page.route("**/v1/search/stream", lambda route: route.fulfill(
+        status=200, content_type="text/event-stream",
+        body=f"event: result\ndata: {json.dumps(CANNED_RESULT)}\n\n"))
+    page.click("#ai-move")
+    page.wait_for_selector('#stats[data-kind="result"]')
+    notes = [t.text_content() for t in page.locator("#bars text.bar-value").all()]
+    assert notes == ["0.99957", "0.5", "0.99962", "0.999571"], notes
+    stat = lambda name: page.locator(f'#stats [data-stat="{name}"]').text_content()
+    assert stat("deepest ply") == "4" and stat("depth completed") == "429"
+    assert stat("value") == "0.99962"

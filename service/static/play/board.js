@@ -139,11 +139,17 @@ function tileColour(value) {
   return `hsl(${40 - level * 2.5}, ${50 + level * 3}%, ${88 - level * 4}%)`;
 }
 
+/** A tile's number in a size that fits its cell: 20px for two digits, down to 10px for six. */
+function tileFontSize(value) {
+  return [20, 20, 20, 17, 13, 11, 10][Math.min(String(value).length, 6)];
+}
+
 function drawPiece(g, board, value) {
   if (typeof value === "number") {
     if (value) {
-      g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "tile", "font-size": value >= 1000 ? 13 : 18 },
-                   String(value)));
+      // Styles, not attributes: the style sheet's ".board .tile" and ".board .cell" win over attributes.
+      g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: value >= 128 ? "tile light" : "tile",
+                             style: `font-size: ${tileFontSize(value)}px` }, String(value)));
       g.setAttribute("data-piece", String(value));
     }
     return;
@@ -234,7 +240,7 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       const g = svg("g", { transform: `translate(${c * CELL},${r * CELL})`, "data-cell": index });
       const dark = (board.kind === "chess" || board.kind === "draughts") && (r + c) % 2 === 1;
       g.append(svg("rect", { width: CELL, height: CELL, class: dark ? "cell dark" : "cell",
-                             fill: typeof value === "number" ? tileColour(value) : undefined }));
+                             style: typeof value === "number" ? `fill: ${tileColour(value)}` : undefined }));
       const name = cellName(board, r, c);
       if (name && board.kind !== "othello") g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
       if (name) g.setAttribute("data-square", name);

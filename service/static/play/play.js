@@ -6,7 +6,7 @@ import { drawBackgammon, isBackgammon } from "./backgammon.js";
 import { boardOf, drawGrid, targetsOf } from "./board.js";
 import { drawMaze, isMaze } from "./maze.js";
 import { drawTree } from "./tree.js";
-import { fillStats, formatNumber, html, moveText, showError, svg } from "./svg.js";
+import { fillStats, formatDistinct, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
@@ -371,7 +371,7 @@ export class PlayPanel {
 
   showInfo(info) {
     fillStats($("stats"), [
-      ["depth", info.depth], ["value", info.value], ["best move", moveText(info.move)],
+      ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value], ["best move", moveText(info.move)],
       ["PV", info.pv.map(moveText).join(" ")], ["nodes", info.nodes], ["nodes/s", info.nodes_per_second],
       ["time (ms)", info.time_ms], ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
     ], "info");
@@ -382,15 +382,17 @@ export class PlayPanel {
     const notation = Object.keys(result).find((k) => k.startsWith("pv_"))?.slice(3);
     const pv = notation ? result[`pv_${notation}`] : result.pv.map(moveText);
     const rows = [
-      ["move", notation ? result[notation] : moveText(result.move)], ["value", result.value],
+      ["move", notation ? result[notation] : moveText(result.move)],
+      ["value", formatDistinct([result.value, ...result.moves.map((m) => m.value)])[0]],  // as in the bars
       ["perspective", result.perspective],
       ["outcome", result.outcome ?? "not proven"],
       ["plies to end", result.plies_to_end ?? "–"],
-      ["depth", s.depth_completed], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
+      // As the answer names them: the deepest iteration finished, and the deepest ply visited.
+      ["depth completed", s.depth_completed], ["deepest ply", s.max_depth], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
       ["time (ms)", s.time_ms], ["stopped", s.stop_reason], ["PV", pv.join(" ")],
     ];
     if (s.iterations !== null) rows.push(["iterations", s.iterations]);
-    if (result.values) rows.push(["values", result.values.map(formatNumber).join(", ")]);
+    if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
     fillStats($("stats"), rows, "result");
     drawBars($("bars"), result.moves, result.move, notation);
   }
@@ -449,6 +451,7 @@ function drawBars(container, moves, chosen, notation) {
     return;
   }
   const values = moves.map((m) => m.value);
+  const texts = formatDistinct(values);  // enough digits to tell the values apart
   let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
   if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
   const rowHeight = 22, labelWidth = 70, barWidth = 220, width = labelWidth + barWidth + 110;
@@ -464,7 +467,7 @@ function drawBars(container, moves, chosen, notation) {
     chart.append(svg("rect", { x: Math.min(x0, x1), y: y + 3, width: Math.max(1, Math.abs(x1 - x0)),
                                height: rowHeight - 6, class: best ? "bar best" : "bar",
                                "data-move": JSON.stringify(m.move) }));
-    const note = `${formatNumber(m.value)}${m.bound !== "exact" ? ` (${m.bound})` : ""}`
+    const note = `${texts[i]}${m.bound !== "exact" ? ` (${m.bound})` : ""}`
                  + `${m.visits !== null && m.visits !== undefined ? ` ${m.visits} visits` : ""}`;
     chart.append(svg("text", { x: labelWidth + barWidth + 6, y: y + 15, class: "bar-value" }, note));
   });
