@@ -1,4 +1,6 @@
 """Issue 31's defects of the Play panel, each checked in a real browser."""
+import pytest
+
 from tests.browser.test_play import choose, settle, wait_for_human
 
 
@@ -132,3 +134,36 @@ def test_2048_tiles_coloured_and_fitting_values_told_apart_and_the_deepest_ply(p
     stat = lambda name: page.locator(f'#stats [data-stat="{name}"]').text_content()
     assert stat("deepest ply") == "4" and stat("depth completed") == "429"
     assert stat("value") == "0.99962"
+
+
+STATUSES = """() => {
+    window.statuses = [];
+    new MutationObserver(() => window.statuses.push(document.querySelector('#status').textContent))
+        .observe(document.querySelector('#status'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize("cancel", ["new game", "undo"])
+def test_no_false_busy_server_after_cancelling_the_page_s_own_search(page, cancel):
+    """New game (the AI plays first) or Undo and a move during the AI's search: the next search was refused
+    429 for the page's own cancelled search, still counted on the server, and the page said "The server is
+    busy" and waited a second. It now asks again at once, still thinking."""
+    choose(page, "connect4", "O" if cancel == "new game" else "X", "alphabeta", 4000)
+    if cancel == "undo":
+        page.locator('svg.board g.playable[data-cell="3"]').click()
+    thinking(page)
+    page.evaluate(STATUSES)
+    searches = []
+    page.on("response", lambda r: searches.append(r.status) if r.url.endswith("/v1/search/stream") else None)
+    if cancel == "new game":
+        page.click("#new-game")
+    else:
+        page.click("#undo")
+        wait_for_human(page, "X", ply=1)
+        page.locator('svg.board g.playable[data-cell="3"]').click()
+    page.wait_for_function("() => window.statuses.some((s) => s.includes('is thinking'))")
+    page.wait_for_timeout(1200)  # longer than the busy server's wait of a second
+    statuses = page.evaluate("window.statuses")
+    assert not [s for s in statuses if "busy" in s], statuses
+    assert 200 in searches, searches  # the new search was let in within the second
+    assert "is thinking" in page.locator("#status").text_content()

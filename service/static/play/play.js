@@ -11,6 +11,10 @@ import { fillStats, formatDistinct, formatNumber, html, moveText, showError, svg
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
 const CHANCE_DELAY_MS = 250;
+// A search the page cancels holds the client's share on the server until the server sees the stream
+// closed (a heartbeat, then its stopped search's answer: well under a second). A 429 this soon after
+// the page's own cancellation is that search's, not a busy server: the page asks again shortly, quietly.
+const OWN_CANCEL_WINDOW_MS = 3000, OWN_CANCEL_RETRY_MS = 150;
 const FIRST_GAME = "tictactoe";
 // The arrow keys play the move of that name, in games whose moves are directions (2048, Pacman); Space
 // plays Pacman's Stop.
@@ -23,6 +27,8 @@ export class PlayPanel {
     this.games = new Map(games.map((g) => [g.id, g]));
     this.history = [];      // [{state, info, move}] from the start of the game; the last is the position
     this.search = null;     // the AbortController of the search running, if any
+    this.streaming = null;  // the AbortController of the search whose request is open (not yet answered)
+    this.cancelledAt = -Infinity;  // when the page last aborted an open search of its own (performance.now())
     this.pending = false;   // a move or a position sent to the rules, not answered yet
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
@@ -257,7 +263,9 @@ export class PlayPanel {
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
     this.clearThinking();
     try {
-      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal);
+      this.streaming = controller;
+      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal)
+        .finally(() => { if (this.streaming === controller) this.streaming = null; });
       if (generation !== this.generation) return;
       this.search = null;
       $("stop").disabled = true;
@@ -265,6 +273,12 @@ export class PlayPanel {
       await this.play(result.move, false);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
+      if (error.problem?.status === 429 && performance.now() - this.cancelledAt < OWN_CANCEL_WINDOW_MS) {
+        // Refused for the page's own search, just cancelled and not yet closed on the server: still
+        // "thinking", and asked again as soon as that search is let go.
+        setTimeout(() => { if (generation === this.generation) this.aiMove(); }, OWN_CANCEL_RETRY_MS);
+        return;
+      }
       if (error.retryAfter != null) {
         // The server is busy: ask again when it says. The search stays "running" meanwhile, so that Stop
         // thinking, Undo or a new position cancels the retry.
@@ -283,6 +297,7 @@ export class PlayPanel {
   stopThinking() {
     this.pending = false;
     if (this.search) {
+      if (this.streaming === this.search) this.cancelledAt = performance.now();  // not a retry's wait
       this.search.abort();
       this.search = null;
       this.generation++;
