@@ -67,7 +67,7 @@ def test_a_connect_four_move_and_the_ai_s_reply_with_its_statistics(page):
     assert page.locator("#stats").get_attribute("data-kind") == "result"
     nodes = int(page.locator('#stats [data-stat="nodes"]').text_content().replace(",", ""))
     assert nodes > 0
-    assert page.locator('#stats [data-stat="depth"]').text_content() != "–"
+    assert page.locator('#stats [data-stat="depth completed"]').text_content() != "–"
     assert int(page.locator('#stats [data-stat="nodes/s"]').text_content().replace(",", "")) > 0
     assert page.locator("#bars rect.bar").count() == 7  # every root move's value
     # The AI's move is on the board, and a click on a column plays there.

@@ -12,6 +12,7 @@
 import { clickable, html, svg } from "./svg.js";
 
 const CELL = 48;
+const EDGE = 18;  // the margin of Othello's coordinates
 // [fill, label] of the usual pieces: tic-tac-toe and Connect Four, draughts men and kings (b, w, B, W).
 const PIECE_COLOURS = { X: ["#d9534f", "#fff"], O: ["#f0ad4e", "#fff"], b: ["#333", "#fff"],
                         w: ["#f3ead8", "#333"], B: ["#000", "#ffd700"], W: ["#fffaf0", "#b8860b"] };
@@ -34,13 +35,23 @@ export function boardOf(state) {
   const fromTop = (name) => [Number(name.slice(1)) - 1, name.charCodeAt(0) - 97];
   if (board.every((row) => typeof row === "string")) {
     const cells = board.map((row) => [...row]);
-    const draughts = cells.flat().every((x) => "bwBW.".includes(x)) && cols % 2 === 0;
-    return { rows: board.length, cols, cells, kind: draughts ? "draughts" : "plain", square: fromTop };
+    const kind = isOthello(state, cells) ? "othello"
+      : cells.flat().every((x) => "bwBW.".includes(x)) && cols % 2 === 0 ? "draughts" : "plain";
+    return { rows: board.length, cols, cells, kind, square: fromTop };
   }
   if (board.every((row) => Array.isArray(row) && row.every((x) => typeof x === "number"))) {
     return { rows: board.length, cols, cells: board, kind: "tiles", square: fromTop };
   }
   return null;
+}
+
+/**
+ * Othello: discs "B" and "W" only, and "B" or "W" to move (draughts' men are "b"/"w", and so is its side
+ * to move; its kings alone are "B"/"W"). Its moves are squares ("d3"), rows counted from the top.
+ */
+function isOthello(state, cells) {
+  if (!cells.flat().every((x) => "BW.".includes(x))) return false;
+  return state.to_move === "B" || state.to_move === "W";
 }
 
 /** A chess board: the FEN's placement with the state's UCI `moves` (played from it) made on it. */
@@ -128,11 +139,17 @@ function tileColour(value) {
   return `hsl(${40 - level * 2.5}, ${50 + level * 3}%, ${88 - level * 4}%)`;
 }
 
+/** A tile's number in a size that fits its cell: 20px for two digits, down to 10px for six. */
+function tileFontSize(value) {
+  return [20, 20, 20, 17, 13, 11, 10][Math.min(String(value).length, 6)];
+}
+
 function drawPiece(g, board, value) {
   if (typeof value === "number") {
     if (value) {
-      g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "tile", "font-size": value >= 1000 ? 13 : 18 },
-                   String(value)));
+      // Styles, not attributes: the style sheet's ".board .tile" and ".board .cell" win over attributes.
+      g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: value >= 128 ? "tile light" : "tile",
+                             style: `font-size: ${tileFontSize(value)}px` }, String(value)));
       g.setAttribute("data-piece", String(value));
     }
     return;
@@ -145,6 +162,11 @@ function drawPiece(g, board, value) {
                  CHESS_GLYPHS[value.toLowerCase()] || value));
     return;
   }
+  if (board.kind === "othello") {
+    g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.4,
+                             class: `disc ${value === "B" ? "black" : "white"}` }));
+    return;
+  }
   const [fill, label] = coloursOf(value);
   g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, fill, class: "piece" }));
   g.append(svg("text", { x: CELL / 2, y: CELL / 2, class: "piece-label", fill: label }, value));
@@ -153,6 +175,7 @@ function drawPiece(g, board, value) {
 /** The name written in a corner of a cell: a chess square, or a draughts square's number. */
 function cellName(board, r, c) {
   if (board.kind === "chess") return `${String.fromCharCode(97 + c)}${8 - r}`;
+  if (board.kind === "othello") return `${String.fromCharCode(97 + c)}${r + 1}`;  // written on the edges
   if (board.kind === "draughts" && (r + c) % 2 === 1) return String(r * board.cols / 2 + Math.floor(c / 2) + 1);
   return null;
 }
@@ -163,11 +186,14 @@ function cellName(board, r, c) {
  */
 export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, lastCells = [] } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board ${board.kind}`, "data-testid": "board",
+  const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
+  const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`, class: `board ${board.kind}`, "data-testid": "board",
                             role: "grid", "aria-label": `board, ${board.rows} by ${board.cols}` });
   const choice = html("div", { class: "choice", "data-testid": "choice", hidden: "" });
   const targeted = onMove ? moves.map((m) => ({ ...m, ...targetsOf(m.move, board, moveSchema) }))
     .filter((m) => m.to) : [];
+  const legal = new Set(board.kind !== "othello" ? [] : moves
+    .map((m) => targetsOf(m.move, board, moveSchema)).filter((t) => t && t.from === null).flatMap((t) => t.to));
   const groups = [];
   let selected = null;
 
@@ -214,11 +240,15 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       const g = svg("g", { transform: `translate(${c * CELL},${r * CELL})`, "data-cell": index });
       const dark = (board.kind === "chess" || board.kind === "draughts") && (r + c) % 2 === 1;
       g.append(svg("rect", { width: CELL, height: CELL, class: dark ? "cell dark" : "cell",
-                             fill: typeof value === "number" ? tileColour(value) : undefined }));
+                             style: typeof value === "number" ? `fill: ${tileColour(value)}` : undefined }));
       const name = cellName(board, r, c);
-      if (name) g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
+      if (name && board.kind !== "othello") g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
       if (name) g.setAttribute("data-square", name);
       drawPiece(g, board, value);
+      if (board.kind === "othello" && legal.has(index)) {
+        g.classList.add("legal");  // a legal square of the side to move, whoever plays it
+        g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.12, class: "legal-mark" }));
+      }
       const playable = targeted.some((m) => (m.from === null ? m.to.includes(index) : m.from === index));
       if (playable || targeted.some((m) => m.from !== null && m.to[0] === index)) {
         clickable(g, `${name || `row ${r + 1}, column ${c + 1}`}`, () => click(index));
@@ -229,6 +259,24 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       root.append(g);
     }
   }
-  container.replaceChildren(root, choice);
+  const extra = [];
+  if (board.kind === "othello") {
+    for (let i = 0; i < board.cols; i++) {
+      const letter = String.fromCharCode(97 + i), x = i * CELL + CELL / 2;
+      root.append(svg("text", { x, y: -edge / 2, class: "coordinate" }, letter));
+      root.append(svg("text", { x, y: height + edge / 2, class: "coordinate" }, letter));
+    }
+    for (let r = 0; r < board.rows; r++) {
+      const y = r * CELL + CELL / 2;
+      root.append(svg("text", { x: -edge / 2, y, class: "coordinate" }, String(r + 1)));
+      root.append(svg("text", { x: width + edge / 2, y, class: "coordinate" }, String(r + 1)));
+    }
+    const count = (disc) => board.cells.flat().filter((x) => x === disc).length;
+    const counts = html("p", { class: "disc-count", "data-testid": "disc-count" });
+    counts.append(html("span", { "data-disc": "B" }, `Black ${count("B")}`), " · ",
+                  html("span", { "data-disc": "W" }, `White ${count("W")}`));
+    extra.push(counts);
+  }
+  container.replaceChildren(root, ...extra, choice);
   return root;
 }

@@ -6,11 +6,15 @@ import { drawBackgammon, isBackgammon } from "./backgammon.js";
 import { boardOf, drawGrid, targetsOf } from "./board.js";
 import { drawMaze, isMaze } from "./maze.js";
 import { drawTree } from "./tree.js";
-import { fillStats, formatNumber, html, moveText, showError, svg } from "./svg.js";
+import { fillStats, formatDistinct, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
 const CHANCE_DELAY_MS = 250;
+// A search the page cancels holds the client's share on the server until the server sees the stream
+// closed (a heartbeat, then its stopped search's answer: well under a second). A 429 this soon after
+// the page's own cancellation is that search's, not a busy server: the page asks again shortly, quietly.
+const OWN_CANCEL_WINDOW_MS = 3000, OWN_CANCEL_RETRY_MS = 150;
 const FIRST_GAME = "tictactoe";
 // The arrow keys play the move of that name, in games whose moves are directions (2048, Pacman); Space
 // plays Pacman's Stop.
@@ -23,6 +27,8 @@ export class PlayPanel {
     this.games = new Map(games.map((g) => [g.id, g]));
     this.history = [];      // [{state, info, move}] from the start of the game; the last is the position
     this.search = null;     // the AbortController of the search running, if any
+    this.streaming = null;  // the AbortController of the search whose request is open (not yet answered)
+    this.cancelledAt = -Infinity;  // when the page last aborted an open search of its own (performance.now())
     this.pending = false;   // a move or a position sent to the rules, not answered yet
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
@@ -159,9 +165,11 @@ export class PlayPanel {
     }
   }
 
-  async play(move) {
+  /** Play `move`: the human's (only on a human's turn), or the AI's or chance's (`byHuman` false). */
+  async play(move, byHuman = true) {
     const position = this.position;
     if (!position || position.info.terminal || this.pending) return;
+    if (byHuman && !this.humanTurn()) return;  // never a move for the AI, nor during its search
     const generation = ++this.generation;
     this.clearError();
     this.pending = true;  // no second move until the rules have answered
@@ -213,7 +221,7 @@ export class PlayPanel {
       const generation = this.generation;
       setTimeout(() => {
         if (generation !== this.generation) return;
-        this.play(drawOutcome(position.info));
+        this.play(drawOutcome(position.info), false);
       }, CHANCE_DELAY_MS);
       return;
     }
@@ -250,18 +258,27 @@ export class PlayPanel {
     if (limit) body.time_limit_ms = Number(limit);
     const controller = new AbortController();
     this.search = controller;
+    this.show();  // the board and the move buttons take no move while the AI thinks
     $("stop").disabled = false;
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
     this.clearThinking();
     try {
-      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal);
+      this.streaming = controller;
+      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal)
+        .finally(() => { if (this.streaming === controller) this.streaming = null; });
       if (generation !== this.generation) return;
       this.search = null;
       $("stop").disabled = true;
       this.showResult(result);
-      await this.play(result.move);
+      await this.play(result.move, false);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
+      if (error.problem?.status === 429 && performance.now() - this.cancelledAt < OWN_CANCEL_WINDOW_MS) {
+        // Refused for the page's own search, just cancelled and not yet closed on the server: still
+        // "thinking", and asked again as soon as that search is let go.
+        setTimeout(() => { if (generation === this.generation) this.aiMove(); }, OWN_CANCEL_RETRY_MS);
+        return;
+      }
       if (error.retryAfter != null) {
         // The server is busy: ask again when it says. The search stays "running" meanwhile, so that Stop
         // thinking, Undo or a new position cancels the retry.
@@ -280,6 +297,7 @@ export class PlayPanel {
   stopThinking() {
     this.pending = false;
     if (this.search) {
+      if (this.streaming === this.search) this.cancelledAt = performance.now();  // not a retry's wait
       this.search.abort();
       this.search = null;
       this.generation++;
@@ -295,7 +313,7 @@ export class PlayPanel {
     if (!position) return;
     const { state, info } = position;
     if (!this.editing) $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
-    const humanTurn = !info.terminal && info.to_move !== "chance" && !this.search && !this.pending;
+    const humanTurn = this.humanTurn();  // not the AI's turn (the side chosen), nor its search, nor a pending move
     const onMove = humanTurn ? (move) => this.play(move) : null;
     const labels = moveLabels(info);
     const area = $("board");
@@ -368,7 +386,7 @@ export class PlayPanel {
 
   showInfo(info) {
     fillStats($("stats"), [
-      ["depth", info.depth], ["value", info.value], ["best move", moveText(info.move)],
+      ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value], ["best move", moveText(info.move)],
       ["PV", info.pv.map(moveText).join(" ")], ["nodes", info.nodes], ["nodes/s", info.nodes_per_second],
       ["time (ms)", info.time_ms], ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
     ], "info");
@@ -379,15 +397,17 @@ export class PlayPanel {
     const notation = Object.keys(result).find((k) => k.startsWith("pv_"))?.slice(3);
     const pv = notation ? result[`pv_${notation}`] : result.pv.map(moveText);
     const rows = [
-      ["move", notation ? result[notation] : moveText(result.move)], ["value", result.value],
+      ["move", notation ? result[notation] : moveText(result.move)],
+      ["value", formatDistinct([result.value, ...result.moves.map((m) => m.value)])[0]],  // as in the bars
       ["perspective", result.perspective],
       ["outcome", result.outcome ?? "not proven"],
       ["plies to end", result.plies_to_end ?? "–"],
-      ["depth", s.depth_completed], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
+      // As the answer names them: the deepest iteration finished, and the deepest ply visited.
+      ["depth completed", s.depth_completed], ["deepest ply", s.max_depth], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
       ["time (ms)", s.time_ms], ["stopped", s.stop_reason], ["PV", pv.join(" ")],
     ];
     if (s.iterations !== null) rows.push(["iterations", s.iterations]);
-    if (result.values) rows.push(["values", result.values.map(formatNumber).join(", ")]);
+    if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
     fillStats($("stats"), rows, "result");
     drawBars($("bars"), result.moves, result.move, notation);
   }
@@ -446,6 +466,7 @@ function drawBars(container, moves, chosen, notation) {
     return;
   }
   const values = moves.map((m) => m.value);
+  const texts = formatDistinct(values);  // enough digits to tell the values apart
   let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
   if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
   const rowHeight = 22, labelWidth = 70, barWidth = 220, width = labelWidth + barWidth + 110;
@@ -461,7 +482,7 @@ function drawBars(container, moves, chosen, notation) {
     chart.append(svg("rect", { x: Math.min(x0, x1), y: y + 3, width: Math.max(1, Math.abs(x1 - x0)),
                                height: rowHeight - 6, class: best ? "bar best" : "bar",
                                "data-move": JSON.stringify(m.move) }));
-    const note = `${formatNumber(m.value)}${m.bound !== "exact" ? ` (${m.bound})` : ""}`
+    const note = `${texts[i]}${m.bound !== "exact" ? ` (${m.bound})` : ""}`
                  + `${m.visits !== null && m.visits !== undefined ? ` ${m.visits} visits` : ""}`;
     chart.append(svg("text", { x: labelWidth + barWidth + 6, y: y + 15, class: "bar-value" }, note));
   });

@@ -36,12 +36,25 @@ export function clickable(element, label, action) {
 }
 
 /** A number for display: integers as they are, others to 3 significant decimals. */
-export function formatNumber(x) {
+export function formatNumber(x, digits = 3) {
   if (x === null || x === undefined) return "–";
   if (typeof x !== "number") return String(x);
   if (Number.isInteger(x)) return x.toLocaleString("en");
-  if (Math.abs(x) >= 1e6) return x.toExponential(3);
-  return String(Math.round(x * 1000) / 1000);
+  if (Math.abs(x) >= 1e6) return x.toExponential(digits);
+  return String(Number(x.toFixed(digits)));
+}
+
+/**
+ * Numbers for display side by side (the values of the root moves): to 3 decimals, or as many more as it
+ * takes to tell apart the values that differ (0.99957 and 0.99962 are both 1 to 3 decimals).
+ */
+export function formatDistinct(values) {
+  const distinct = new Set(values.filter((x) => typeof x === "number")).size;
+  for (let digits = 3; digits <= 12; digits++) {
+    const texts = values.map((x) => formatNumber(x, digits));
+    if (new Set(texts.filter((t, i) => typeof values[i] === "number")).size >= distinct) return texts;
+  }
+  return values.map((x) => (typeof x === "number" ? String(x) : formatNumber(x)));
 }
 
 /** A move as text: strings and numbers as they are, anything else as JSON. */

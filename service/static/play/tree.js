@@ -47,7 +47,7 @@ function shape(kind, node) {
 }
 
 function valueText(value) {
-  if (Array.isArray(value)) return `(${value.map(formatNumber).join(",")})`;
+  if (Array.isArray(value)) return `(${value.map((x) => formatNumber(x)).join(",")})`;
   return formatNumber(value);
 }
 

@@ -113,7 +113,7 @@ export class WatchPanel {
       ["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
       ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs],
     ];
-    if (result.values) rows.push(["values", result.values.map(formatNumber).join(", ")]);
+    if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
     if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
     else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
     if (this.run.entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
