@@ -4,7 +4,6 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-import copy
 import dataclasses
 import sys
 import time
@@ -151,12 +150,6 @@ class Search:
             module, algorithm = module.chosen(self.game, self.state)
             settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
         return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
-
-    def retimed(self, time_limit_ms: float) -> "Search":
-        """The same search, its state already read, with a new deadline ``time_limit_ms`` from now."""
-        again = copy.copy(self)
-        again.deadline = Deadline(time_limit_ms / 1000.0)
-        return again
 
     def run(self, on_progress=None):
         if self.unread is not None:

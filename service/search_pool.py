@@ -291,7 +291,22 @@ class SearchPool:
         atexit.unregister(self.close)
 
 
-class PooledSearch:
+class RunningSearch:
+    """What a route reads of a running search, wherever it runs (here, or service/search_threads.py):
+    :meth:`next_message` gives its messages; :meth:`result` waits for the last."""
+
+    def next_message(self, timeout: float | None):
+        raise NotImplementedError
+
+    def result(self):
+        """The search's result (progress reports are skipped); its error or failure is raised."""
+        while True:
+            message = self.next_message(None)
+            if message is not None and message[0] == RESULT:
+                return message[1]
+
+
+class PooledSearch(RunningSearch):
     """A search running on a pool's process. Read its messages with :meth:`next_message`, or just
     :meth:`result`; :meth:`close` (always) gives the process back (or replaces it, when the search did not
     end cleanly)."""
@@ -332,14 +347,6 @@ class PooledSearch:
             self.broken = True
             raise SearchFailed(f"the search's process gave no answer within {self.wait_s:.1f} s")
         return None
-
-    def result(self):
-        """The search's result (progress reports are skipped), or :class:`SearchFailed` once the process has
-        overstayed."""
-        while True:
-            message = self.next_message(None)
-            if message is not None and message[0] == RESULT:
-                return message[1]
 
     def stop(self, grace_s: float) -> None:
         """Ask the search to end now (``SIGUSR1``: the process cancels it, and sends its answer) and wait up

@@ -8,10 +8,10 @@ import threading
 import traceback
 
 from engine.errors import EngineError
-from service.search_pool import ERROR, FAILED, INFO, RESULT, SearchFailed, unpacked
+from service.search_pool import ERROR, FAILED, INFO, RESULT, RunningSearch, SearchFailed, unpacked
 
 
-class SearchThread:
+class SearchThread(RunningSearch):
     """``search(on_progress)`` running in a daemon thread started now; ``stop``, if given, ends the search
     early (it then answers as on a timeout)."""
 
@@ -38,13 +38,6 @@ class SearchThread:
             return unpacked(*self.messages.get(timeout=timeout))
         except queue.Empty:
             return None
-
-    def result(self):
-        """The search's result (progress reports are skipped)."""
-        while True:
-            kind, data = self.next_message(None)
-            if kind == RESULT:
-                return data
 
     def stop(self, grace_s: float) -> None:
         """Ask the search to end now, and wait up to ``grace_s`` for it to answer."""
