@@ -119,7 +119,6 @@ def run_search(request: dict):
 @blueprint.post("/v1/search")
 def search():
     request = search_request()
-    settings = current_app.config["SETTINGS"]
     with search_slot(request), IN_FLIGHT.track_inprogress():
         result = run_search(request)
     game, algorithm = request["game_id"], request["algorithm"]

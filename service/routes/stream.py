@@ -44,7 +44,6 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 @blueprint.post("/v1/search/stream")
 def search_stream():
     request = search_request()
-    algorithm, trace = request["algorithm"], request["trace"]
     held = ExitStack()  # the search's admission, released when the search ends or the response is closed
     held.enter_context(search_slot(request))
     try:
