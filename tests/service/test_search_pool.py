@@ -36,6 +36,19 @@ def pool():
         each.close()
 
 
+def at_rest(searches, timeout_s: float = 10.0) -> None:
+    """Wait, at most ``timeout_s``, until the pool has done what a search's end set off on a thread of its
+    own: a retired process reaped and its replacement forked and idle (nothing spawning, every process
+    idle)."""
+    give_up = time.monotonic() + timeout_s
+    while time.monotonic() < give_up:
+        with searches.guard:
+            if not searches.spawning and not searches.busy and len(searches.idle) == searches.size:
+                return
+        time.sleep(0.005)
+    raise AssertionError("the pool did not come to rest")
+
+
 def reaped(pid: int) -> bool:
     """Whether ``pid`` is no child of ours any more (neither running nor a zombie left to reap)."""
     try:
@@ -110,7 +123,7 @@ def test_a_process_is_recycled_after_its_searches(pool):
         with searches.search(request()) as process:
             process.result()
         pids.append(process.pid)
-        time.sleep(0.05)  # the replacement is forked on a thread of its own
+        at_rest(searches)  # the replacement is forked on a thread of its own
     assert pids[0] == pids[1] == pids[2] != pids[3] == pids[4] == pids[5] != pids[6]
     assert reaped(pids[0]) and reaped(pids[3])
 
@@ -143,7 +156,7 @@ def test_a_fault_or_a_death_is_a_failure_and_the_process_is_replaced(pool, monke
     with searches.search(request("tictactoe", board, {"name": "minimax", "core": "python"})) as dying, \
             pytest.raises(SearchFailed, match="without an answer"):
         dying.result()
-    time.sleep(0.1)
+    at_rest(searches)
     assert reaped(dying.pid)
     with searches.search(request()) as survivor:  # the pool goes on, with a fresh process
         assert survivor.result().move is not None
@@ -159,7 +172,7 @@ def test_a_process_that_overstays_is_killed_and_replaced(pool, monkeypatch):
         with pytest.raises(SearchFailed, match="no answer within"):
             process.result()
         assert time.perf_counter() - started < 5
-    time.sleep(0.2)
+    at_rest(searches)
     assert reaped(process.pid)  # killed and reaped: no zombie left
     assert len(searches.pids) == 1 and searches.pids != [process.pid]
 
