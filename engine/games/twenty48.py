@@ -72,6 +72,7 @@ GAME_TYPE = GameType(
     value_scale="value",
     move_schema=MOVE_SCHEMA,
     options=(TILE_PROBABILITIES,),
+    native_core=True,
     # At 100 ms a move, cutting the branches reached with a probability under 1% buys a ply in open
     # positions (bench/STRENGTH.md).
     auto_algorithm={"name": "expectimax", "probability_cutoff": 0.01},
@@ -146,6 +147,15 @@ class Twenty48(Game):
 
     def expectimax_kernel(self, deadline, cutoff, prize, capacity):
         return Kernel(self, deadline, cutoff, prize, capacity=capacity)
+
+    def native_state(self, state) -> tuple:
+        """The state as the compiled core reads it (native/src/bindings/twenty48.cpp): ``(board, chance,
+        tiles)``, the board without the chance flag, whether it is an afterstate, and the spawn tiles."""
+        return state & BOARD_MASK, bool(state & CHANCE_FLAG), self.tiles
+
+    def from_native_move(self, move: int) -> str:
+        """A player's move as the compiled core numbers it: its index in :data:`MOVES`."""
+        return MOVES[move]
 
     # --- JSON ---
 

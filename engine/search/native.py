@@ -11,14 +11,17 @@ runs wherever it can (:func:`choose`). The answer's ``stats.core`` says which on
 import dataclasses
 
 from engine.errors import AlgorithmMismatch
+from engine.registry import EXPLICIT_CHANCE
 from engine.result import MoveValue, SearchResult, Stats
 from engine.search import mcts
 from engine.search.settings import depth_in_plies
 
 NATIVE, PYTHON = "native", "python"
 CORES = (NATIVE, PYTHON)
-# The algorithms the compiled core runs; the others (and traces) run on the Python core.
-NATIVE_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
+# The algorithms the compiled core runs, on games without chance nodes and on games with them; the others
+# (and traces) run on the Python core.
+DETERMINISTIC_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
+CHANCE_ALGORITHMS = frozenset({"expectimax"})
 
 try:
     import tactician_native
@@ -51,6 +54,11 @@ def game_cores(game_type) -> list:
     return [NATIVE, PYTHON] if game_type.native_core and game_type.id in native_games() else [PYTHON]
 
 
+def native_algorithms(game_type) -> frozenset:
+    """The algorithms the compiled core runs on a game of this type (where it has a core)."""
+    return CHANCE_ALGORITHMS if game_type.chance == EXPLICIT_CHANCE else DETERMINISTIC_ALGORITHMS
+
+
 def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
     """Why the compiled core cannot run algorithm ``name`` with ``settings`` on ``state``, or None when it
     can (the core itself says which searches of a game it covers)."""
@@ -58,8 +66,9 @@ def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
         return UNAVAILABLE
     if game.game_type is None or NATIVE not in game_cores(game.game_type):
         return f"{game.id} has no compiled core; its searches run on the python core"
-    if name not in NATIVE_ALGORITHMS:
-        return f"the compiled core runs {sorted(NATIVE_ALGORITHMS)}, not {name}"
+    algorithms = native_algorithms(game.game_type)
+    if name not in algorithms:
+        return f"the compiled core runs {sorted(algorithms)} on {game.id}, not {name}"
     if trace:
         return "traces are written by the python core"
     return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
@@ -101,10 +110,17 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                                      deadline.remaining(), token, listener)
     stats = Stats(**answer["stats"], core=NATIVE)
     stats.finish(deadline.elapsed())
-    return SearchResult(move=answer["move"], value=answer["value"], perspective=game.players[game.perspective(state)],
-                        outcome=answer["outcome"], plies_to_end=answer["plies_to_end"], pv=answer["pv"],
-                        moves=[MoveValue(move, value, bound, visits) for move, value, bound, visits in answer["moves"]],
-                        stats=stats)
+    move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
+    result = SearchResult(move=move_of(answer["move"]), value=answer["value"],
+                          perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
+                          plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
+                          moves=[MoveValue(move_of(move), value, bound, visits)
+                                 for move, value, bound, visits in answer["moves"]], stats=stats)
+    if name == "expectimax":    # the core's utility is linear: the certainty equivalent is the value
+        result.certainty_equivalent = result.value
+        for mv in result.moves:
+            mv.certainty_equivalent = mv.value
+    return result
 
 
 def native_settings(game, settings, limits) -> dict:

@@ -9,7 +9,7 @@ import engine.api
 from engine.errors import AlgorithmMismatch
 from engine.registry import GAME_MODULES, OPTIONAL_CHANCE, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms
-from engine.search.native import NATIVE, NATIVE_ALGORITHMS, game_cores
+from engine.search.native import NATIVE, game_cores, native_algorithms
 
 TIME_LIMIT_MS = 60
 SLACK_MS = 25       # the service's promise: an answer within the limit plus this
@@ -22,7 +22,7 @@ def cases():
         declared = game_type(game_id)
         for name in ALGORITHM_MODULES:
             for core in game_cores(declared):
-                if core == NATIVE and name not in NATIVE_ALGORITHMS | {"auto"}:
+                if core == NATIVE and name not in native_algorithms(declared) | {"auto"}:
                     continue
                 for index, start in enumerate([declared.initial_state, *declared.sample_states]):
                     yield pytest.param(game_id, name, start, core, id=f"{game_id}-{name}-{core}-{index}")

@@ -36,5 +36,7 @@ using Entries = std::map<std::string, Entry>;
 void bind_connect4(nb::module_& m, Entries& entries);
 // bindings/mnk.cpp: the "tictactoe" entry, likewise.
 void bind_mnk(nb::module_& m, Entries& entries);
+// bindings/twenty48.cpp: the "2048" entry, likewise.
+void bind_twenty48(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

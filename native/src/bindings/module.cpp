@@ -40,6 +40,10 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
     r.seed = nb::cast<uint64_t>(settings["seed"]);
   }
   read(settings, "rollout", r.rollout);
+  read(settings, "probability_cutoff", r.probability_cutoff);
+  if (settings.contains("utility")) r.utility = nb::cast<std::string>(settings["utility"].attr("kind"));
+  for (const char* name : {"opponent_model", "epsilon"})
+    if (settings.contains(name) && !settings[name].is_none()) r.opponent_model = true;
   read(settings, "tt_max_entries", r.tt_max_entries);
   return r;
 }
@@ -144,6 +148,7 @@ NB_MODULE(tactician_native, m) {
   }, "The first n draws of the searches' generator seeded with `seed`: random.Random(seed).random()'s.");
   bind_connect4(m, entries());
   bind_mnk(m, entries());
+  bind_twenty48(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);

@@ -9,7 +9,7 @@
 namespace tactician {
 
 struct Request {
-  std::string algorithm;          // "minimax", "alphabeta" or "mcts"
+  std::string algorithm;          // "minimax", "alphabeta", "mcts" or "expectimax"
   int depth = -1;                 // plies; -1: no depth limit
   // alphabeta
   bool move_ordering = true;
@@ -22,6 +22,10 @@ struct Request {
   bool seeded = false;
   uint64_t seed = 0;
   std::string rollout = "random"; // "random" or "heuristic"
+  // expectimax
+  double probability_cutoff = 0.0;
+  std::string utility = "linear";  // the kind of the utility transform
+  bool opponent_model = false;     // opponent_model or epsilon given
   // limits
   int64_t tt_max_entries = 1000000;  // the transposition table's (and MCTS tree's) capacity
 

@@ -3,7 +3,8 @@
 // DictTable: what the Python searches' dict is, without collision loss: open addressing over full keys,
 // doubling whenever it is half full, so it keeps every entry as Python's dict does and the search visits
 // the same nodes; the search clears it once it holds tt_max_entries entries, as pvs.py clears its dict
-// (so it never grows beyond twice that many slots). Used by the principal-variation search.
+// (so it never grows beyond twice that many slots). Used by the principal-variation search, and keyed by
+// (afterstate, plies left) by expectimax's chance nodes (a Key other than uint64_t has its own mix()).
 //
 // SolverTable: Pons' compact table for the exact solver: a fixed power-of-two array indexed by a hash of
 // the key, full keys stored, the newer entry replacing the older on a collision, reused by the thread's
@@ -33,7 +34,7 @@ inline int log2_at_least(uint64_t n) {
   return bits;
 }
 
-template <class Entry>
+template <class Entry, class Key = uint64_t>
 class DictTable {
  public:
   DictTable() { resize(10); }
@@ -43,7 +44,7 @@ class DictTable {
   // Whether the next store of a new key doubles the table (a rehash of every entry, which cannot poll).
   bool grows_next() const { return 2 * (count_ + 1) > slots_.size(); }
 
-  const Entry* find(uint64_t key) const {
+  const Entry* find(const Key& key) const {
     for (size_t i = index(key);; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (!slot.used) return nullptr;
@@ -52,7 +53,7 @@ class DictTable {
   }
 
   // Insert or overwrite.
-  void store(uint64_t key, const Entry& entry) {
+  void store(const Key& key, const Entry& entry) {
     if (2 * (count_ + 1) > slots_.size()) resize(bits_ + 1);
     for (size_t i = index(key);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
@@ -75,18 +76,18 @@ class DictTable {
 
  private:
   struct Slot {
-    uint64_t key;
+    Key key;
     Entry entry;
     bool used;
   };
 
-  size_t index(uint64_t key) const { return size_t(mix(key) >> (64 - bits_)); }
+  size_t index(const Key& key) const { return size_t(mix(key) >> (64 - bits_)); }
 
   void resize(int bits) {
     std::vector<Slot> old;
     old.swap(slots_);
     bits_ = bits;
-    slots_.assign(size_t(1) << bits, Slot{0, Entry{}, false});
+    slots_.assign(size_t(1) << bits, Slot{Key{}, Entry{}, false});
     mask_ = slots_.size() - 1;
     count_ = 0;
     for (const Slot& slot : old)
