@@ -31,7 +31,8 @@ class Kernel:
     ``value`` of :mod:`engine.search.expectimax` at ``ply`` of a pass ``limit`` plies deep (``math.inf``:
     none), for a state reached with probability ``reach``. Leaves are valued by ``prize`` (None: the
     game's own values) of the utility or evaluation. :meth:`counts` gives the nodes, leaves, leaves cut
-    by the depth or the probability (not final), table hits and deepest ply of all the calls so far.
+    by the depth limit, table hits and deepest ply of all the calls so far (a pass that cut none saw
+    all that a deeper one would: the probability cut-offs do not depend on the depth).
     The deadline is polled every :data:`~engine.deadline.Deadline.CHECK_EVERY` nodes or so, and its
     :class:`~engine.deadline.Timeout` unwinds the call. The table and the cache of evaluations hold at
     most ``capacity`` entries each (starting afresh when full; the table also at each new depth limit);
@@ -96,7 +97,8 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
         if ply >= limit or reach < cutoff:
             leaves += 1
             if empty_cells(b) or slides[0] != b or slides[2] != b:
-                horizon += 1
+                if ply >= limit:
+                    horizon += 1
                 return evaluation(b)
             return final(b)
         best = -inf
@@ -130,7 +132,8 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
             max_ply = ply
         if ply >= limit or reach < cutoff:
             leaves += 1
-            horizon += 1
+            if ply >= limit:
+                horizon += 1
             return evaluation(a)
         if table:
             key = a | (limit - ply) << 64 if limit != inf else a

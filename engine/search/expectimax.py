@@ -167,7 +167,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             v = utility(s, searcher)
         elif ply >= limit or reach < cutoff:
             leaves += 1
-            cut = True
+            cut = cut or ply >= limit     # a probability cut-off is the same in every deeper pass
             v = evaluate(s, searcher)
         else:
             mover = to_move(s)

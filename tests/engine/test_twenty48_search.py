@@ -110,3 +110,18 @@ def test_the_kernel_polls_its_deadline():
     deadline = Deadline(0.0)
     with pytest.raises(Timeout):
         Kernel(game, deadline).value(game.result(state, "left"), 1, 9, 1.0)
+
+
+@pytest.mark.parametrize("trace", [False, True])   # the kernel, and the generic search (a trace keeps it)
+def test_deepening_ends_once_no_pass_is_cut_by_the_depth(trace):
+    """Where the probability cut-off alone stops every line, a deeper pass would see the same tree: the
+    deepening ends there, well before the time limit, rather than repeating that pass until it passes."""
+    game, state = api.load("2048", {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]})
+    result = expectimax.search(game, state, expectimax.Settings(probability_cutoff=0.1), deadline=Deadline(5.0),
+                               trace=trace)
+    assert not result.stats.timed_out and result.stats.stop_reason == "completed"
+    assert result.stats.depth_completed < 15
+    deeper = expectimax.search(game, state, expectimax.Settings(probability_cutoff=0.1,
+                                                                depth=result.stats.depth_completed + 2),
+                               deadline=Deadline(None), trace=trace)
+    assert [(m.move, m.value) for m in deeper.moves] == [(m.move, m.value) for m in result.moves]

@@ -42,8 +42,8 @@ class Expectimax {
   Expectimax(const G& game, const Budget& budget, const Request& request)
       : game_(game), budget_(budget), cutoff_(request.probability_cutoff), capacity_(request.tt_max_entries) {}
 
-  // Every root move's value `depth` plies deep (< 0: passes of 1, 1 + step, ... plies until one sees the
-  // whole game or the budget runs out; the answer is the last complete pass's, or the root moves the first
+  // Every root move's value `depth` plies deep (< 0: passes of 1, 1 + step, ... plies until one is cut
+  // nowhere by the depth or the budget runs out; the answer is the last complete pass's, or the root moves the first
   // pass finished).
   Result run(const State& root, int depth) {
     std::vector<MoveValue> completed, moves;
@@ -80,8 +80,8 @@ class Expectimax {
   }
 
  private:
-  // One pass `limit` plies deep: appends each root move's value as it is finished; whether no depth or
-  // probability cut-off happened (the pass saw every finished state).
+  // One pass `limit` plies deep: appends each root move's value as it is finished; whether no depth cut-off
+  // happened (a deeper pass would see the same tree: the probability cut-offs do not depend on the depth).
   bool root_pass(const State& root, int limit, std::vector<MoveValue>& moves) {
     limit_ = limit;
     ++stats_.nodes;
@@ -112,7 +112,7 @@ class Expectimax {
     if (ply >= limit_ || reach < cutoff_) {
       ++stats_.leaves;
       if (game_.is_terminal(s)) return game_.utility(s);
-      ++horizon_;
+      if (ply >= limit_) ++horizon_;
       return game_.evaluate(s);
     }
     return chance ? expected(s, ply, reach) : best(s, ply, reach);
@@ -166,7 +166,7 @@ class Expectimax {
   double cutoff_;
   int64_t capacity_;
   int limit_ = 0;
-  uint64_t horizon_ = 0;  // leaves valued by the evaluation (cut off), over the whole search
+  uint64_t horizon_ = 0;  // leaves cut by the depth limit, over the whole search
   uint64_t next_poll_ = Budget::CHECK_EVERY;
   DictTable<double, ChanceKey> table_;
   // The outcomes of the chance node on each ply of the path (a deque: growing it moves no frame in use).
