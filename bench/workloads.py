@@ -120,6 +120,7 @@ def compare(ctx, workload, label, ours_fn, peer_name, peer_label, peer_fn, peer_
 # --- tic-tac-toe ---------------------------------------------------------------------------------------
 
 EMPTY_TTT = {"board": ["...", "...", "..."], "k": 3}
+MID_2048 = {"board": [[0, 0, 2, 2], [4, 16, 8, 4], [64, 32, 16, 4], [256, 128, 64, 8]]}
 
 
 def tictactoe_minimax(ctx):
@@ -415,6 +416,9 @@ CORE_SEARCHES = [
     ("tictactoe", {"board": ["......."] * 7, "k": 4}, {"name": "alphabeta", "depth": 4},
      "alpha-beta depth 4, defaults, empty 7x7 k=4"),
     ("tictactoe", EMPTY_TTT, {"name": "mcts", "iterations": 2000, "seed": 12345}, "MCTS 2000 iterations, 3x3"),
+    ("2048", MID_2048, {"name": "expectimax", "depth": 9}, "expectimax depth 9, mid-game board"),
+    ("2048", MID_2048, {"name": "expectimax", "depth": 11, "probability_cutoff": 0.001},
+     "expectimax depth 11, probability_cutoff 0.001, mid-game board"),
 ]
 NATIVE_SPEEDUP_GOAL = 20
 
