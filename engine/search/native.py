@@ -116,8 +116,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
                           moves=[MoveValue(move_of(move), value, bound, visits)
                                  for move, value, bound, visits in answer["moves"]], stats=stats)
-    if name == "expectimax":    # the core's utility is linear: the certainty equivalent is the value
-        result.certainty_equivalent = result.value
+    if name == "expectimax" and result.moves:   # the core's utility is linear: the certainty equivalent is
+        result.certainty_equivalent = result.value  # the value (none for the fallback, as on the python core)
         for mv in result.moves:
             mv.certainty_equivalent = mv.value
     return result

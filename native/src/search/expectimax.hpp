@@ -43,8 +43,8 @@ class Expectimax {
       : game_(game), budget_(budget), cutoff_(request.probability_cutoff), capacity_(request.tt_max_entries) {}
 
   // Every root move's value `depth` plies deep (< 0: passes of 1, 1 + step, ... plies until one is cut
-  // nowhere by the depth or the budget runs out; the answer is the last complete pass's, or the root moves the first
-  // pass finished).
+  // nowhere by the depth or the budget runs out); the answer is the last complete pass's, or the root moves
+  // the first pass finished.
   Result run(const State& root, int depth) {
     std::vector<MoveValue> completed, moves;
     int completed_depth = 0;
@@ -71,10 +71,8 @@ class Expectimax {
       r.move = first[0], r.value = game_.evaluate(root);
       return finish(r, timed_out);
     }
-    size_t best = 0;
-    for (size_t i = 1; i < completed.size(); ++i)
-      if (completed[i].value > completed[best].value) best = i;
-    r.move = completed[best].move, r.value = completed[best].value;
+    const MoveValue& best = best_of(completed);
+    r.move = best.move, r.value = best.value;
     r.moves = completed;
     return finish(r, timed_out);
   }
@@ -91,11 +89,17 @@ class Expectimax {
     State children[G::MAX_MOVES];
     int n = game_.children(root, actions, children);
     for (int i = 0; i < n; ++i) moves.push_back({actions[i], value(children[i], 1, 1.0) + 0.0});
+    const MoveValue& best = best_of(moves);
+    budget_.report({limit, best.value, best.move, {best.move}, stats_.nodes, stats_.max_depth});
+    return horizon_ == horizon;
+  }
+
+  // The root move of the highest value, a tie to the first in the game's move order.
+  static const MoveValue& best_of(const std::vector<MoveValue>& moves) {
     size_t best = 0;
     for (size_t i = 1; i < moves.size(); ++i)
       if (moves[i].value > moves[best].value) best = i;
-    budget_.report({limit, moves[best].value, moves[best].move, {moves[best].move}, stats_.nodes, stats_.max_depth});
-    return horizon_ == horizon;
+    return moves[best];
   }
 
   // The value of `s` at `ply`, reached with probability `reach`: a leaf's utility (finished) or
