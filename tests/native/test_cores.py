@@ -55,8 +55,8 @@ def test_the_compiled_core_runs_by_default_where_it_can(client):
 
 
 @pytest.mark.parametrize("body, why", [
-    ({"game": "2048", "state": {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3},
-      "algorithm": {"name": "expectimax", "core": "native", "depth": 1}}, "no compiled core"),
+    ({"game": "tree", "state": {"root": {"type": "max", "children": [{"value": 1}]}},
+      "algorithm": {"name": "minimax", "core": "native"}}, "no compiled core"),
     ({"game": "connect4", "state": C4, "algorithm": {"name": "alphabeta", "core": "native", "depth": 2},
       "trace": True}, "trace"),
     ({"game": "connect4", "state": C4, "algorithm": {"name": "expectimax", "core": "native", "depth": 2}},
