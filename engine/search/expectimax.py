@@ -109,8 +109,9 @@ def requires(game_type) -> str | None:
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
-    """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until the
-    whole game is seen or the deadline passes, answering with the last complete depth).
+    """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until a
+    pass is cut nowhere by the depth, so that it saw the whole game or all that the probability cut-off
+    lets any deeper pass see, or the deadline passes, answering with the last complete depth).
 
     Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
     trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
