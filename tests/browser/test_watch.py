@@ -106,10 +106,14 @@ def test_max_n_inner_nodes_show_the_whole_vector(page):
     for path, vector in expected.items():
         g = page.locator(f"svg.tree g.node[data-path='{path}']")
         assert json.loads(g.get_attribute("data-value")) == vector, path
-        assert g.locator(".node-value").text_content() == "(" + ", ".join(map(str, vector)) + ")", path
+        assert g.locator(".node-value").text_content() == "(" + ",".join(map(str, vector)) + ")", path
+        assert g.locator(".node-value").evaluate("t => t.getBBox().width") < 3.6 * 15, path  # inside its box
     assert node([]).get_attribute("data-bound") == "exact"
-    assert ("C1 = (1, 2, 6): of (1, 2, 6) and (4, 2, 3), player 2 takes the child best for itself (its entry 6)."
+    assert ("C1 = (1,2,6): of (1,2,6) and (4,2,3), player 2 takes the child best for itself (its entry 6)."
             in lines(page))
+    assert lines(page, 15)[-2:] == [
+        "A = (1,2,6): of (1,2,6) and (1,5,2), player 0 takes the child best for itself (its entry 1; the first of equals).",
+        "The search is over: A = (1,2,6), and the best move is B1."]
     assert stat(page, "values") == "1, 2, 6"
 
 

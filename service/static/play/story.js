@@ -144,7 +144,8 @@ function settle(visit, options, bounds, pruned, beyond) {
     lines.push(valueLine(visit, name, kind, p));
   }
   if (!visit.parent && options.result) {
-    lines.push(`The search is over: ${name} = ${vector(options.result.value)}, and the best move is ${moveText(options.result.move)}.`);
+    const { result } = options;
+    lines.push(`The search is over: ${name} = ${vector(result.values || result.value)}, and the best move is ${moveText(result.move)}.`);
   }
   return lines;
 }
@@ -206,8 +207,9 @@ function valueLine(visit, name, kind, p) {
   const texts = kids.map((k) => valueText(k.visit.entry.value, k.visit.bound));
   if (kind === "player") {
     const player = visit.node.node.player;
+    const tie = kids.filter((k) => k.visit.entry.value[player] === entry.value[player]).length > 1;
     return `${name} = ${vector(entry.value)}: of ${texts.join(" and ")}, player ${player} takes the child best `
-      + `for itself (its entry ${number(entry.value[player])}).`;
+      + `for itself (its entry ${number(entry.value[player])}${tie ? "; the first of equals" : ""}).`;
   }
   if (kind === "chance") {
     return `${name} ${relation} ${kids.map((k, i) => `${number(k.p)} × ${texts[i]}`).join(" + ")} = ${vector(entry.value)}.`;

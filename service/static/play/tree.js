@@ -6,10 +6,10 @@ import { clickable, formatNumber, moveText, svg } from "./svg.js";
 const DX = 76, DY = 84, MARGIN = 30, R = 15;
 export const EXACT = "exact", UPPER = "upper", LOWER = "lower";  // a node's value, or a bound of it
 
-/** A value as the tree shows it: a number, max^n's vector "(1, 2, 6)", an upper bound "≤2", a lower "≥5". */
+/** A value as the tree shows it: a number, max^n's vector "(1,2,6)", an upper bound "≤2", a lower "≥5". */
 export function valueText(value, bound = EXACT) {
   const prefix = bound === UPPER ? "≤" : bound === LOWER ? "≥" : "";
-  return prefix + (Array.isArray(value) ? `(${value.map((x) => formatNumber(x)).join(", ")})` : formatNumber(value));
+  return prefix + (Array.isArray(value) ? `(${value.map((x) => formatNumber(x)).join(",")})` : formatNumber(value));
 }
 
 function labelOf(child, index) {
@@ -49,8 +49,10 @@ function shape(kind, node) {
   if (kind === "max") return svg("polygon", { points: `0,${-R} ${R},${R * 0.8} ${-R},${R * 0.8}` });
   if (kind === "min") return svg("polygon", { points: `0,${R} ${R},${-R * 0.8} ${-R},${-R * 0.8}` });
   if (kind === "chance") return svg("circle", { r: R });
-  if (kind === "player") return svg("rect", { x: -R, y: -R, width: 2 * R, height: 2 * R, rx: 4 });
-  return svg("rect", { x: -R * 0.8, y: -R * 0.8, width: 1.6 * R, height: 1.6 * R });
+  // max^n's nodes and leaves hold a vector: wide enough for "(1,2,6)"
+  if (kind === "player") return svg("rect", { x: -1.8 * R, y: -R, width: 3.6 * R, height: 2 * R, rx: 4 });
+  const half = Array.isArray(node.value) ? 1.8 * R : 0.8 * R;
+  return svg("rect", { x: -half, y: -R * 0.8, width: 2 * half, height: 1.6 * R });
 }
 
 /**
@@ -105,7 +107,8 @@ export function drawTree(container, root, view = {}) {
       g.setAttribute("data-bound", known.bound);
     }
     if (n.node.id !== undefined) {
-      g.append(svg("text", { x: -R - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
+      const left = n.node.player !== undefined ? -1.8 * R : -R;  // beside the box
+      g.append(svg("text", { x: left - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
     }
     if (n.node.player !== undefined && !leaf) {
       g.append(svg("text", { y: -R - 4, class: "node-id" }, `P${n.node.player}`));
