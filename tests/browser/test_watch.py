@@ -165,3 +165,41 @@ def test_play_steps_through_at_the_chosen_delay_and_pauses(page):
     assert page.locator("#step").text_content().startswith("step 0 of 11")
     page.click("#forward")  # a step by hand
     assert page.locator("#step").text_content().startswith("step 1 of 11")
+
+
+EVALUATED = {"root": {"id": "A", "type": "max", "eval": 0, "children": [
+    {"id": "B", "type": "min", "eval": 5, "children": [{"value": 3}, {"value": 12}]},
+    {"id": "C", "type": "min", "eval": 4, "children": [{"value": 2}, {"value": 9}]}]}}
+
+
+def test_a_depth_limit_is_told_and_what_lies_beyond_it_is_not_called_pruned(page):
+    page.click("#tab-watch")
+    page.select_option("#preset", "own")
+    page.fill("#tree-text", json.dumps(EVALUATED))
+    page.select_option("#watch-algorithm", "alphabeta-textbook")
+    page.fill("#watch-depth", "1")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelector('#step').textContent === 'step 0 of 3'")
+    assert page.locator("svg.tree g.beyond").count() == 0
+    page.click("#last")
+    assert "B is at the depth limit (1 ply): its evaluation, 5, stands for its subtree." in lines(page, 2)
+    assert "A = max(5, 4) = 5." in lines(page, 3)
+    assert paths(page, "svg.tree g.beyond") == {'["B",0]', '["B",1]', '["C",0]', '["C",1]'}
+    assert page.locator("svg.tree g.pruned").count() == 0 and not [l for l in lines(page) if "pruned" in l]
+
+
+def test_expectimax_on_a_tree_without_chance_nodes_tells_min_as_equally_likely_moves(page):
+    """API.md: expectimax's default opponent in a deterministic game is uniform chance."""
+    run(page, "figure-5-2", "expectimax-full")
+    page.click("#last")
+    assert "Visit B (chance: MIN's moves equally likely)." in lines(page)
+    assert "B = 0.333 × 3 + 0.333 × 12 + 0.333 × 8 = 7.667." in lines(page)
+    assert stat(page, "value") == "7.667" and stat(page, "best move") == "B"
+
+
+def test_enhanced_alpha_beta_tells_the_same_cut_in_its_null_window(page):
+    """PVS searches C with the null window (3, 3 + ulp): the cut and its reason are the textbook's."""
+    assert run(page, "figure-5-2", "alphabeta-enhanced") == 11
+    go_to(page, 7)
+    assert paths(page, "svg.tree g.pruned") == WATCHED_PRUNED
+    assert lines(page, 7)[-1] == AIMA_CUT + ": MAX can already get 3 elsewhere."

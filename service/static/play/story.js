@@ -122,8 +122,8 @@ function settle(visit, options, bounds, pruned, beyond) {
   if (!node || node.children.length === 0 || entry.value === null) return [];
   const name = nameOf(node);
   if (visit.children.length === 0 && options.depth !== null && entry.ply >= options.depth) {
-    descendants(node).forEach((d) => beyond.set(d.key, visit.finished));
-    return [`${name} is at the depth limit (${options.depth} plies): its evaluation, ${vector(entry.value)}, stands for its subtree.`];
+    node.children.flatMap(descendants).forEach((d) => beyond.set(d.key, visit.finished));
+    return [`${name} is at the depth limit (${options.depth} ${options.depth === 1 ? "ply" : "plies"}): its evaluation, ${vector(entry.value)}, stands for its subtree.`];
   }
   const kind = kindFor(node, options);
   const p = probabilities(node);

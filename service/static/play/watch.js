@@ -102,7 +102,7 @@ export class WatchPanel {
       if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
       const story = tellTrace(state.root, entries, {
-        windows: WINDOWED.includes(choice.algorithm.name), result, depth: request.algorithm.depth ?? null,
+        windows: windowed(choice.algorithm), result, depth: request.algorithm.depth ?? null,
         opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
       });
       this.run = { root: state.root, entries, story, result, compared, choice };
@@ -124,7 +124,7 @@ export class WatchPanel {
     this.step = Math.max(0, Math.min(total, step));
     const over = this.step === total;
     drawTree($("tree"), this.run.root, { at: (key) => story.at(key, this.step), chosen: over ? result.pv : [],
-                                        windows: WINDOWED.includes(choice.algorithm.name) });
+                                        windows: windowed(choice.algorithm) });
     const current = entries[this.step - 1];
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
       : `step ${this.step} of ${total}: visit ${current.path.length ? current.path.map(moveText).join(" → ") : "root"}`;
@@ -192,7 +192,10 @@ export class WatchPanel {
   }
 }
 
-const WINDOWED = ["alphabeta", "expectimax"];  // the searches whose trace has alpha and beta
+/** Whether the search's trace has alpha and beta: alpha-beta, and expectimax with Star1. */
+function windowed(algorithm) {
+  return algorithm.name === "alphabeta" || (algorithm.name === "expectimax" && algorithm.pruning !== false);
+}
 
 function hasChance(node) {
   return node.type === "chance" || (Array.isArray(node.children) && node.children.some(hasChance));
