@@ -203,3 +203,31 @@ def test_enhanced_alpha_beta_tells_the_same_cut_in_its_null_window(page):
     go_to(page, 7)
     assert paths(page, "svg.tree g.pruned") == WATCHED_PRUNED
     assert lines(page, 7)[-1] == AIMA_CUT + ": MAX can already get 3 elsewhere."
+
+
+def test_stepping_back_and_forth_keeps_the_story_in_order(page):
+    run(page, "figure-5-2", "alphabeta-textbook")
+    page.click("#last")
+    full = lines(page)
+    go_to(page, 7)  # back to the start, then forward one step at a time
+    assert lines(page) == full[:len(lines(page))] and lines(page)[-1].startswith(AIMA_CUT)
+    page.click("#back")
+    assert not [line for line in lines(page) if "pruned" in line] and page.locator("svg.tree g.pruned").count() == 0
+    assert [li.get_attribute("data-step") for li in page.locator("#narration li.now").all()] == ["6"]
+    page.click("#last")
+    assert lines(page) == full
+
+
+def test_expectimax_below_a_min_root_takes_max_s_moves_as_chance(page):
+    tree = {"root": {"id": "A", "type": "min", "children": [
+        {"id": "B", "type": "max", "children": [{"value": 3}, {"value": 12}]},
+        {"id": "C", "type": "max", "children": [{"value": 14}, {"value": 2}]}]}}
+    page.click("#tab-watch")
+    page.select_option("#preset", "own")
+    page.fill("#tree-text", json.dumps(tree))
+    page.select_option("#watch-algorithm", "expectimax-full")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelector('#step').textContent === 'step 0 of 7'")
+    page.click("#last")
+    assert "Visit B (chance: MAX's moves equally likely)." in lines(page)
+    assert "B = 0.5 × 3 + 0.5 × 12 = 7.5." in lines(page) and "A = min(7.5, 8) = 7.5." in lines(page)

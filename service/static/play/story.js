@@ -15,15 +15,18 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
 
 /**
  * Tell the trace `entries` of a search of the tree `root`. `options`: `windows` (the search has alpha and
- * beta: alpha-beta, expectimax), `opponentIsChance` (expectimax on a tree without chance nodes: MIN's
- * moves are equally likely chance outcomes, API.md's default opponent model), `depth` (the depth limit,
+ * beta: alpha-beta, expectimax), `opponentIsChance` (expectimax on a tree without chance nodes: the
+ * opponent's moves, MIN's below a MAX root, are equally likely chance outcomes, API.md's default opponent
+ * model), `depth` (the depth limit,
  * or null), `result` (the response, for the last line: its best move).
  *
  * Returns `{steps, at}`: `steps[s]` the lines of step s (step 0: before the search), and `at(key, step)`
  * what is known of the node at path key `key` after `step` steps: `{visit, seen, current, known, value,
  * bound, window, pruned, beyond}`.
  */
-export function tellTrace(root, entries, options) {
+export function tellTrace(root, entries, settings) {
+  // the opponent's nodes, when expectimax takes its moves as equally likely chance outcomes
+  const options = { ...settings, opponent: settings.opponentIsChance ? (kindOf(root) === "min" ? "max" : "min") : null };
   const nodes = new Map(layout(root).map((n) => [n.key, n]));
   const visits = readVisits(entries, nodes);
   const bounds = entries.length && Array.isArray(entries[0].bounds) ? entries[0].bounds : null;
@@ -86,7 +89,7 @@ function nameOf(node) {
 
 function kindFor(node, options) {
   const kind = kindOf(node.node);
-  return kind === "min" && options.opponentIsChance ? "chance" : kind;
+  return kind === options.opponent ? "chance" : kind;
 }
 
 function windowText(entry) {
@@ -101,7 +104,8 @@ function visitLine(visit, options) {
   const again = visit.parent && visit.parent.children.filter((v) => v.key === visit.key).length > 1 ? " again" : "";
   const kind = kindFor(node, options);
   const label = kind === "player" ? `player ${node.node.player}`
-    : kind === "chance" && kindOf(node.node) === "min" ? "chance: MIN's moves equally likely" : KIND_LABELS[kind];
+    : kind === "chance" && kindOf(node.node) === options.opponent ? `chance: ${KIND_LABELS[options.opponent]}'s moves equally likely`
+      : KIND_LABELS[kind];
   return `Visit ${name}${again} (${label})${options.windows ? ` with ${windowText(entry)}` : ""}.`;
 }
 

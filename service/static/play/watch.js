@@ -17,6 +17,7 @@ export class WatchPanel {
     this.run = null;  // {root, entries, story, result, compared, choice}
     this.step = 0;
     this.timer = null;  // the next step of a playing run
+    this.shown = -1;  // the last step whose lines are in the narration
     this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
@@ -63,8 +64,7 @@ export class WatchPanel {
     this.clearError();
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
-    $("narration").replaceChildren();
-    $("narration-now").textContent = "";
+    this.forget();
     const state = this.parsedState();
     if (state && state.root) drawTree($("tree"), state.root);
   }
@@ -105,6 +105,7 @@ export class WatchPanel {
         windows: windowed(choice.algorithm), result, depth: request.algorithm.depth ?? null,
         opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
       });
+      this.forget();
       this.run = { root: state.root, entries, story, result, compared, choice };
       this.goTo(0);
     } catch (error) {
@@ -141,21 +142,27 @@ export class WatchPanel {
     fillStats($("watch-stats"), rows, over ? "result" : "step");
   }
 
-  /** The story so far: every step's lines up to this one, the current step's marked and read out. */
+  /** The story so far: every step's lines up to this one, the current step's marked and read out. Lines
+   * are added and removed as the step moves, so that a step costs its own lines, not the whole story's. */
   narrate() {
     const { steps } = this.run.story;
-    const items = [];
-    for (let s = 0; s <= this.step; s++) {
-      for (const line of steps[s]) {
-        const item = html("li", { "data-step": s }, line);
-        if (s === this.step) item.classList.add("now");
-        items.push(item);
-      }
-    }
     const log = $("narration");
-    log.replaceChildren(...items);
+    while (log.lastElementChild && Number(log.lastElementChild.dataset.step) > this.step) log.lastElementChild.remove();
+    for (let s = Math.min(this.shown, this.step) + 1; s <= this.step; s++) {
+      log.append(...steps[s].map((line) => html("li", { "data-step": s }, line)));
+    }
+    this.shown = this.step;
+    log.querySelectorAll("li.now").forEach((item) => item.classList.remove("now"));
+    log.querySelectorAll(`li[data-step="${this.step}"]`).forEach((item) => item.classList.add("now"));
     log.scrollTop = log.scrollHeight;
     $("narration-now").textContent = steps[this.step].join(" ");
+  }
+
+  /** No story shown. */
+  forget() {
+    $("narration").replaceChildren();
+    $("narration-now").textContent = "";
+    this.shown = -1;  // the last step whose lines are in the narration
   }
 
   /** Step forward every `delay` milliseconds until the end (from the start when at the end). */
