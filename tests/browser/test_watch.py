@@ -231,3 +231,17 @@ def test_expectimax_below_a_min_root_takes_max_s_moves_as_chance(page):
     page.click("#last")
     assert "Visit B (chance: MAX's moves equally likely)." in lines(page)
     assert "B = 0.5 × 3 + 0.5 × 12 = 7.5." in lines(page) and "A = min(7.5, 8) = 7.5." in lines(page)
+
+
+def test_the_watch_view_fits_a_phone(page):
+    """390 px: the controls wrap, the story goes below the tree, and only the tree scrolls sideways."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    run(page, "figure-5-2", "alphabeta-textbook")
+    go_to(page, 7)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    tree, story = page.locator("#tree").bounding_box(), page.locator("#narration").bounding_box()
+    assert story["y"] >= tree["y"] + tree["height"] - 1 and story["x"] + story["width"] <= 390
+    assert page.locator("#autoplay").bounding_box()["x"] + page.locator("#autoplay").bounding_box()["width"] <= 390
+    page.click("#last")  # D's last leaf, at the far right of the tree: the tree scrolls to it
+    tree, current = page.locator("#tree").bounding_box(), page.locator("svg.tree g.current").bounding_box()
+    assert tree["x"] <= current["x"] and current["x"] + current["width"] <= tree["x"] + tree["width"]

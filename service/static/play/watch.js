@@ -126,6 +126,7 @@ export class WatchPanel {
     const over = this.step === total;
     drawTree($("tree"), this.run.root, { at: (key) => story.at(key, this.step), chosen: over ? result.pv : [],
                                         windows: windowed(choice.algorithm) });
+    this.keepInView();
     const current = entries[this.step - 1];
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
       : `step ${this.step} of ${total}: visit ${current.path.length ? current.path.map(moveText).join(" → ") : "root"}`;
@@ -156,6 +157,14 @@ export class WatchPanel {
     log.querySelectorAll(`li[data-step="${this.step}"]`).forEach((item) => item.classList.add("now"));
     log.scrollTop = log.scrollHeight;
     $("narration-now").textContent = steps[this.step].join(" ");
+  }
+
+  /** A tree wider than its box (on a phone) scrolls sideways to the node the current step visits. */
+  keepInView() {
+    const area = $("tree"), node = area.querySelector("g.current");
+    if (!node || area.scrollWidth <= area.clientWidth) return;
+    const box = area.getBoundingClientRect(), mark = node.getBoundingClientRect();
+    area.scrollLeft += (mark.left + mark.width / 2) - (box.left + box.width / 2);
   }
 
   /** No story shown. */
