@@ -182,7 +182,7 @@ def test_a_depth_limit_is_told_and_what_lies_beyond_it_is_not_called_pruned(page
     page.wait_for_function("() => document.querySelector('#step').textContent === 'step 0 of 3'")
     assert page.locator("svg.tree g.beyond").count() == 0
     page.click("#last")
-    assert "B is at the depth limit (1 ply): its evaluation, 5, stands for its subtree." in lines(page, 2)
+    assert "B is at the depth limit: its evaluation, 5, stands for its subtree." in lines(page, 2)
     assert "A = max(5, 4) = 5." in lines(page, 3)
     assert paths(page, "svg.tree g.beyond") == {'["B",0]', '["B",1]', '["C",0]', '["C",1]'}
     assert page.locator("svg.tree g.pruned").count() == 0 and not [l for l in lines(page) if "pruned" in l]
@@ -245,3 +245,29 @@ def test_the_watch_view_fits_a_phone(page):
     page.click("#last")  # D's last leaf, at the far right of the tree: the tree scrolls to it
     tree, current = page.locator("#tree").bounding_box(), page.locator("svg.tree g.current").bounding_box()
     assert tree["x"] <= current["x"] and current["x"] + current["width"] <= tree["x"] + tree["width"]
+
+
+def test_iterative_deepening_is_told_pass_by_pass(page):
+    """Enhanced alpha-beta on a tree with evals deepens: the root is visited once per pass, the first
+    pass's nodes are at its depth limit (not cut off, not pruned), and only the last pass ends the story."""
+    page.click("#tab-watch")
+    page.select_option("#preset", "figure-5-2")
+    tree = json.loads(page.locator("#tree-text").input_value())
+    for node in [tree["root"], *tree["root"]["children"]]:
+        node["eval"] = 0
+    page.select_option("#preset", "own")
+    page.fill("#tree-text", json.dumps(tree))
+    page.select_option("#watch-algorithm", "alphabeta-enhanced")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelector('#step').textContent === 'step 0 of 15'")
+    go_to(page, 4)
+    assert lines(page, 4)[1:] == ["D is at the depth limit: its evaluation, 0, stands for its subtree.",
+                                  "A = max(0, 0, 0) = 0."]
+    assert paths(page, "svg.tree g.beyond") == {f'["{m}",{i}]' for m in "BCD" for i in range(3)}
+    page.click("#forward")
+    assert lines(page, 5)[0].startswith("Visit A again, for the next pass of iterative deepening")
+    page.click("#last")
+    assert page.locator("svg.tree g.beyond").count() == 0 and paths(page, "svg.tree g.pruned") == WATCHED_PRUNED
+    assert [line for line in lines(page) if line.startswith("The search is over")] == [
+        "The search is over: A = 3, and the best move is B."]
+    assert not [line for line in lines(page) if "not in the trace" in line]

@@ -17,8 +17,9 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
  * Tell the trace `entries` of a search of the tree `root`. `options`: `windows` (the search has alpha and
  * beta: alpha-beta, expectimax), `opponentIsChance` (expectimax on a tree without chance nodes: the
  * opponent's moves, MIN's below a MAX root, are equally likely chance outcomes, API.md's default opponent
- * model), `depth` (the depth limit,
- * or null), `result` (the response, for the last line: its best move).
+ * model), `result` (the response, for the last line: its best move). A search that deepens iteratively
+ * visits the root once per pass; a node with an `eval` whose children a visit did not reach was at that
+ * pass's depth limit.
  *
  * Returns `{steps, at}`: `steps[s]` the lines of step s (step 0: before the search), and `at(key, step)`
  * what is known of the node at path key `key` after `step` steps: `{visit, seen, current, known, value,
@@ -26,13 +27,18 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
  */
 export function tellTrace(root, entries, settings) {
   // the opponent's nodes, when expectimax takes its moves as equally likely chance outcomes
-  const options = { ...settings, opponent: settings.opponentIsChance ? (kindOf(root) === "min" ? "max" : "min") : null };
+  const options = { ...settings, total: entries.length,
+                    opponent: settings.opponentIsChance ? (kindOf(root) === "min" ? "max" : "min") : null };
   const nodes = new Map(layout(root).map((n) => [n.key, n]));
   const visits = readVisits(entries, nodes);
   const bounds = entries.length && Array.isArray(entries[0].bounds) ? entries[0].bounds : null;
   const steps = [["Nothing is visited yet: step forward, or press Play, to watch the search."]];
   const pruned = new Map(), beyond = new Map();
-  visits.forEach((visit) => steps.push([visitLine(visit, options)]));
+  const met = new Set();
+  visits.forEach((visit) => {
+    steps.push([visitLine(visit, options, met.has(visit.key))]);
+    met.add(visit.key);
+  });
   const settling = [...visits].sort((a, b) => a.finished - b.finished || b.entry.ply - a.entry.ply);
   for (const visit of settling) {
     const lines = settle(visit, options, bounds, pruned, beyond);
@@ -54,10 +60,16 @@ export function tellTrace(root, entries, settings) {
       visit, seen: visit !== null, current: visit !== null && visit.index === step - 1, known,
       value: known ? visit.entry.value : null, bound: known ? visit.bound : null,
       window: visit ? [visit.entry.alpha, visit.entry.beta] : null,
-      pruned: pruned.has(key) && pruned.get(key) <= step, beyond: beyond.has(key) && beyond.get(key) <= step,
+      pruned: left(pruned, key, visit, step), beyond: left(beyond, key, visit, step),
     };
   };
   return { steps, at };
+}
+
+/** Whether the node was left out (pruned, or beyond the depth limit: `marks`) by `step`, and not visited
+ * since (by a later pass, or a re-search). */
+function left(marks, key, visit, step) {
+  return marks.has(key) && marks.get(key) <= step && !(visit && visit.index >= marks.get(key));
 }
 
 /** The trace's entries as visits: each with its tree node, its parent visit, the visits of its children
@@ -96,17 +108,17 @@ function windowText(entry) {
   return `α = ${infinite(entry.alpha, "−")}, β = ${infinite(entry.beta, "+")}`;
 }
 
-function visitLine(visit, options) {
+function visitLine(visit, options, again) {
   const { entry, node } = visit;
   if (!node) return `Visit ${entry.path.map(moveText).join(" → ")} (not in the tree as drawn).`;
   const name = nameOf(node);
   if (node.children.length === 0) return `${name} is a leaf worth ${vector(entry.value)}.`;
-  const again = visit.parent && visit.parent.children.filter((v) => v.key === visit.key).length > 1 ? " again" : "";
   const kind = kindFor(node, options);
   const label = kind === "player" ? `player ${node.node.player}`
     : kind === "chance" && kindOf(node.node) === options.opponent ? `chance: ${KIND_LABELS[options.opponent]}'s moves equally likely`
       : KIND_LABELS[kind];
-  return `Visit ${name}${again} (${label})${options.windows ? ` with ${windowText(entry)}` : ""}.`;
+  const pass = again ? (visit.parent ? " again" : " again, for the next pass of iterative deepening") : "";
+  return `Visit ${name}${pass} (${label})${options.windows ? ` with ${windowText(entry)}` : ""}.`;
 }
 
 /** The probabilities of a chance node's children (as the tree gives them, else uniform). */
@@ -125,9 +137,9 @@ function settle(visit, options, bounds, pruned, beyond) {
   visit.bound = EXACT;
   if (!node || node.children.length === 0 || entry.value === null) return [];
   const name = nameOf(node);
-  if (visit.children.length === 0 && options.depth !== null && entry.ply >= options.depth) {
+  if (visit.children.length === 0 && node.node.eval !== undefined) {
     node.children.flatMap(descendants).forEach((d) => beyond.set(d.key, visit.finished));
-    return [`${name} is at the depth limit (${options.depth} ${options.depth === 1 ? "ply" : "plies"}): its evaluation, ${vector(entry.value)}, stands for its subtree.`];
+    return [`${name} is at the depth limit: its evaluation, ${vector(entry.value)}, stands for its subtree.`];
   }
   const kind = kindFor(node, options);
   const p = probabilities(node);
@@ -147,7 +159,7 @@ function settle(visit, options, bounds, pruned, beyond) {
   } else {
     lines.push(valueLine(visit, name, kind, p));
   }
-  if (!visit.parent && options.result) {
+  if (!visit.parent && visit.finished === options.total && options.result) {  // the last pass's root
     const { result } = options;
     lines.push(`The search is over: ${name} = ${vector(result.values || result.value)}, and the best move is ${moveText(result.move)}.`);
   }

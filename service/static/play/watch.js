@@ -95,14 +95,13 @@ export class WatchPanel {
     const choice = WATCH_ALGORITHMS[$("watch-algorithm").value];
     $("run").disabled = true;
     try {
-      const request = this.request(state, choice.algorithm, true);
-      const result = await postJSON("/v1/search", request);
+      const result = await postJSON("/v1/search", this.request(state, choice.algorithm, true));
       const compared = choice.compare
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
       if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
       const story = tellTrace(state.root, entries, {
-        windows: windowed(choice.algorithm), result, depth: request.algorithm.depth ?? null,
+        windows: windowed(choice.algorithm), result,
         opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
       });
       this.forget();
