@@ -14,7 +14,7 @@ const vector = (value) => valueText(value);
 const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : number(x));
 
 /**
- * Tell the trace `entries` of a search of the tree `root`. `options`: `windows` (the search has alpha and
+ * Tell the trace `entries` of a search of the tree `root`. `settings`: `windows` (the search has alpha and
  * beta: alpha-beta, expectimax), `opponentIsChance` (expectimax on a tree without chance nodes: the
  * opponent's moves, MIN's below a MAX root, are equally likely chance outcomes, API.md's default opponent
  * model), `result` (the response, for the last line: its best move). A search that deepens iteratively
@@ -22,8 +22,8 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
  * pass's depth limit.
  *
  * Returns `{steps, at}`: `steps[s]` the lines of step s (step 0: before the search), and `at(key, step)`
- * what is known of the node at path key `key` after `step` steps: `{visit, seen, current, known, value,
- * bound, window, pruned, beyond}`.
+ * what is known of the node at path key `key` after `step` steps: `{seen, current, known, value, bound,
+ * window, pruned, beyond}` (`window`: the alpha and beta of its latest visit).
  */
 export function tellTrace(root, entries, settings) {
   // the opponent's nodes, when expectimax takes its moves as equally likely chance outcomes
@@ -57,7 +57,7 @@ export function tellTrace(root, entries, settings) {
     const visit = seen.length ? seen[seen.length - 1] : null;
     const known = visit !== null && visit.finished <= step && visit.entry.value !== null;
     return {
-      visit, seen: visit !== null, current: visit !== null && visit.index === step - 1, known,
+      seen: visit !== null, current: visit !== null && visit.index === step - 1, known,
       value: known ? visit.entry.value : null, bound: known ? visit.bound : null,
       window: visit ? [visit.entry.alpha, visit.entry.beta] : null,
       pruned: left(pruned, key, visit, step), beyond: left(beyond, key, visit, step),
@@ -166,6 +166,11 @@ function settle(visit, options, bounds, pruned, beyond) {
   return lines;
 }
 
+/** "a and b", or "a, b and c". */
+function listed(texts) {
+  return texts.length < 2 ? texts.join("") : `${texts.slice(0, -1).join(", ")} and ${texts[texts.length - 1]}`;
+}
+
 function descendants(node) {
   return [node, ...node.children.flatMap(descendants)];
 }
@@ -224,7 +229,7 @@ function valueLine(visit, name, kind, p) {
   if (kind === "player") {
     const player = visit.node.node.player;
     const tie = kids.filter((k) => k.visit.entry.value[player] === entry.value[player]).length > 1;
-    return `${name} = ${vector(entry.value)}: of ${texts.join(" and ")}, player ${player} takes the child best `
+    return `${name} = ${vector(entry.value)}: of ${listed(texts)}, player ${player} takes the child best `
       + `for itself (its entry ${number(entry.value[player])}${tie ? "; the first of equals" : ""}).`;
   }
   if (kind === "chance") {

@@ -170,7 +170,7 @@ export class WatchPanel {
   forget() {
     $("narration").replaceChildren();
     $("narration-now").textContent = "";
-    this.shown = -1;  // the last step whose lines are in the narration
+    this.shown = -1;
   }
 
   /** Step forward every `delay` milliseconds until the end (from the start when at the end). */
