@@ -79,7 +79,10 @@ def test_figure_5_2_alpha_beta_narrates_the_cut_below_c_at_the_step_it_happens(p
     assert c.locator(".node-value").text_content() == "≤2"
     assert page.locator('svg.tree g.node[data-path="[]"]').get_attribute("data-value") is None
     page.click("#last")
-    assert lines(page, 5) == ["B→2 is a leaf worth 8.", "B = min(3, 12, 8) = 3."]
+    assert lines(page, 3) == ["B→0 is a leaf worth 3.", "B ≤ 3 so far."]  # AIMA figure 5.5 (a)
+    assert lines(page, 4) == ["B→1 is a leaf worth 12."]  # (b): B is still at most 3
+    assert lines(page, 5) == ["B→2 is a leaf worth 8.", "B = min(3, 12, 8) = 3.", "A ≥ 3 so far."]  # (c)
+    assert lines(page, 10) == ["D→1 is a leaf worth 5.", "D ≤ 5 so far."]
     assert lines(page, 11) == ["D→2 is a leaf worth 2.", "D = min(14, 5, 2) = 2.", "A = max(3, ≤2, 2) = 3.",
                                "The search is over: A = 3, and the best move is B."]
     assert [line for line in lines(page) if "pruned" in line] == [AIMA_CUT + ": MAX can already get 3 elsewhere."]

@@ -41,8 +41,7 @@ export function tellTrace(root, entries, settings) {
   });
   const settling = [...visits].sort((a, b) => a.finished - b.finished || b.entry.ply - a.entry.ply);
   for (const visit of settling) {
-    const lines = settle(visit, options, bounds, pruned, beyond);
-    steps[visit.finished].push(...lines);
+    steps[visit.finished].push(...settle(visit, options, bounds, pruned, beyond), ...sofar(visit, options));
   }
   if (visits.some((v) => v.entry.value === null)) {
     steps[steps.length - 1].push("The search stopped before it had every value (the time limit).");
@@ -173,6 +172,21 @@ function listed(texts) {
 
 function descendants(node) {
   return [node, ...node.children.flatMap(descendants)];
+}
+
+/** What a MAX or MIN node is worth so far, after a child's value came back and more children are to come
+ * (AIMA figure 5.5: "B, which is a MIN node, has a value of at most 3"); said when it changes. A child's
+ * bound counts only on the side that bounds its parent (an upper bound bounds a MIN node from above). */
+function sofar(visit, options) {
+  const parent = visit.parent;
+  const v = visit.entry.value;
+  if (!parent || !parent.node || parent.finished === visit.finished || typeof v !== "number") return [];
+  const kind = kindFor(parent.node, options);
+  if (kind !== "max" && kind !== "min") return [];
+  if (visit.bound !== EXACT && visit.bound !== (kind === "max" ? LOWER : UPPER)) return [];
+  if (parent.sofar !== undefined && (kind === "max" ? v <= parent.sofar : v >= parent.sofar)) return [];
+  parent.sofar = v;
+  return [`${nameOf(parent.node)} ${kind === "max" ? "≥" : "≤"} ${number(v)} so far.`];
 }
 
 /** Why the rest of the node's children were not searched. */
