@@ -152,7 +152,10 @@ def test_the_old_chance_preset_is_honest_that_star1_cuts_nothing(page):
 
 
 def test_play_steps_through_at_the_chosen_delay_and_pauses(page):
+    page.click("#tab-watch")
+    assert page.locator("#autoplay").is_disabled() and page.locator("#forward").is_disabled()  # no run yet
     run(page, "figure-5-2", "alphabeta-textbook")
+    assert page.locator("#autoplay").is_enabled() and page.locator("#forward").is_enabled()
     page.fill("#delay", "100")  # a range input: Playwright sets its value and fires input
     assert page.locator("#delay-text").text_content() == "100 ms"
     page.click("#autoplay")

@@ -11,6 +11,7 @@ import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
+const STEPPING = ["first", "back", "forward", "last", "autoplay"];  // the controls of a run's steps
 
 export class WatchPanel {
   constructor() {
@@ -65,6 +66,7 @@ export class WatchPanel {
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
     this.forget();
+    for (const id of STEPPING) $(id).disabled = true;  // nothing to step through until a run
     const state = this.parsedState();
     if (state && state.root) drawTree($("tree"), state.root);
   }
@@ -106,6 +108,7 @@ export class WatchPanel {
       });
       this.forget();
       this.run = { root: state.root, entries, story, result, compared, choice };
+      for (const id of STEPPING) $(id).disabled = false;
       this.goTo(0);
     } catch (error) {
       if (generation === this.generation) this.showError(describeError(error));
