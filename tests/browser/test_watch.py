@@ -147,7 +147,7 @@ def test_the_star1_preset_prunes_and_says_why(page, server):
 def test_the_old_chance_preset_is_honest_that_star1_cuts_nothing(page):
     assert run(page, "chance", "expectimax") == 15
     page.click("#last")
-    assert page.locator("svg.tree g.pruned").count() == 0 and not [l for l in lines(page) if "pruned" in l]
+    assert page.locator("svg.tree g.pruned").count() == 0 and not [line for line in lines(page) if "pruned" in line]
     assert stat(page, "nodes with expectimax without pruning") == "15"
 
 
@@ -191,7 +191,7 @@ def test_a_depth_limit_is_told_and_what_lies_beyond_it_is_not_called_pruned(page
     assert "B is at the depth limit: its evaluation, 5, stands for its subtree." in lines(page, 2)
     assert "A = max(5, 4) = 5." in lines(page, 3)
     assert paths(page, "svg.tree g.beyond") == {'["B",0]', '["B",1]', '["C",0]', '["C",1]'}
-    assert page.locator("svg.tree g.pruned").count() == 0 and not [l for l in lines(page) if "pruned" in l]
+    assert page.locator("svg.tree g.pruned").count() == 0 and not [line for line in lines(page) if "pruned" in line]
 
 
 def test_expectimax_on_a_tree_without_chance_nodes_tells_min_as_equally_likely_moves(page):
