@@ -167,3 +167,23 @@ def test_no_false_busy_server_after_cancelling_the_page_s_own_search(page, cance
     assert not [s for s in statuses if "busy" in s], statuses
     assert 200 in searches, searches  # the new search was let in within the second
     assert "is thinking" in page.locator("#status").text_content()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_explicit_tree_in_play_fits_the_page(browser, server, width, height):
+    """Figure 5.2's tree in Play: D's subtree was cut off at 1280 px, and the phone page scrolled sideways
+    (760 px wide). The whole tree now fits its column, and the page its viewport."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server}/play")
+    page.wait_for_selector("body[data-ready=true]")
+    choose(page, "tree", "MAX", "alphabeta", 300)
+    wait_for_human(page, "MAX", ply=1)
+    area = page.locator("#board").bounding_box()
+    tree = page.locator("#board svg.tree").bounding_box()
+    d = page.locator('#board svg.tree [data-path=\'["D"]\']').bounding_box()
+    scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
+    context.close()
+    assert tree["x"] >= area["x"] - 1 and tree["x"] + tree["width"] <= area["x"] + area["width"] + 1, (tree, area)
+    assert d["x"] + d["width"] <= min(area["x"] + area["width"], width) + 1, (d, area)
+    assert scroll_width <= width, scroll_width
