@@ -187,3 +187,30 @@ def test_the_explicit_tree_in_play_fits_the_page(browser, server, width, height)
     assert tree["x"] >= area["x"] - 1 and tree["x"] + tree["width"] <= area["x"] + area["width"] + 1, (tree, area)
     assert d["x"] + d["width"] <= min(area["x"] + area["width"], width) + 1, (d, area)
     assert scroll_width <= width, scroll_width
+
+
+LIVE_LINES = """() => {
+    window.lines = [];
+    new MutationObserver(() => {
+        const stats = document.querySelector('#stats');
+        const pv = stats.querySelector('[data-stat="PV"]'), best = stats.querySelector('[data-stat="best move"]');
+        if (pv) window.lines.push([stats.dataset.kind, best ? best.textContent : '', pv.textContent]);
+    }).observe(document.querySelector('#stats'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_chess_the_live_line_is_in_san_as_the_result_is(page):
+    """The live PV was UCI (f6e4), the result SAN: the notation changed mid-search. Both are SAN now."""
+    import re
+    choose(page, "chess", "white", "alphabeta", 2500)
+    page.evaluate(LIVE_LINES)
+    page.click('svg.board [data-square="g1"]')
+    page.click('svg.board [data-square="f3"]')
+    wait_for_human(page, "white", ply=3)
+    lines = page.evaluate("window.lines")
+    live = [(best, pv) for kind, best, pv in lines if kind == "info"]
+    assert any(pv for _, pv in live), lines
+    uci = re.compile(r"\b[a-h][1-8][a-h][1-8][qrbn]?\b")
+    assert not [entry for entry in live if uci.search(" ".join(entry))], live
+    assert all(best and not uci.search(best) for best, _ in live), live
+    assert not uci.search(page.locator('#stats [data-stat="PV"]').text_content())

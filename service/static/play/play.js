@@ -5,6 +5,7 @@ import { describeError, postJSON, streamSearch } from "./api.js";
 import { drawBackgammon, isBackgammon } from "./backgammon.js";
 import { boardOf, drawGrid, targetsOf } from "./board.js";
 import { drawMaze, isMaze } from "./maze.js";
+import { LineWriter, moveLabels } from "./notation.js";
 import { drawTree } from "./tree.js";
 import { fillStats, formatDistinct, formatNumber, html, moveText, showError, svg } from "./svg.js";
 
@@ -262,9 +263,18 @@ export class PlayPanel {
     $("stop").disabled = false;
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
     this.clearThinking();
+    const writer = new LineWriter(this.game.id, position, (b) => this.rules(b));
+    let latest = 0;  // the last progress shown: a line written late for an earlier one is dropped
+    const onInfo = (info) => {
+      const shown = ++latest;
+      this.showInfo(info, moveLabels(position.info)[position.info.moves.findIndex((m) => sameMove(m, info.move))]);
+      writer.write(info.pv).then((pv) => {
+        if (shown === latest && this.search === controller) this.showInfoLine(pv);
+      }, () => {});
+    };
     try {
       this.streaming = controller;
-      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal)
+      const result = await streamSearch(body, onInfo, controller.signal)
         .finally(() => { if (this.streaming === controller) this.streaming = null; });
       if (generation !== this.generation) return;
       this.search = null;
@@ -384,12 +394,20 @@ export class PlayPanel {
     $("bars").replaceChildren();
   }
 
-  showInfo(info) {
+  /** A search's progress; `move` as written in the game's notation, the line once the rules wrote it. */
+  showInfo(info, move) {
+    const line = $("stats").querySelector('[data-stat="PV"]');
     fillStats($("stats"), [
-      ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value], ["best move", moveText(info.move)],
-      ["PV", info.pv.map(moveText).join(" ")], ["nodes", info.nodes], ["nodes/s", info.nodes_per_second],
-      ["time (ms)", info.time_ms], ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
+      ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value],
+      ["best move", move ?? moveText(info.move)], ["PV", line ? line.textContent : ""], ["nodes", info.nodes],
+      ["nodes/s", info.nodes_per_second], ["time (ms)", info.time_ms],
+      ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
     ], "info");
+  }
+
+  showInfoLine(pv) {
+    const line = $("stats").querySelector('[data-stat="PV"]');
+    if (line && $("stats").dataset.kind === "info") line.textContent = pv.join(" ");
   }
 
   showResult(result) {
@@ -430,21 +448,6 @@ function drawOutcome(info) {
     if (r < 0) return info.moves[i];
   }
   return info.moves[info.moves.length - 1];
-}
-
-/** Each legal move as people write it: in the game's notation where the rules give one (chess: SAN). */
-function moveLabels(info) {
-  const notation = Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
-                                                 && info[k].length === info.moves.length);
-  return info.moves.map((m, i) => (notation ? info[notation][i] : outcomeText(m)));
-}
-
-/** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
-function outcomeText(move) {
-  if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {
-    return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
-  }
-  return moveText(move);
 }
 
 /** The game's result from the final utilities: the winner of a two-sided game, else every utility. */
@@ -489,4 +492,8 @@ function drawBars(container, moves, chosen, notation) {
   chart.append(svg("line", { x1: scale(0), x2: scale(0), y1: 0, y2: moves.length * rowHeight + 4,
                              class: "axis" }));
   container.replaceChildren(chart);
+}
+
+function sameMove(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
