@@ -101,6 +101,11 @@ function numberedCell(board, n) {
   return r * board.cols + 2 * ((n - 1) % perRow) + (r % 2 === 0 ? 1 : 0);
 }
 
+/** Whether the game's integer moves are columns (no more moves than columns: Connect Four). */
+export function playsByColumn(board, moveSchema) {
+  return Boolean(moveSchema) && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < board.cols;
+}
+
 /**
  * What a click plays: {from, to} cell indices (from null for a move of one click, whose `to` lists the
  * cells any of which plays it), or null for a move with no cell.
@@ -110,8 +115,7 @@ export function targetsOf(move, board, moveSchema) {
   const inside = (cells) => cells.every((i) => Number.isInteger(i) && i >= 0 && i < size);
   let cells = null;
   if (Number.isInteger(move)) {
-    const byColumn = moveSchema && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < board.cols;
-    if (byColumn) return { from: null, to: [...Array(board.rows).keys()].map((r) => r * board.cols + move) };
+    if (playsByColumn(board, moveSchema)) return { from: null, to: [...Array(board.rows).keys()].map((r) => r * board.cols + move) };
     cells = [move];
   } else if (typeof move === "string" && SQUARES.test(move)) {
     cells = move.match(/[a-h][1-8]/g).map((name) => {
@@ -182,9 +186,10 @@ function cellName(board, r, c) {
 
 /**
  * Draw `board` into `container`. `moves`: the legal moves as [{move, label}]; `onMove(move)` plays one
- * (null: no clicks now); `lastCells`: the cells of the last move, highlighted.
+ * (null: no clicks now); `lastCells`: the cells of the last move, highlighted; `hintCells`: a hint's.
  */
-export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, lastCells = [] } = {}) {
+export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, lastCells = [],
+                                             hintCells = [] } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
   const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
   const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`, class: `board ${board.kind}`, "data-testid": "board",
@@ -253,8 +258,11 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       if (playable || targeted.some((m) => m.from !== null && m.to[0] === index)) {
         clickable(g, `${name || `row ${r + 1}, column ${c + 1}`}`, () => click(index));
         if (playable) g.classList.add("playable");
+        // The focus ring drawn inside the cell: an outline would be cut by the board's edge and its neighbours.
+        g.append(svg("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 4, class: "focus-ring" }));
       }
       if (lastCells.includes(index)) g.classList.add("last");
+      if (hintCells.includes(index)) g.classList.add("hinted");
       groups.push(g);
       root.append(g);
     }

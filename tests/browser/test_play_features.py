@@ -1,0 +1,123 @@
+"""Issue 31's features of the Play panel in a real browser, through the real server: levels and hints, the
+evaluation bar, the move history with FEN and PGN, AI against AI with a delay."""
+import json
+import re
+
+import requests
+
+from tests.browser.test_play import choose, wait_for_human
+
+
+def searches_sent(page) -> list:
+    sent = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith(("/v1/search/stream",
+                                                                                          "/v1/search")) else None)
+    return sent
+
+
+def test_the_level_control_plays_auto_at_that_level(page):
+    choose(page, "connect4", "X", "auto", 300)
+    wait_for_human(page, "X", ply=1)
+    level = page.get_by_test_id("level")
+    assert level.is_visible() and level.is_enabled()
+    assert page.locator("#level-name").text_content() == "10 · full strength"
+    level.fill("2")
+    assert page.locator("#level-name").text_content() == "2 · novice"
+    sent = searches_sent(page)
+    page.locator('svg.board g.playable[data-cell="3"]').click()
+    wait_for_human(page, "X", ply=3)
+    assert sent[-1]["algorithm"] == {"name": "auto", "level": 2}
+    assert page.locator('#stats [data-stat="level"]').text_content() == "2"  # as the answer says it ran
+    page.select_option("#algorithm", "alphabeta")
+    assert level.is_disabled()  # levels are auto's
+
+
+def test_a_hint_marks_the_engine_s_best_move_for_the_human_and_plays_nothing(page, server):
+    choose(page, "tictactoe", "X", "alphabeta", 500)
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps({"board": ["XX.", "OO.", "..."]}))
+    page.click("#load-state")
+    wait_for_human(page, "X", ply=1)
+    sent = searches_sent(page)
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Hint for X')")
+    assert sent[-1]["algorithm"] == {"name": "auto"}
+    assert page.locator("#moves button.hinted").get_attribute("data-move") == "2"  # the win at once
+    assert page.locator("svg.board g.hinted").get_attribute("data-cell") == "2"
+    assert page.locator("#move-list li").count() == 0 and page.locator("svg.board [data-piece]").count() == 4
+    page.locator('svg.board g.playable[data-cell="2"]').click()
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('X wins')")
+    assert page.locator("svg.board g.hinted").count() == 0
+
+
+def test_the_evaluation_bar_keeps_the_first_player_s_point_of_view(page):
+    """Chess: Black's search answers from Black's point of view; the bar shows White's."""
+    choose(page, "chess", "white", "alphabeta", 400)
+    page.click("#paste summary")  # White a queen up, Black (the AI) to move
+    page.fill("#state-text", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+    page.click("#load-state")
+    wait_for_human(page, "white", ply=2)
+    bar = page.get_by_test_id("eval")
+    assert bar.is_visible() and "white" in bar.text_content()
+    text = page.get_by_test_id("eval-text").text_content()
+    assert text.startswith("+") or text.startswith("M"), text  # good for White
+    share = float(bar.locator("[role=meter]").get_attribute("aria-valuenow"))
+    assert share > 90, share
+
+
+def test_the_evaluation_bar_in_a_game_without_probabilities_shows_the_value(page):
+    choose(page, "2048", "nobody (AI against AI)", "expectimax", 200)
+    page.wait_for_selector("#eval:not([hidden])")
+    assert page.get_by_test_id("eval-text").text_content() != "–"
+    page.select_option("#side", "player")
+
+
+def test_chess_moves_in_pairs_clickable_fen_and_pgn(page, server):
+    choose(page, "chess", "white", "alphabeta", 300)
+    page.fill("#depth", "1")
+    for a, b in (("e2", "e4"), ("d2", "d4")):
+        wait_for_human(page, "white")
+        page.click(f'svg.board [data-square="{a}"]')
+        page.click(f'svg.board [data-square="{b}"]')
+    wait_for_human(page, "white", ply=5)
+    items = page.locator("#move-list li")
+    assert items.count() == 4
+    assert items.nth(0).locator(".num").text_content() == "1." and items.nth(1).locator(".num").count() == 0
+    assert items.nth(2).locator(".num").text_content() == "2."
+    texts = [t.text_content() for t in page.locator("#move-list .move-text").all()]
+    assert texts[0] == "e4" and texts[2] == "d4"
+    page.click("#export summary")
+    fen = page.get_by_test_id("fen").input_value()
+    pgn = page.get_by_test_id("pgn").input_value()
+    assert re.search(rf"1\. e4 {re.escape(texts[1])} 2\. d4 {re.escape(texts[3])} \*", pgn), pgn
+    assert '[White "Human"]' in pgn
+    state = json.loads(page.input_value("#state-text"))
+    rules = requests.post(f"{server}/v1/games/chess/legal-moves", json={"state": state}, timeout=10).json()
+    assert fen == rules["fen"]
+    page.locator("#move-list .move-text").nth(0).click()  # back to the position after 1. e4
+    wait_for_human(page, "black", ply=2)
+    assert page.locator('svg.board [data-square="e4"]').get_attribute("data-piece") == "P"
+    assert page.locator('svg.board [data-square="d4"]').get_attribute("data-piece") is None
+    assert page.locator("#move-list li.after").count() == 3 and items.count() == 4  # still listed, greyed
+    assert page.get_by_test_id("pgn").input_value().rstrip().endswith("1. e4 *")
+    page.locator("#move-list .move-text").nth(3).click()  # and forward again
+    wait_for_human(page, "white", ply=5)
+    assert page.locator("#move-list li.after").count() == 0
+
+
+def test_ai_against_ai_waits_the_delay_set_between_moves(page):
+    choose(page, "tictactoe", "X", "alphabeta", 100)
+    wait_for_human(page, "X", ply=1)
+    page.fill("#delay", "700")
+    times = []
+    page.on("request", lambda r: times.append(page.evaluate("performance.now()"))
+            if r.url.endswith("/v1/search/stream") else None)
+    page.select_option("#side", "nobody (AI against AI)")
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 3")
+    page.wait_for_function("() => !document.querySelector('#stop').disabled")
+    page.click("#stop")
+    count = page.locator("#move-list li").count()
+    page.wait_for_timeout(1000)
+    assert page.locator("#move-list li").count() == count  # stopped, in its search or its wait
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert gaps and min(gaps) >= 700, gaps
