@@ -121,3 +121,48 @@ def test_ai_against_ai_waits_the_delay_set_between_moves(page):
     assert page.locator("#move-list li").count() == count  # stopped, in its search or its wait
     gaps = [b - a for a, b in zip(times, times[1:])]
     assert gaps and min(gaps) >= 700, gaps
+
+
+def test_chess_turned_round_for_black_with_legal_dots_and_the_last_move(page):
+    choose(page, "chess", "black", "alphabeta", 300)
+    page.fill("#depth", "1")
+    wait_for_human(page, "black", ply=2)  # White (the AI) moved first
+    box = lambda square: page.locator(f'svg.board [data-square="{square}"]').bounding_box()
+    assert box("a8")["y"] > box("a1")["y"] and box("a8")["x"] > box("h8")["x"]  # Black at the bottom
+    last = [g.get_attribute("data-square") for g in page.locator("svg.board g.last").all()]
+    assert len(last) == 2, last  # White's move: from and to
+    page.click('svg.board [data-square="g8"]')
+    dots = {g.get_attribute("data-square") for g in page.locator("svg.board g.target").all()}
+    assert dots == {"f6", "h6"}
+    for square in dots:
+        dot = page.locator(f'svg.board [data-square="{square}"] .target-dot')
+        assert dot.evaluate("d => getComputedStyle(d).display") != "none"
+    assert page.locator('svg.board [data-square="e6"] .target-dot').evaluate("d => getComputedStyle(d).display") == "none"
+
+
+def test_connect_four_drop_preview_last_move_and_winning_line(page):
+    choose(page, "connect4", "both (hot seat)", "alphabeta", 300)
+    wait_for_human(page, "X", ply=1)
+    page.locator('svg.board g[data-cell="3"]').hover()  # the top of column 3: the disc lands at the bottom
+    assert page.locator("svg.board g.preview").get_attribute("data-cell") == str(5 * 7 + 3)
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps({"board": [".......", ".......", ".......", ".......", "...OOO.", "...XXX."]}))
+    page.click("#load-state")
+    wait_for_human(page, "X", ply=1)
+    page.locator('svg.board g.playable[data-cell="2"]').click()  # X: 3, 4, 5 and now 6 in the bottom row
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('X wins')")
+    assert page.locator("svg.board g.last").get_attribute("data-cell") == str(5 * 7 + 2)
+    win = sorted(int(g.get_attribute("data-cell")) for g in page.locator("svg.board g.win").all())
+    assert win == [35 + 2, 35 + 3, 35 + 4, 35 + 5]
+
+
+def test_2048_the_score_of_the_merges(page):
+    choose(page, "2048", "player", "expectimax", 300)
+    page.click("#paste summary")
+    page.fill("#state-text", json.dumps({"board": [[2, 2, 4, 4], [0, 0, 0, 0], [8, 8, 0, 0], [0, 0, 0, 0]]}))
+    page.click("#load-state")
+    wait_for_human(page, "player", ply=1)
+    assert page.get_by_test_id("tile-score").text_content() == "Score 0"
+    page.keyboard.press("ArrowLeft")  # 2+2, 4+4, 8+8: 4 + 8 + 16
+    wait_for_human(page, "player", ply=3)
+    assert page.get_by_test_id("tile-score").text_content() == "Score 28"

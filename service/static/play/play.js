@@ -444,8 +444,9 @@ export class PlayPanel {
     const humanTurn = this.humanTurn();  // not the AI's turn (the side chosen), nor its search, nor a pending move
     const hint = this.hint && this.hint.position === position ? this.hint.move : undefined;
     $("board").classList.remove("checking");
-    $("help").textContent = drawPosition($("board"), $("moves"), position, this.history[this.history.length - 2],
-                                         this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint });
+    $("help").textContent = drawPosition($("board"), $("moves"), this.history,
+                                         this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint,
+                                                      second: $("side").value === this.game.players[1] });
     drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply));
     this.showExport();
     $("undo").disabled = this.history.length < 2;

@@ -1,27 +1,39 @@
 // The position on the page: its board (whatever the state draws as), the legal moves as buttons, and the
 // help line for that kind of board.
 import { drawBackgammon, isBackgammon } from "./backgammon.js";
-import { boardOf, drawGrid, playsByColumn, targetsOf } from "./board.js";
+import { boardOf, drawGrid, lineThrough, playsByColumn, targetsOf } from "./board.js";
 import { helpFor } from "./help.js";
+import { tileScore } from "./tiles.js";
 import { drawMaze, isMaze } from "./maze.js";
 import { moveLabels } from "./notation.js";
 import { drawTree } from "./tree.js";
 import { formatNumber, html } from "./svg.js";
 
-/** The cells a move touches on `board` (from the state before it), for marking: the last move, a hint. */
-function cellsOf(move, board, moveSchema) {
+/**
+ * The cells a move touches on `board` (the board before it), for marking: the last move, a hint. A
+ * column's move marks the cell it filled, where the board after it (`after`) is known.
+ */
+function cellsOf(move, board, moveSchema, after = null) {
   const t = move === undefined ? null : targetsOf(move, board, moveSchema);
   if (!t) return [];
   if (t.from !== null) return [t.from, ...t.to];
-  return t.to.length === 1 ? t.to : [];
+  if (t.to.length === 1) return t.to;
+  const filled = (b, i) => b.cells[Math.floor(i / b.cols)][i % b.cols] !== ".";
+  return after ? t.to.filter((i) => !filled(board, i) && filled(after, i)) : [];
+}
+
+/** Whether the game ended with a winner (utilities not all equal). */
+function won(info) {
+  return info.terminal && new Set(Object.values(info.utilities || {})).size > 1;
 }
 
 /**
- * Draw `position` ({state, info, move}; `previous` the one before it, if any) into the board area and the
- * move buttons. `onMove(move)` plays a move (null: no move now); `hint` is a move to mark. Returns the kind
- * of board drawn (a key of help.js).
+ * Draw the position at the end of `history` ([{state, info, move}], the positions played to it) into the
+ * board area and the move buttons. `onMove(move)` plays a move (null: no move now); `hint` is a move to mark; `second`: the
+ * human plays the second player (a chess board is then turned round). Returns the help for the board.
  */
-export function drawPosition(area, buttons, position, previous, game, { onMove, hint }) {
+export function drawPosition(area, buttons, history, game, { onMove, hint, second }) {
+  const position = history[history.length - 1], previous = history[history.length - 2];
   const { state, info } = position;
   const labels = moveLabels(info);
   const board = boardOf(state);
@@ -34,11 +46,16 @@ export function drawPosition(area, buttons, position, previous, game, { onMove, 
     kind = "backgammon";
   } else if (board) {
     const before = previous ? boardOf(previous.state) || board : board;
-    const lastCells = previous ? cellsOf(position.move, before, game.move_schema) : [];
-    const hintCells = hint === undefined ? [] : cellsOf(hint, board, game.move_schema);
-    drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
-                            moveSchema: game.move_schema, onMove, lastCells, hintCells });
+    const last = previous ? cellsOf(position.move, before, game.move_schema, board) : [];
     kind = board.kind === "plain" && playsByColumn(board, game.move_schema) ? "column" : board.kind;
+    const marks = { last, hinted: hint === undefined ? [] : cellsOf(hint, board, game.move_schema) };
+    // k in a row (tic-tac-toe, Connect Four): the line the winning move completed.
+    if (["plain", "column"].includes(kind) && won(info) && last.length === 1) marks.win = lineThrough(board, last[0]);
+    drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
+                            moveSchema: game.move_schema, onMove, marks, flipped: board.kind === "chess" && second });
+    if (kind === "tiles") {
+      area.prepend(html("p", { class: "tile-score", "data-testid": "tile-score" }, `Score ${tileScore(history)}`));
+    }
   } else if (state && state.root) {
     drawTree(area, state.root, { onChild: onMove });
     kind = "tree";
