@@ -234,11 +234,14 @@ def test_backgammon_dice_clear_of_the_point_numbers_a_colour_legend_and_long_pla
     """The dice text overprinted the point numbers, nothing said which colour is X, and long plays were
     clipped at the chart's left edge."""
     import json
+    import re
     choose(page, "backgammon", "X", "expectimax", 300)
     wait_for_human(page, "X", ply=2)
     dice = page.locator('[data-testid="dice"]').bounding_box()
     numbers = [t.bounding_box() for t in page.locator("svg.backgammon .point-number").all()]
     assert len(numbers) == 24 and not [n for n in numbers if overlaps(dice, n)]
+    labels = [b.text_content() for b in page.locator("#moves button").all()]
+    assert labels and all(re.fullmatch(r"[\w/*() -]+", t) for t in labels), labels  # plays, not objects
     legend = page.get_by_test_id("bg-legend")
     assert "X" in legend.text_content() and "O" in legend.text_content()
     checker = page.locator('svg.backgammon g[data-point="6"] .checker').first.evaluate("c => c.getAttribute('fill')")

@@ -4,10 +4,14 @@
 import { postJSON } from "./api.js";
 import { moveText } from "./svg.js";
 
-/** The name of the position's notation (the array beside `moves`, one entry a move), or null. */
+/**
+ * The name of the position's notation (the array of strings beside `moves`, one a move: chess's `san`), or
+ * null. Backgammon's `plays` (each play's steps, objects) is no notation.
+ */
 export function notationOf(info) {
   return Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
-                                       && info[k].length === info.moves.length) || null;
+                                       && info[k].length === info.moves.length
+                                       && info[k].every((x) => typeof x === "string")) || null;
 }
 
 /** Each legal move as people write it: in the game's notation where the rules give one (chess: SAN). */
