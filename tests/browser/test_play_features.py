@@ -166,3 +166,13 @@ def test_2048_the_score_of_the_merges(page):
     page.keyboard.press("ArrowLeft")  # 2+2, 4+4, 8+8: 4 + 8 + 16
     wait_for_human(page, "player", ply=3)
     assert page.get_by_test_id("tile-score").text_content() == "Score 28"
+
+
+def test_a_game_kept_in_a_shape_the_page_cannot_show_gives_a_new_game(page):
+    page.evaluate("""() => localStorage.setItem('tactician.play', JSON.stringify(
+        {settings: {game: 'connect4'}, line: [{state: {board: 7}, info: null}], shown: 1}))""")
+    page.goto(page.url.split("#")[0])
+    page.wait_for_selector("body[data-ready=true]")
+    wait_for_human(page, "X", ply=1)
+    assert page.input_value("#game") == "connect4" and page.locator("svg.board [data-piece]").count() == 0
+    assert "could not be shown" in page.locator("#play-error").text_content()

@@ -36,7 +36,10 @@ export function drawMoveList(list, line, shown, players, onGo) {
     if (paired) {
       const n = Math.floor((i + (firstIsSecond ? 1 : 0)) / 2) + 1;
       if (mover === players[0]) item.append(html("span", { class: "num" }, `${n}.`));
-      else if (i === 0) item.append(html("span", { class: "num" }, `${n}…`));
+      else if (i === 0) {
+        item.append(html("span", { class: "num" }, `${n}…`));
+        item.classList.add("second");  // in the second column, as the first player's moves are in the first
+      }
     } else {
       item.append(html("span", { class: "mover" }, mover === "chance" ? "chance" : mover));
     }

@@ -83,9 +83,15 @@ export class PlayPanel {
     }
     this.settingsChanged(false);
     if (kept.line) {
-      this.line = kept.line;
-      this.history = kept.line.slice(0, kept.shown);
-      this.show();
+      try {
+        this.line = kept.line;
+        this.history = kept.line.slice(0, kept.shown);
+        this.show();
+      } catch (error) {  // kept by another version of the page, say: a new game rather than a broken page
+        const problem = `The game kept in this browser could not be shown (${error.message}): a new game.`;
+        this.newGame().then(() => this.showError(problem));
+        return;
+      }
       this.maybeAiMove();
     } else if (kept.state !== undefined) {
       this.setPosition([], kept.state);
@@ -130,7 +136,7 @@ export class PlayPanel {
   }
 
   newGame() {
-    this.setPosition([], this.game.initial_state);
+    return this.setPosition([], this.game.initial_state);
   }
 
   undo() {
