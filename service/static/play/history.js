@@ -6,7 +6,7 @@ import { moveLabels } from "./notation.js";
 import { html, moveText } from "./svg.js";
 
 /** The text of each move of `line` (entries {state, info, move}; the first is the start). */
-export function playedTexts(line) {
+function playedTexts(line) {
   return line.slice(1).map((entry, i) => {
     const before = line[i].info;
     const index = before.moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(entry.move));

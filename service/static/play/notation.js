@@ -8,7 +8,7 @@ import { moveText } from "./svg.js";
  * The name of the position's notation (the array of strings beside `moves`, one a move: chess's `san`), or
  * null. Backgammon's `plays` (each play's steps, objects) is no notation.
  */
-export function notationOf(info) {
+function notationOf(info) {
   return Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
                                        && info[k].length === info.moves.length
                                        && info[k].every((x) => typeof x === "string")) || null;
@@ -21,7 +21,7 @@ export function moveLabels(info) {
 }
 
 /** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
-export function outcomeText(move) {
+function outcomeText(move) {
   if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {
     return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
   }

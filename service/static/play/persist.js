@@ -2,7 +2,7 @@
 // the URL's hash ("#play?game=chess&side=white&...&state={...}"), and the whole game (for the move list,
 // undo and going back) in localStorage. A link opened elsewhere starts from its position.
 const KEY = "tactician.play";
-export const SETTINGS = ["game", "side", "algorithm", "level", "depth", "time-limit", "delay", "extra"];
+const SETTINGS = ["game", "side", "algorithm", "level", "depth", "time-limit", "delay", "extra"];
 const PREFIX = "#play?";
 
 /** The settings form's values, by the ids of SETTINGS. */
@@ -11,7 +11,7 @@ export function readSettings() {
 }
 
 /** The URL (hash) of this game: its settings and the position `state`. */
-export function linkOf(settings, state) {
+function linkOf(settings, state) {
   const params = new URLSearchParams(settings);
   params.set("state", JSON.stringify(state));
   return `${PREFIX}${params}`;

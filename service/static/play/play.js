@@ -2,11 +2,12 @@
 // undo, the move list and going back) and asks the API for everything else: the legal moves, the result
 // of a move, the AI's search (streamed, so its iterations show while it thinks), a hint.
 import { describeError, postJSON, streamSearch } from "./api.js";
-import { drawMoveList, pgnOf } from "./history.js";
+import { showExport, wireExport } from "./export.js";
+import { drawMoveList } from "./history.js";
 import { playersOf } from "./maze.js";
 import { LineWriter, moveLabels } from "./notation.js";
 import { readSettings, restore, save } from "./persist.js";
-import { drawOutcome, pgnResult, resultText } from "./outcome.js";
+import { drawOutcome, resultText } from "./outcome.js";
 import { levelName, searchAlgorithm } from "./settings.js";
 import { clearThinking, showInfo, showInfoLine, showResult } from "./thinking.js";
 import { drawPosition } from "./view.js";
@@ -57,8 +58,7 @@ export class PlayPanel {
     $("load-state").addEventListener("click", () => this.loadPasted());
     $("state-text").addEventListener("input", () => { this.editing = true; });
     $("extra").addEventListener("change", () => this.refresh());
-    $("copy-fen").addEventListener("click", () => navigator.clipboard?.writeText($("fen").value));
-    $("copy-pgn").addEventListener("click", () => navigator.clipboard?.writeText($("pgn").value));
+    wireExport();
     document.addEventListener("keydown", (event) => this.key(event));
     this.open(restore());
   }
@@ -454,7 +454,7 @@ export class PlayPanel {
                                          this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint,
                                                       second: $("side").value === this.game.players[1] });
     drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply));
-    this.showExport();
+    showExport(this.history, this.game, (p) => this.playerName(p));
     $("undo").disabled = this.history.length < 2;
     $("ai-move").disabled = info.terminal || info.to_move === "chance";
     $("hint").disabled = !humanTurn;
@@ -462,21 +462,7 @@ export class PlayPanel {
     if (!this.pending) this.save();
   }
 
-  /** FEN and PGN, where the rules give a FEN (chess). */
-  showExport() {
-    const position = this.position;
-    const fen = position.info.fen;
-    $("export").hidden = !fen;
-    if (!fen) return;
-    $("fen").value = fen;
-    const names = Object.fromEntries(this.game.players.map((p) => [p, this.playerName(p)]));
-    const pgn = pgnOf(this.history, names, pgnResult(this.game, position.info));
-    $("pgn").value = pgn;
-    const link = $("download-pgn");
-    if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(new Blob([pgn], { type: "application/x-chess-pgn" }));
-  }
-
+  /** Who plays `player`: "Human", or the AI and its algorithm. */
   playerName(player) {
     const side = $("side").value;
     return side === BOTH || side === player ? "Human" : `Tactician (${$("algorithm").value})`;
