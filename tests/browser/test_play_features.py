@@ -108,7 +108,7 @@ def test_chess_moves_in_pairs_clickable_fen_and_pgn(page, server):
 def test_ai_against_ai_waits_the_delay_set_between_moves(page):
     choose(page, "tictactoe", "X", "alphabeta", 100)
     wait_for_human(page, "X", ply=1)
-    page.fill("#delay", "700")
+    page.fill("#ai-delay", "700")
     times = []
     page.on("request", lambda r: times.append(page.evaluate("performance.now()"))
             if r.url.endswith("/v1/search/stream") else None)

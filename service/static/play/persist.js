@@ -2,7 +2,7 @@
 // the URL's hash ("#play?game=chess&side=white&...&state={...}"), and the whole game (for the move list,
 // undo and going back) in localStorage. A link opened elsewhere starts from its position.
 const KEY = "tactician.play";
-const SETTINGS = ["game", "side", "algorithm", "level", "depth", "time-limit", "delay", "extra"];
+const SETTINGS = ["game", "side", "algorithm", "level", "depth", "time-limit", "ai-delay", "extra"];
 const PREFIX = "#play?";
 
 /** The settings form's values, by the ids of SETTINGS. */

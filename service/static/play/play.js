@@ -49,7 +49,7 @@ export class PlayPanel {
     $("side").addEventListener("change", () => { this.save(); this.maybeAiMove(); });
     $("algorithm").addEventListener("change", () => this.settingsChanged());
     $("level").addEventListener("input", () => this.settingsChanged());
-    for (const id of ["depth", "time-limit", "delay"]) $(id).addEventListener("change", () => this.save());
+    for (const id of ["depth", "time-limit", "ai-delay"]) $(id).addEventListener("change", () => this.save());
     $("new-game").addEventListener("click", () => this.newGame());
     $("undo").addEventListener("click", () => this.undo());
     $("ai-move").addEventListener("click", () => this.aiMove());
@@ -295,7 +295,7 @@ export class PlayPanel {
     const human = $("side").value;
     if (mover !== "chance" && (human === BOTH || mover === human)) return;
     const generation = this.generation;
-    const delay = mover === "chance" ? CHANCE_DELAY_MS : human === NOBODY ? Math.max(0, Number($("delay").value) || 0) : 0;
+    const delay = mover === "chance" ? CHANCE_DELAY_MS : human === NOBODY ? Math.max(0, Number($("ai-delay").value) || 0) : 0;
     const next = () => {
       this.waiting = null;
       if (generation !== this.generation) return;
