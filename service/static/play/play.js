@@ -314,6 +314,14 @@ export class PlayPanel {
     return searchAlgorithm($("algorithm").value, $("depth").value, Number($("level").value), $("extra").value);
   }
 
+  /** A search request for `position` with `algorithm`, in the time limit set. */
+  searchBody(position, algorithm) {
+    const body = { game: this.game.id, state: position.state, algorithm };
+    const limit = $("time-limit").value.trim();
+    if (limit) body.time_limit_ms = Number(limit);
+    return body;
+  }
+
   /** The player whose view a search's values take at `position`: its mover, or the game's fixed one. */
   perspectiveAt(position) {
     return this.perspective.get(this.game.id) || position.info.to_move;
@@ -333,9 +341,7 @@ export class PlayPanel {
       this.showError(`More settings must be a JSON object: ${error.message}`);
       return;
     }
-    const body = { game: this.game.id, state: position.state, algorithm };
-    const limit = $("time-limit").value.trim();
-    if (limit) body.time_limit_ms = Number(limit);
+    const body = this.searchBody(position, algorithm);
     const controller = new AbortController();
     this.search = controller;
     this.show();  // the board and the move buttons take no move while the AI thinks
@@ -399,9 +405,7 @@ export class PlayPanel {
     this.show();
     $("stop").disabled = false;
     this.setStatus(`Looking for a good move for ${position.info.to_move}…`);
-    const body = { game: this.game.id, state: position.state, algorithm: { name: "auto" } };
-    const limit = $("time-limit").value.trim();
-    if (limit) body.time_limit_ms = Number(limit);
+    const body = this.searchBody(position, { name: "auto" });
     try {
       const result = await postJSON("/v1/search", body, controller.signal);
       if (generation !== this.generation || this.search !== controller) return;
