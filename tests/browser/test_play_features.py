@@ -88,6 +88,15 @@ def test_chess_moves_in_pairs_clickable_fen_and_pgn(page, server):
     assert texts[0] == "e4" and texts[2] == "d4"
     page.click("#export summary")
     fen = page.get_by_test_id("fen").input_value()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("#copy-fen")
+    page.wait_for_function("() => document.querySelector('#copy-fen').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == fen
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('not allowed')); }")
+    page.click("#copy-pgn")  # where the page may not write the clipboard: the text is selected to copy
+    page.wait_for_function("() => document.querySelector('#copy-pgn').textContent.startsWith('Selected')")
+    assert page.evaluate("() => { const t = document.querySelector('#pgn'); "
+                         "return t.selectionStart === 0 && t.selectionEnd === t.value.length; }")
     pgn = page.get_by_test_id("pgn").input_value()
     assert re.search(rf"1\. e4 {re.escape(texts[1])} 2\. d4 {re.escape(texts[3])} \*", pgn), pgn
     assert '[White "Human"]' in pgn

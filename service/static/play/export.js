@@ -20,7 +20,19 @@ export function showExport(history, game, names) {
   link.href = URL.createObjectURL(new Blob([pgn], { type: "application/x-chess-pgn" }));
 }
 
+/** The copy buttons: to the clipboard, or, where the page may not write it, the text selected to copy. */
 export function wireExport() {
-  $("copy-fen").addEventListener("click", () => navigator.clipboard?.writeText($("fen").value));
-  $("copy-pgn").addEventListener("click", () => navigator.clipboard?.writeText($("pgn").value));
+  for (const [button, field] of [["copy-fen", "fen"], ["copy-pgn", "pgn"]]) {
+    const label = $(button).textContent;
+    $(button).addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText($(field).value);
+        $(button).textContent = "Copied";
+      } catch {
+        $(field).select();
+        $(button).textContent = "Selected: copy it with Ctrl+C";
+      }
+      setTimeout(() => { $(button).textContent = label; }, 2000);
+    });
+  }
 }
