@@ -109,9 +109,12 @@ def test_chess_moves_in_pairs_clickable_fen_and_pgn(page, server):
     assert page.locator('svg.board [data-square="d4"]').get_attribute("data-piece") is None
     assert page.locator("#move-list li.after").count() == 3 and items.count() == 4  # still listed, greyed
     assert page.get_by_test_id("pgn").input_value().rstrip().endswith("1. e4 *")
-    page.locator("#move-list .move-text").nth(3).click()  # and forward again
+    assert page.locator("#stats dd").count() == 0  # White's move: no search chose it
+    page.locator("#move-list .move-text").nth(3).click()  # and forward again: the AI's answer that chose 2...
     wait_for_human(page, "white", ply=5)
     assert page.locator("#move-list li.after").count() == 0
+    assert page.locator('#stats [data-stat="move"]').text_content() == texts[3]
+    assert page.locator("#bars rect.bar").count() > 0 and page.get_by_test_id("eval").is_visible()
 
 
 def test_ai_against_ai_waits_the_delay_set_between_moves(page):

@@ -31,7 +31,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export class PlayPanel {
   constructor(games) {
     this.games = new Map(games.map((g) => [g.id, g]));
-    this.line = [];         // [{state, info, move}] from the start of the game: every position reached
+    this.line = [];         // [{state, info, move, answer?}] from the start: every position reached (answer: the AI's search there)
     this.history = [];      // the line up to the position shown (its last entry); the rest can be gone back to
     this.search = null;     // the AbortController of the search running, if any
     this.streaming = null;  // the AbortController of the search whose request is open (not yet answered)
@@ -154,7 +154,9 @@ export class PlayPanel {
     this.history = this.line.slice(0, ply + 1);
     this.generation++;
     this.editing = false;
-    clearThinking();  // the answer shown was for another position
+    clearThinking();  // the answer shown was for another position: the one that chose the last move, if any
+    const before = this.history[this.history.length - 2];
+    if (before && before.answer) showResult(before.answer, this.game);
     this.clearError();
     this.show();
   }
@@ -368,6 +370,7 @@ export class PlayPanel {
       this.search = null;
       $("stop").disabled = true;
       if (result.perspective !== position.info.to_move) this.perspective.set(game.id, result.perspective);
+      position.answer = result;  // shown again when the game goes back to the position after its move
       showResult(result, game);
       await this.play(result.move, false);
     } catch (error) {
