@@ -188,3 +188,20 @@ def test_a_game_kept_in_a_shape_the_page_cannot_show_gives_a_new_game(page):
     wait_for_human(page, "X", ply=1)
     assert page.input_value("#game") == "connect4" and page.locator("svg.board [data-piece]").count() == 0
     assert "could not be shown" in page.locator("#play-error").text_content()
+
+
+def test_chess_with_its_bar_history_and_export_fits_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/play")
+    page.wait_for_selector("body[data-ready=true]")
+    choose(page, "chess", "black", "alphabeta", 300)
+    page.fill("#depth", "1")
+    wait_for_human(page, "black", ply=2)
+    page.click("#export summary")
+    visible = page.get_by_test_id("eval").is_visible()
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    board = page.locator("svg.board").bounding_box()
+    context.close()
+    assert visible and width <= 390, width
+    assert board["x"] >= 0 and board["x"] + board["width"] <= 390, board
