@@ -205,3 +205,18 @@ def test_chess_with_its_bar_history_and_export_fits_a_phone(browser, server):
     context.close()
     assert visible and width <= 390, width
     assert board["x"] >= 0 and board["x"] + board["width"] <= 390, board
+
+
+def test_pacman_s_evaluation_bar_is_pacman_s_after_a_ghost_s_search(page):
+    """The ghosts' searches answer from their own point of view; Pacman's side is the bar's, negated."""
+    choose(page, "pacman", "Pacman", "expectimax", 300)
+    page.fill("#depth", "2")
+    page.click("#new-game")
+    wait_for_human(page, "Pacman", ply=1)
+    page.keyboard.press("ArrowLeft")
+    wait_for_human(page, "Pacman", ply=4)  # the last search was Ghost2's
+    assert page.locator('#stats [data-stat="perspective"]').text_content() == "Ghost2"
+    value = float(page.locator('#stats [data-stat="value"]').text_content())
+    assert page.locator("#eval .eval-view").text_content() == "Pacman:"
+    shown = float(page.get_by_test_id("eval-text").text_content())
+    assert abs(shown + value) < 0.01, (shown, value)

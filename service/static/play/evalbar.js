@@ -9,8 +9,8 @@ import { formatNumber, html } from "./svg.js";
  */
 export function evaluation(answer, game) {
   const [first] = game.players;
-  const twoSided = game.players.length === 2 && game.zero_sum !== false;
-  const flip = answer.perspective !== first && twoSided;
+  // zero_sum: two sides (Pacman and the ghosts too), so the other side's value is the first's negated.
+  const flip = answer.perspective !== first && game.zero_sum === true;
   const view = answer.perspective === first || flip ? first : answer.perspective;
   const sign = flip ? -1 : 1;
   const p = answer.win_probability;
