@@ -220,3 +220,11 @@ def test_pacman_s_evaluation_bar_is_pacman_s_after_a_ghost_s_search(page):
     assert page.locator("#eval .eval-view").text_content() == "Pacman:"
     shown = float(page.get_by_test_id("eval-text").text_content())
     assert abs(shown + value) < 0.01, (shown, value)
+
+
+def test_a_level_value_seen_from_the_other_side_reads_0_not_minus_0(page):
+    """Found in the README's screenshot: O's value 0, turned to X's point of view, read "-0"."""
+    text = page.evaluate("async () => (await import('/play/assets/evalbar.js')).evaluation("
+                         "{perspective: 'O', score: {value: 0}, win_probability: 0.5}, "
+                         "{players: ['X', 'O'], zero_sum: true}).text")
+    assert text == "0"
