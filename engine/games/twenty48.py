@@ -39,7 +39,7 @@ TILE_PROBABILITIES = GameOption(
     name="tile_probabilities",
     schema={"type": "object", "minProperties": 1, "maxProperties": 16,
             "propertyNames": {"pattern": "^[1-9][0-9]{0,5}$"},
-            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}},
+            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}, "default": DEFAULT_TILES},
     description="the odds of the tile that appears after a move, {tile: probability} summing to 1 "
                 "(default {\"2\": 0.9, \"4\": 0.1})")
 
