@@ -125,7 +125,7 @@ export class PlayPanel {
     return Object.fromEntries(Object.entries(extra).filter(([name]) => names.has(name)));
   }
 
-  /** The request of a rules route: the state and the game's options, if any. */
+  /** A request with the game's options, if any, in their place on every route: `options`. */
   rules(body) {
     const options = this.gameOptions();
     return Object.keys(options).length ? { ...body, options } : body;
@@ -230,12 +230,15 @@ export class PlayPanel {
     this.aiMove();
   }
 
+  /** The algorithm object: its name, the depth and the "More settings" but the game's options, which a
+   * search takes in the request's `options`, as the rules do (see rules()). */
   algorithmRequest() {
     const algorithm = { name: $("algorithm").value };
     const depth = $("depth").value.trim();
     if (depth) algorithm.depth = Number(depth);
     const extra = $("extra").value.trim();
     if (extra) Object.assign(algorithm, JSON.parse(extra));
+    for (const name of Object.keys(this.gameOptions())) delete algorithm[name];
     return algorithm;
   }
 
@@ -253,7 +256,7 @@ export class PlayPanel {
       this.showError(`More settings must be a JSON object: ${error.message}`);
       return;
     }
-    const body = { game: this.game.id, state: position.state, algorithm };
+    const body = this.rules({ game: this.game.id, state: position.state, algorithm });
     const limit = $("time-limit").value.trim();
     if (limit) body.time_limit_ms = Number(limit);
     const controller = new AbortController();
@@ -432,9 +435,12 @@ function drawOutcome(info) {
   return info.moves[info.moves.length - 1];
 }
 
+// The lists of a rules answer that are not the legal moves in a notation (openapi.yaml's Position).
+const NOT_NOTATION = ["legal_moves", "moves", "players", "probabilities", "plays"];
+
 /** Each legal move as people write it: in the game's notation where the rules give one (chess: SAN). */
 function moveLabels(info) {
-  const notation = Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
+  const notation = Object.keys(info).find((k) => !NOT_NOTATION.includes(k) && Array.isArray(info[k])
                                                  && info[k].length === info.moves.length);
   return info.moves.map((m, i) => (notation ? info[notation][i] : outcomeText(m)));
 }
