@@ -10,7 +10,7 @@ import math
 
 from engine.deadline import ReadTimeout, reading_deadline
 from engine.errors import EngineError, IllegalMove, InvalidState
-from engine.registry import OPTIONAL_CHANCE, GameType
+from engine.registry import OPTIONAL_CHANCE, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, PLIES_BOUND, Game
 
 GAME_ID = "tree"
@@ -26,6 +26,8 @@ FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
     {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
     {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
 
+PLAYER_INFO = (Player("MAX", "MAX", "#1f6feb"), Player("MIN", "MIN", "#b42318"))
+
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="Explicit game tree",
@@ -40,7 +42,13 @@ GAME_TYPE = GameType(
     initial_state=FIGURE_5_2,
     move_format="the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
     example_request={"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
-    players=("MAX", "MIN"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    player_prefix="P",
+    conventions="MAX and MIN are the players of a tree of max and min nodes (a node's type); an n-player "
+                "tree's player i (a node's \"player\": i) is \"P\" + i: P0, P1, ..., and its values, utilities "
+                "and leaf vectors are in that order. A move is the child's label: its \"move\", else its \"id\", "
+                "else its 0-based index.",
     chance=OPTIONAL_CHANCE,
     zero_sum=True,
     alternating=False,

@@ -62,7 +62,7 @@ def search_request() -> dict:
     def read() -> dict:
         request = request_schema().load(json_body())
         return {"game_id": request["game"], "state_json": request["state"],
-                "algorithm": effective_algorithm(request["algorithm"]),
+                "algorithm": effective_algorithm(request["algorithm"]), "options": request.get("options"),
                 "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
     return admitted(read)
 

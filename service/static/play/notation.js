@@ -4,12 +4,15 @@
 import { postJSON } from "./api.js";
 import { moveText } from "./svg.js";
 
+// The lists of a rules answer that are not the legal moves in a notation (openapi.yaml's Position).
+const NOT_NOTATION = ["legal_moves", "moves", "players", "probabilities", "plays"];
+
 /**
  * The name of the position's notation (the array of strings beside `moves`, one a move: chess's `san`), or
  * null. Backgammon's `plays` (each play's steps, objects) is no notation.
  */
 function notationOf(info) {
-  return Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
+  return Object.keys(info).find((k) => !NOT_NOTATION.includes(k) && Array.isArray(info[k])
                                        && info[k].length === info.moves.length
                                        && info[k].every((x) => typeof x === "string")) || null;
 }

@@ -196,7 +196,7 @@ export class PlayPanel {
     return Object.fromEntries(Object.entries(extra).filter(([name]) => names.has(name)));
   }
 
-  /** The request of a rules route: the state and the game's options, if any. */
+  /** A request with the game's options, if any, in their place on every route: `options`. */
   rules(body) {
     const options = this.gameOptions();
     return Object.keys(options).length ? { ...body, options } : body;
@@ -313,12 +313,15 @@ export class PlayPanel {
 
   /** The search request's algorithm: the one chosen, its depth, auto's level, and the settings typed. */
   algorithmRequest() {
-    return searchAlgorithm($("algorithm").value, $("depth").value, Number($("level").value), $("extra").value);
+    const algorithm = searchAlgorithm($("algorithm").value, $("depth").value, Number($("level").value),
+                                      $("extra").value);
+    for (const name of Object.keys(this.gameOptions())) delete algorithm[name];  // they go in `options`
+    return algorithm;
   }
 
   /** A search request for `position` with `algorithm`, in the time limit set. */
   searchBody(position, algorithm) {
-    const body = { game: this.game.id, state: position.state, algorithm };
+    const body = this.rules({ game: this.game.id, state: position.state, algorithm });
     const limit = $("time-limit").value.trim();
     if (limit) body.time_limit_ms = Number(limit);
     return body;
