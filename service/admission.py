@@ -124,7 +124,8 @@ class Admission:
         """Hold a search slot for the body of the ``with``, waiting for one at most ``patience_s`` (the
         search's time left); the search's ticket (:meth:`enter`'s, taken here if not given) becomes its
         place in the line. A search whose time ran out while it waited runs without a slot: it has no time
-        left, so it answers at once with what a millisecond finds."""
+        left, so it answers at once with what a millisecond finds. The ``with`` gets whether it holds a
+        slot."""
         ticket = self.enter(ticket)
         with self.guard:
             ticket._release()
@@ -135,10 +136,10 @@ class Admission:
             if admitted:
                 self.running += 1
         if not admitted:
-            yield
+            yield False
             return
         try:
-            yield
+            yield True
         finally:
             with self.guard:
                 self.running -= 1

@@ -117,9 +117,17 @@ def checked_chunk_size(parse, limit: int, unreader, data=None) -> tuple:
     return size, rest
 
 
-def json_body():
-    """The decoded body. Deeply nested JSON makes the decoder raise RecursionError: that is malformed too.
-    The body is read as sent: a content coding (``Content-Encoding: gzip``) is refused, not guessed at."""
+def json_body(raw: bytes | None = None):
+    """The decoded body (:func:`raw_json_body`, unless its bytes are given; :func:`decoded`), kept for the
+    errors' messages."""
+    data = decoded(raw_json_body() if raw is None else raw)
+    setattr(g, BODY_KEY, data)  # for the unknown settings' messages (service/errors.py)
+    return data
+
+
+def raw_json_body() -> bytes:
+    """The body's bytes, as sent, once its media type, its coding and its size are checked: a content
+    coding (``Content-Encoding: gzip``) is refused, not guessed at."""
     if not is_json_media_type(request.mimetype):
         raise UnsupportedMediaType("The body must be JSON, sent with Content-Type: application/json.")
     coding = request.headers.get("Content-Encoding", "identity").strip().lower()
@@ -130,10 +138,15 @@ def json_body():
     if request.content_length is None and len(raw) >= limit:
         # Werkzeug cuts a chunked body (no Content-Length) at the limit; one that reaches it is too large.
         raise RequestEntityTooLarge(f"A chunked body must be smaller than {limit} bytes.")
+    return raw
+
+
+def decoded(raw: bytes):
+    """``raw`` decoded: 400 for what is not JSON (deeply nested JSON makes the decoder raise
+    RecursionError: that is malformed too), 422 for a number that is not finite. It needs no request: a
+    worker's search process decodes a big body too (service/rules.py)."""
     try:
-        data = orjson.loads(raw)  # the fast path: it refuses every number that is not finite
-        setattr(g, BODY_KEY, data)  # for the unknown settings' messages (service/errors.py)
-        return data
+        return orjson.loads(raw)  # the fast path: it refuses every number that is not finite
     except orjson.JSONDecodeError:
         pass  # the standard decoder says why, or accepts what orjson does not (nesting beyond 1024)
     try:
@@ -145,7 +158,6 @@ def json_body():
     path = non_finite_path(data) if MAYBE_NOT_FINITE.search(raw) else None
     if path is not None:
         raise Unprocessable({path: ["Must be a finite number."]})
-    setattr(g, BODY_KEY, data)
     return data
 
 
