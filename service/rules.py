@@ -7,7 +7,7 @@ did before service/search_pool.py: eight clients sending such trees kept ``/live
 p99 429-831 ms). The body's size bounds that work (each game's state is read in time linear in its
 text), so it decides, before the body is decoded:
 
-- a body of at most ``INLINE_BYTES`` is decoded and answered here: a millisecond or two of the
+- a body of at most ``INLINE_BYTES`` (service/body.py) is decoded and answered here: a millisecond or two of the
   interpreter, which a search process would only delay;
 - a bigger one is admitted as a search is (service/admission.py: refused at once, 503, when the worker has
   no room, before its body is read when its length is announced; else let in once it is read, and given
@@ -26,13 +26,11 @@ import engine.api
 from engine.errors import EngineError
 
 from service.admission import TICKET, admission
-from service.body import decoded, json_body, raw_json_body
+from service.body import big_body, decoded, json_body, raw_json_body
 from service.errors import Unprocessable
 from service.schemas import ApplyRequestSchema, StateRequestSchema
 from service.search_pool import GRACE_SECONDS, pool_for
 
-# The largest body answered in the worker's thread: a tree of some 2,000 nodes, read in 3-5 ms.
-INLINE_BYTES = 32 * 1024
 # The errors a client's request makes (400, 422): raised again in the worker, whose handlers answer them.
 CLIENT_ERRORS = (HTTPException, ValidationError, Unprocessable, EngineError)
 
@@ -71,10 +69,10 @@ def respond(route: str, game: str) -> dict:
     once admitted (see above)."""
     settings, gate, environ = current_app.config["SETTINGS"], admission(current_app), request.environ
     limits = settings.limits()
-    if (request.content_length or 0) > INLINE_BYTES and environ.get(TICKET) is None:
+    if big_body() and environ.get(TICKET) is None:
         gate.check()
     raw = raw_json_body()
-    if len(raw) <= INLINE_BYTES:
+    if not big_body():
         return answer(route, game, json_body(raw), limits)
     ticket = environ[TICKET] = gate.enter(environ.get(TICKET))
     patience_s = settings.max_time_limit_ms / 1000.0

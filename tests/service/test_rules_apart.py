@@ -8,7 +8,7 @@ import pytest
 
 import engine.api
 from engine.limits import Limits
-from service import rules
+import service.body
 from service.admission import admission
 from service.search_pool import SearchPool
 
@@ -42,12 +42,12 @@ def runs(monkeypatch, fresh_search_pools):
 
 def inline(monkeypatch):
     """From now on every body is answered in the worker's thread, as every one was before."""
-    monkeypatch.setattr(rules, "INLINE_BYTES", 1 << 30)
+    monkeypatch.setattr(service.body, "INLINE_BYTES", 1 << 30)
 
 
 def test_the_big_tree_is_a_big_body_and_the_textbook_one_a_small_one(figure_5_2):
-    assert len(json.dumps({"state": BIG})) > rules.INLINE_BYTES
-    assert len(json.dumps({"state": figure_5_2})) <= rules.INLINE_BYTES
+    assert len(json.dumps({"state": BIG})) > service.body.INLINE_BYTES
+    assert len(json.dumps({"state": figure_5_2})) <= service.body.INLINE_BYTES
 
 
 def test_a_big_state_s_legal_moves_are_answered_by_a_search_process_as_the_engine_answers(client, runs):
@@ -114,3 +114,24 @@ def test_a_big_request_is_refused_at_once_when_the_worker_has_no_room_and_a_smal
     assert runs == []
     assert client.post("/v1/games/tree/legal-moves", json={"state": BIG}).status_code == 200
     assert gate.tickets == gate.waiting == gate.running == 0
+
+
+def test_a_big_state_s_search_is_read_in_a_search_process_only(client, monkeypatch, fresh_search_pools):
+    """``POST /v1/search`` read the state in the worker (to choose where the search runs) and then again
+    in the search process: a big tree held the worker's interpreter as a rules request did."""
+    read_here = []
+    real = engine.api.Search
+
+    def spy(*args, **kwargs):
+        read_here.append(1)
+        return real(*args, **kwargs)
+    request = {"game": "tree", "state": BIG, "algorithm": {"name": "alphabeta"}, "time_limit_ms": 5000}
+    expected = engine.api.search("tree", BIG, {"name": "alphabeta"}, time_limit_ms=5000)
+    monkeypatch.setattr(engine.api, "Search", spy)
+    response = client.post("/v1/search", json=request)
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert (answer["move"], answer["value"], answer["pv"]) == (expected.move, expected.value, expected.pv)
+    assert read_here == []
+    bad = client.post("/v1/search", json={**request, "state": wide_tree(4000, bad_leaf=3217)})
+    assert bad.status_code == 422 and list(bad.get_json()["errors"]) == ["state.root.children[321].children[7].value"]
