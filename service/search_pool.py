@@ -21,9 +21,9 @@ and then runs search after search on pages of its own.
   is forked for it and leaves once it is done.
 - **A search is its request**: the JSON-level arguments of ``engine.api.Search`` (game, state, algorithm,
   the time left, trace, limits), sent over the process's pipe (a ``multiprocessing`` connection); the
-  process loads the state and runs the search, and sends back its progress (when asked: the stream), then
-  its result, or the ``EngineError`` it raised (raised again in the worker), or a fault's traceback (a
-  :class:`SearchFailed`, which the routes answer with 500).
+  process loads the state and runs the search, and sends back (when asked: the stream) that the state is
+  read (``READY``) and its progress, then its result, or the ``EngineError`` it raised (raised again in
+  the worker), or a fault's traceback (a :class:`SearchFailed`, which the routes answer with 500).
 - **Other work that would hold the worker's interpreter** (a rules request on a big state, which is
   mostly the state's reading: service/rules.py) is a *task*: a module-level function and its keyword
   arguments (:meth:`SearchPool.run`), sent and answered the same way, admitted as a search is.
@@ -62,6 +62,11 @@ import warnings
 from engine.errors import EngineError
 
 INFO, RESULT, ERROR, FAILED = "info", "result", "error", "failed"
+# Sent, to a search whose progress is asked for (the stream's), once its state is read: the request's errors
+# would have come before it.
+READY = "ready"
+# The messages that come before a search's last.
+UNDER_WAY = (INFO, READY)
 GRACE_SECONDS = 5.0
 # How long an idle process told to leave, or a stopped one, is given before it is killed.
 LEAVE_SECONDS = 1.0
@@ -342,7 +347,7 @@ class PooledSearch(RunningSearch):
         except (EOFError, OSError):
             self.broken = True
             raise SearchFailed("the search's process ended without an answer") from None
-        if kind != INFO:
+        if kind not in UNDER_WAY:
             self.ended = True
         return unpacked(kind, data)
 
@@ -382,7 +387,7 @@ class PooledSearch(RunningSearch):
                 self.broken = True
                 return
             self.kept.append(message)
-            if message[0] != INFO:
+            if message[0] not in UNDER_WAY:
                 self.ended = True
 
     def leftovers(self):
@@ -495,6 +500,8 @@ def serve(conn, nice: int, lifeline: int) -> None:
                 else:
                     prepared = engine.api.Search(**request)
                     searching["search"] = prepared
+                    if progress:
+                        conn.send((READY, None))
                     if searching["stopped"]:
                         prepared.cancel()
                     result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)

@@ -12,7 +12,7 @@ import service.body
 from service.admission import admission
 from service.search_pool import SearchPool
 
-from tests.service.support import TEST_SETTINGS
+from tests.service.support import TEST_SETTINGS, parse_events
 
 
 def wide_tree(leaves: int, bad_leaf: int | None = None) -> dict:
@@ -116,22 +116,47 @@ def test_a_big_request_is_refused_at_once_when_the_worker_has_no_room_and_a_smal
     assert gate.tickets == gate.waiting == gate.running == 0
 
 
-def test_a_big_state_s_search_is_read_in_a_search_process_only(client, monkeypatch, fresh_search_pools):
-    """``POST /v1/search`` read the state in the worker (to choose where the search runs) and then again
-    in the search process: a big tree held the worker's interpreter as a rules request did."""
-    read_here = []
+SEARCH = {"game": "tree", "state": BIG, "algorithm": {"name": "alphabeta"}, "time_limit_ms": 5000}
+BAD_LEAF = "state.root.children[321].children[7].value"
+
+
+@pytest.fixture
+def read_here(monkeypatch, fresh_search_pools):
+    """The states read in this process (``engine.api.Search``), from now on."""
+    read = []
     real = engine.api.Search
 
     def spy(*args, **kwargs):
-        read_here.append(1)
+        read.append(1)
         return real(*args, **kwargs)
-    request = {"game": "tree", "state": BIG, "algorithm": {"name": "alphabeta"}, "time_limit_ms": 5000}
-    expected = engine.api.search("tree", BIG, {"name": "alphabeta"}, time_limit_ms=5000)
     monkeypatch.setattr(engine.api, "Search", spy)
-    response = client.post("/v1/search", json=request)
+    return read
+
+
+def test_a_big_state_s_search_is_read_in_a_search_process_only(client, read_here):
+    """``POST /v1/search`` read the state in the worker (to choose where the search runs) and then again
+    in the search process: a big tree held the worker's interpreter as a rules request did."""
+    expected = engine.api.search("tree", BIG, {"name": "alphabeta"}, time_limit_ms=5000)
+    read_here.clear()
+    response = client.post("/v1/search", json=SEARCH)
     assert response.status_code == 200
     answer = response.get_json()
     assert (answer["move"], answer["value"], answer["pv"]) == (expected.move, expected.value, expected.pv)
+    bad = client.post("/v1/search", json={**SEARCH, "state": wide_tree(4000, bad_leaf=3217)})
+    assert bad.status_code == 422 and list(bad.get_json()["errors"]) == [BAD_LEAF]
     assert read_here == []
-    bad = client.post("/v1/search", json={**request, "state": wide_tree(4000, bad_leaf=3217)})
-    assert bad.status_code == 422 and list(bad.get_json()["errors"]) == ["state.root.children[321].children[7].value"]
+
+
+def test_a_big_state_s_stream_is_read_in_a_search_process_and_its_errors_come_before_it(client, read_here):
+    """``POST /v1/search/stream`` too: its request's errors are still a problem+json answer, not an event."""
+    bad = client.post("/v1/search/stream", json={**SEARCH, "state": wide_tree(4000, bad_leaf=3217)})
+    assert bad.status_code == 422 and list(bad.get_json()["errors"]) == [BAD_LEAF]
+    response = client.post("/v1/search/stream", json=SEARCH)
+    text = response.get_data(as_text=True)
+    response.close()
+    assert response.status_code == 200
+    events = parse_events(text)
+    assert [name for name, _ in events if name != "info"] == ["result"]
+    expected = client.post("/v1/search", json=SEARCH).get_json()
+    assert (events[-1][1]["move"], events[-1][1]["value"]) == (expected["move"], expected["value"])
+    assert read_here == []
