@@ -2,13 +2,13 @@
 in the worker's thread when its body is small, else in one of the worker's search processes.
 
 Why: answering a rules request is mostly reading its state, in Python, and a big state (a tree of 48,000
-nodes is 700 KB and 120-160 ms of reading) held the worker's interpreter for as long, as the searches
+nodes is 0.7-0.9 MB and 120-160 ms of reading) held the worker's interpreter for as long, as the searches
 did before service/search_pool.py: eight clients sending such trees kept ``/livez`` waiting (issue 34:
 p99 429-831 ms). The body's size bounds that work (each game's state is read in time linear in its
 text), so it decides, before the body is decoded:
 
-- a body of at most ``INLINE_BYTES`` (service/body.py) is decoded and answered here: a millisecond or two of the
-  interpreter, which a search process would only delay;
+- a body of at most ``INLINE_BYTES`` (service/body.py) is decoded and answered here: a few milliseconds
+  of the interpreter at most, which a search process would only delay;
 - a bigger one is admitted as a search is (service/admission.py: refused at once, 503, when the worker has
   no room, before its body is read when its length is announced; else let in once it is read, and given
   a search slot) and its bytes are decoded, checked and answered in a search process

@@ -160,3 +160,14 @@ def test_a_big_state_s_stream_is_read_in_a_search_process_and_its_errors_come_be
     expected = client.post("/v1/search", json=SEARCH).get_json()
     assert (events[-1][1]["move"], events[-1][1]["value"]) == (expected["move"], expected["value"])
     assert read_here == []
+
+
+def test_a_fault_in_a_big_request_s_process_is_a_500_and_the_next_request_is_answered(client, monkeypatch,
+                                                                                        fresh_search_pools):
+    def fault(*args, **kwargs):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(engine.api, "legal_moves", fault)  # before the fork: the processes have it
+    response = client.post("/v1/games/tree/legal-moves", json={"state": BIG})
+    assert response.status_code == 500 and response.get_json()["type"].endswith("/internal")
+    assert "a bug" not in response.get_data(as_text=True)
+    assert client.post("/v1/games/tree/apply", json={"state": BIG, "move": "n10"}).status_code == 200
