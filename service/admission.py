@@ -15,7 +15,9 @@ is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too
 finish. A waiting search's time limit runs while it waits (the limit counts from the request's
 arrival), and it waits no longer than that: if no slot has come free by then, it answers at its deadline
 with what a millisecond finds (``timed_out``). So a search never answers later than its limit plus the
-usual margin, however long the running ones take.
+usual margin, however long the running ones take. A rules request with a big body (service/rules.py) is
+admitted as a search is, and takes a slot while a search process answers it; it has no time limit, so it
+waits for one up to ``MAX_TIME_LIMIT_MS`` (the longest a search holds one), then is refused (503).
 """
 from contextlib import contextmanager
 import math
