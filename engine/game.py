@@ -16,6 +16,8 @@ listed: nothing is detected by looking for overridden methods), and JSON convers
 import time
 from typing import NamedTuple
 
+from engine.registry import EXPLICIT_CHANCE
+
 CHANCE = -1
 
 # The optional capabilities a game may list in ``Game.capabilities``; each names the method it provides.
@@ -65,8 +67,11 @@ class Game:
       method of a capability the game does not list keeps the default below, which is always correct
       and never clever. The contract suite checks the list against the methods.
 
-    Instance attributes may refine the class's (a tree knows its players and whether it has chance
-    nodes only once it is loaded), within what the game's ``GameType`` declares.
+    A game's class that sets ``game_type`` takes ``players``, ``has_chance``, ``zero_sum``,
+    ``outcome_game`` and ``utility_bounds`` from it (its ``players``, ``chance``, ``zero_sum``,
+    ``outcomes`` and ``utility_bounds``): they are declared once. Instance attributes may refine the
+    class's (a tree knows its players and whether it has chance nodes only once it is loaded), within
+    what the game's ``GameType`` declares.
     """
 
     id = "game"
@@ -79,6 +84,14 @@ class Game:
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
     notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("game_type")
+        if declared is not None:
+            cls.players, cls.zero_sum = declared.players, declared.zero_sum
+            cls.has_chance = declared.chance == EXPLICIT_CHANCE
+            cls.outcome_game, cls.utility_bounds = declared.outcomes, declared.utility_bounds
 
     @property
     def n_players(self) -> int:

@@ -352,10 +352,6 @@ class Backgammon(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING})
-    players = PLAYERS
-    has_chance = True
-    zero_sum = True
-    utility_bounds = (-3.0, 3.0)
 
     # --- the rules ---
 

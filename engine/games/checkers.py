@@ -336,10 +336,6 @@ class Checkers(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, PLIES_BOUND})
-    players = ("b", "w")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     def __init__(self, limit: int = DEFAULT_NO_PROGRESS_PLIES, man_move_resets: bool = DEFAULT_MAN_MOVE_RESETS):
         self.limit = limit

@@ -239,10 +239,6 @@ class Connect4(Game):
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                               RANDOM_PLAYOUT, PLIES_BOUND})
-    players = ("X", "O")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     # --- the rules -------------------------------------------------------------------------------
 

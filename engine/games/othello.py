@@ -94,10 +94,6 @@ class Othello(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, RANDOM_PLAYOUT, PLIES_BOUND, ENDGAME_SOLVER})
-    players = COLOURS
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     # --- the rules -------------------------------------------------------------------------------
 

@@ -123,7 +123,6 @@ class Pacman(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION})
-    utility_bounds = None
 
     def __init__(self, layout: tuple, evaluation: str):
         self.layout = layout

@@ -84,9 +84,6 @@ class TicTacToe(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({MOVE_ORDERING, EVALUATION, HASHING, PLIES_BOUND})
-    players = ("X", "O")
-    outcome_game = True
-    utility_bounds = (-1.0, 1.0)
 
     def __init__(self, rows: int, cols: int, k: int):
         self.rows, self.cols, self.k = rows, cols, k

@@ -97,10 +97,6 @@ class Twenty48(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, EXPECTIMAX_KERNEL})
-    players = ("player",)
-    has_chance = True
-    zero_sum = False
-    utility_bounds = (0.0, 1.0)
 
     def __init__(self, tiles: tuple):
         self.tiles = tiles  # ((exponent, probability), ...) with probability > 0, by exponent

@@ -80,10 +80,6 @@ class Chess(Game):
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION,
                               ASPIRATION})
-    players = ("white", "black")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
     notation = "san"
 
     # --- the rules -------------------------------------------------------------------------------
