@@ -15,6 +15,7 @@ from service.body import json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
+from service import schemas
 from service.schemas import SearchRequestSchema
 from service.search_pool import GRACE_SECONDS, pool_for
 from service.serialize import search_response
@@ -60,7 +61,7 @@ def search_request() -> dict:
     (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
     ticket: given by the server's door, or taken here once the body is read)."""
     def read() -> dict:
-        request = request_schema().load(json_body())
+        request = schemas.load(request_schema(), json_body())
         return {"game_id": request["game"], "state_json": request["state"],
                 "algorithm": effective_algorithm(request["algorithm"]),
                 "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
