@@ -7,7 +7,7 @@ A response is written by orjson, whose numbers take a tenth of the time of the s
 Flask's ``default`` in its own way, so what it writes is read back and must equal the response's value:
 otherwise the standard encoder writes it as before (Flask's ``default`` converts what JSON lacks) or
 refuses it (``ValueError`` for a number that is not finite). Reading back and comparing, both in C, costs
-a fifth of what orjson saves; a walk over the value in Python cost as much as the standard encoder."""
+about a third of what orjson saves; a walk over the value in Python cost as much as the standard encoder."""
 import json
 
 import orjson

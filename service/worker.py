@@ -303,7 +303,7 @@ class Worker(gthread.ThreadWorker):
         to arrive is parked on the poller until it does. A connection its client has closed without a
         request (a kept-alive one, after its last response: every request of a client that closes after
         each answer) is closed here: gthread handed it to a thread, whose parser found nothing, and then
-        lingered on it, half the worker's cost of such a request outside the app (bench/RESULTS.md)."""
+        lingered on it (about 6% of a trivial search's instructions in the server, bench/RESULTS.md)."""
         if conn.parser is not None and conn.parser.unreader.buf.getvalue():
             return False  # read ahead: the next request's first bytes are not the socket's
         try:

@@ -80,8 +80,8 @@ def run(module, game, state, settings, *, deadline, trace: bool, limits, core: s
         chosen: str | None = None):
     """Run search ``module`` with ``settings`` on the core :func:`choose` picks (``auto`` picks for the
     algorithm it runs), or on ``chosen``, the core a caller already had :func:`choose` pick for the same
-    arguments (engine.api.Search does, to know whether the search runs natively: asking the compiled core
-    twice cost a native search a tenth of its bridge). Returns the :class:`~engine.result.SearchResult`
+    arguments (engine.api.Search does, to know whether the search runs natively; choosing again converted
+    the state and the settings for the compiled core a second time). Returns the :class:`~engine.result.SearchResult`
     with ``stats.core`` set."""
     if module.NAME == "auto":
         return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)

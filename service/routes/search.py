@@ -10,12 +10,12 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
+from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
 from service.body import json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
-from service import schemas
 from service.schemas import SearchRequestSchema
 from service.search_pool import GRACE_SECONDS, pool_for
 from service.serialize import search_response
