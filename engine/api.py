@@ -133,7 +133,8 @@ class Search:
         self.forced = (self.unread is None and not forced_move_search and not trace
                        and game_type(game_id).answers_forced_moves
                        and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
-        self.runs_native = self.unread is None and self.native_core() == native.NATIVE
+        self.chosen = None if self.unread is not None else self.native_core()
+        self.runs_native = self.chosen == native.NATIVE
 
     @property
     def small(self) -> bool:
@@ -166,7 +167,7 @@ class Search:
         deadline = forced_budget(self.deadline) if self.forced else self.deadline
         with held_off():
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
-                                trace=self.trace, limits=self.limits, core=self.core)
+                                trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
         if self.forced:  # the move was never in doubt, and the request's time did not run out
             result.stats.stop_reason, result.stats.timed_out = FORCED, False
             result.stats.finish(self.deadline.elapsed())

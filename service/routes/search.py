@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
+from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
 from service.body import big_body, json_body
 from service.fairness import fairness
@@ -60,7 +61,7 @@ def search_request() -> dict:
     (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
     ticket: given by the server's door, or taken here once the body is read)."""
     def read() -> dict:
-        request = request_schema().load(json_body())
+        request = schemas.load(request_schema(), json_body())
         return {"game_id": request["game"], "state_json": request["state"],
                 "algorithm": effective_algorithm(request["algorithm"]), "options": request.get("options"),
                 "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
