@@ -26,9 +26,11 @@ namespace tactician {
 namespace othello {
 
 constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6, ETC_MIN_EMPTIES = 7;
-// The most empty squares the solver takes on: Python's REACH (16) is this core's LONG_REACH / ... see
-// reach(): the compiled solver is some 300 times faster (bench/RESULTS.md, Othello).
-constexpr int SHORT_REACH = 20, LONG_REACH = 30;
+// The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
+// LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 200 times faster:
+// 18 empty squares take a few tenths of a second, the FFO positions of 20-26 seconds or more
+// (bench/RESULTS.md, Othello).
+constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
 constexpr uint64_t QUADRANTS[4] = {0x0F0F0F0Full, 0xF0F0F0F0ull, 0x0F0F0F0Full << 32, 0xF0F0F0F0ull << 32};
 constexpr int NONE = 100;  // no bound: an infinity among the scores (|score| <= 64)
@@ -323,8 +325,7 @@ class EndgameSolver {
 
 }  // namespace othello
 
-// The most empty squares the compiled solver takes on: SHORT_REACH with less than LONG_REACH_SECONDS left,
-// else LONG_REACH.
+// The solution of `s` for the player to move, or nothing beyond the solver's reach (see SHORT_REACH).
 inline std::optional<Solution> Othello::solve_endgame(const State& s, const Budget& budget, bool ordering,
                                                       int64_t tt_capacity, Stats& stats) const {
   const int empties = othello::popcount(~(s.me | s.them));
