@@ -19,6 +19,7 @@ import pytest
 from bench.othello_ffo import load_positions, solve
 from engine.deadline import Deadline
 from engine.games import othello, othello_endgame
+from engine.games.othello_board import final_score
 from engine.limits import Limits
 from engine.result import Stats
 from engine.search import alphabeta, mcts, minimax
@@ -259,6 +260,27 @@ def test_the_endgame_solver_visits_pythons_nodes(seed, empty_squares, options):
     python_solution, python_counts = python_solve(state, *options)
     assert tuple(solution) == python_solution
     assert {f: counts[f] for f in python_counts} == python_counts
+
+
+@pytest.mark.parametrize("seed, options", [(1, (True, TT)), (2, (True, 1000)), (3, (False, TT)), (4, (True, 0))])
+def test_beyond_pythons_reach_the_root_agrees_with_its_children(seed, options):
+    """With 17 empty squares the root is searched by null-window probes, with a table of fixed size: its
+    score, root moves and line agree with its children's solutions (16 empty squares, searched as Python
+    searches them, which the test above compares node for node)."""
+    state = random_position(random.Random(seed), 17)
+    (score, pv, moves), _ = tn.othello_solve_endgame(GAME.native_state(state), *options, None)
+    children = {a: -tn.othello_solve_endgame(GAME.native_state(GAME.result(state, a)), True, TT, None)[0][0]
+                for a in GAME.actions(state)}
+    assert score == max(children.values()) and moves[0] == (pv[0], score, "exact")
+    assert sorted(m for m, _, _ in moves) == sorted(children)
+    for move, value, bound in moves:
+        assert value == children[move] if bound == "exact" else value >= children[move]
+    end = state
+    for move in pv:
+        end = GAME.result(end, move)
+    assert GAME.is_terminal(end)
+    sign = 1 if end[2] == state[2] else -1
+    assert sign * final_score(end[0], end[1]) == score
 
 
 def test_the_endgame_solver_within_a_search_equals_pythons():

@@ -12,10 +12,16 @@
 //   ETC_MIN_EMPTIES or more;
 // - with SHALLOW_EMPTIES or fewer, no move generation (after Edax): each empty square is tried for flips,
 //   the last one played out directly.
+//
+// Beyond Python's reach (PYTHON_REACH empty squares, where only this solver runs) two things differ: the
+// root is searched by null-window probes (MTD(f)) rather than a full window, and the table is a fixed
+// array whose newer entries replace older ones rather than a dict cleared when full. On the FFO positions
+// with 17-20 empty squares the two roughly halve the nodes (bench/RESULTS.md, Othello).
 #pragma once
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "games/othello.hpp"
@@ -32,6 +38,9 @@ constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6,
 // (bench/RESULTS.md, Othello).
 constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
+// Python's reach: roots with more empty squares are searched by null-window probes (solve_by_probes),
+// roots within it as Python searches them, node for node.
+constexpr int PYTHON_REACH = 16;
 constexpr uint64_t QUADRANTS[4] = {0x0F0F0F0Full, 0xF0F0F0F0ull, 0x0F0F0F0Full << 32, 0xF0F0F0F0ull << 32};
 constexpr int NONE = 100;  // no bound: an infinity among the scores (|score| <= 64)
 
@@ -43,17 +52,33 @@ inline uint64_t odd_regions(uint64_t empty) {
   return odd;
 }
 
+// A table entry: the proven bounds of a position and the best move found there.
+struct EndgameEntry {
+  uint64_t me, them;  // the full position (the table's key is a hash of it)
+  int8_t low, high, move;
+};
+
+// The solver with its table: DictTable (Python's dict, cleared once it holds tt_capacity entries: the same
+// nodes as Python) within Python's reach; beyond it, SolverTable (a fixed array of about tt_capacity slots,
+// the newer entry replacing the older), because clearing everything every so often costs a long solve most
+// of what it learnt.
+template <class Table>
 class EndgameSolver {
+  using Entry = EndgameEntry;
+  static constexpr bool DICT = std::is_same_v<Table, DictTable<Entry>>;
+
  public:
   EndgameSolver(const Budget& budget, bool ordering, int64_t tt_capacity, Stats& stats)
-      : budget_(budget), ordering_(ordering), tt_capacity_(tt_capacity), stats_(stats) {}
+      : budget_(budget), ordering_(ordering), tt_capacity_(tt_capacity), stats_(stats), tt_(make_table(tt_capacity)) {}
 
   // The solution for `me` to move against `them` (empty squares within reach); throws Timeout.
   Solution solve(uint64_t me, uint64_t them) {
     Solution solution;
     ++stats_.nodes;
     const uint64_t legal = legal_moves(me, them);
-    if (!legal) {  // the root player must pass
+    if (legal && popcount(~(me | them)) > PYTHON_REACH) {
+      solve_by_probes(me, them, legal, solution);
+    } else if (!legal) {  // the root player must pass
       solution.score = -negamax(them, me, 0, false, -NONE, NONE, 1);
       solution.moves.push_back({PASS, double(solution.score), Bound::Exact});
     } else {
@@ -83,6 +108,40 @@ class EndgameSolver {
   }
 
  private:
+  // The root beyond Python's reach: the score by null-window probes over the even scores, each next to
+  // the bound the last one proved (MTD(f); each a pass over the moves that stops at the first to prove the
+  // probe's bound, which then goes first), then each other move against a window around the score (exact when it keeps the score, else
+  // an upper bound). Full windows, as Python's root searches its first move, cost far more there.
+  void solve_by_probes(uint64_t me, uint64_t them, uint64_t legal, Solution& solution) {
+    const uint64_t empty = ~(me | them);
+    Child children[32];
+    const int n = children_of(me, them, legal, empty, popcount(empty), -1, children);
+    int low = -64, high = 64, g = 0;  // the score lies in [low, high]; the first probe asks whether it is above 0
+    while (low < high) {
+      g = std::min(std::max(g, low), high - 2);  // is the score above g (at least g + 2)?
+      int upper = -NONE;
+      bool above = false;
+      for (int i = 0; i < n && !above; ++i) {
+        Child& c = build(children[i], me, them);
+        const int v = -negamax(c.me, c.them, c.replies, c.known, -(g + 2), -(g + 1), 1);
+        if (v > g + 1) {  // (a bound may be odd: the score beyond it is even)
+          low = v + (v & 1), above = true;
+          std::rotate(children, children + i, children + i + 1);
+        }
+        upper = std::max(upper, v);
+      }
+      if (!above) high = upper - (upper & 1);
+      g = above ? low : high - 2;  // the next probe next to the bound just proven (MTD(f), with fail-soft jumps)
+    }
+    solution.score = low;
+    solution.moves.push_back({children[0].square, double(low), Bound::Exact});
+    for (int i = 1; i < n; ++i) {
+      Child& c = build(children[i], me, them);
+      const int v = -negamax(c.me, c.them, c.replies, c.known, -(low + 1), -(low - 1), 1);
+      solution.moves.push_back({c.square, double(v), v == low ? Bound::Exact : Bound::Upper});
+    }
+  }
+
   // A move to search: its square and, once built, its child (the discs after it, the opponent to move)
   // with the child's legal squares when the ordering computed them (`known`).
   struct Child {
@@ -91,14 +150,18 @@ class EndgameSolver {
     uint64_t me, them, replies;
     bool known;
   };
-  struct Entry {
-    uint64_t me, them;  // the full position (the table's key is a hash of it)
-    int8_t low, high, move;
-  };
+
+  static Table make_table(int64_t capacity) {
+    if constexpr (DICT)
+      return Table();
+    else
+      return Table(capacity);
+  }
 
   static bool best_first(const MoveValue& m, int score) { return m.bound == Bound::Exact && m.value == score; }
   static uint64_t key_of(uint64_t me, uint64_t them) { return position_hash(me, them, 0); }
   const Entry* find(uint64_t me, uint64_t them) const {
+    if (tt_capacity_ <= 0) return nullptr;
     const Entry* e = tt_.find(key_of(me, them));
     return e != nullptr && e->me == me && e->them == them ? e : nullptr;
   }
@@ -157,9 +220,16 @@ class EndgameSolver {
     return n;
   }
 
+  size_t table_slots() const {
+    if constexpr (DICT)
+      return tt_.slots();
+    else
+      return 0;
+  }
+
   void visit(int ply) {
     if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0)
-      budget_.check_room(double(tt_.slots()) * TABLE_FREE_SECONDS_PER_SLOT);
+      budget_.check_room(DICT ? double(table_slots()) * TABLE_FREE_SECONDS_PER_SLOT : 0.0);
     if (ply > stats_.max_depth) stats_.max_depth = ply;
   }
 
@@ -274,11 +344,13 @@ class EndgameSolver {
       }
     }
     if (tabled) {
-      if (int64_t(tt_.size()) >= tt_capacity_) {
-        budget_.check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
-        tt_.clear();
-      } else if (tt_.grows_next()) {
-        budget_.check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
+      if constexpr (DICT) {
+        if (int64_t(tt_.size()) >= tt_capacity_) {
+          budget_.check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
+          tt_.clear();
+        } else if (tt_.grows_next()) {
+          budget_.check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
+        }
       }
       int low = hit ? hit->low : -NONE, high = hit ? hit->high : NONE;
       if (best > alpha0) low = best;
@@ -320,7 +392,7 @@ class EndgameSolver {
   const bool ordering_;
   const int64_t tt_capacity_;
   Stats& stats_;
-  DictTable<Entry> tt_;
+  Table tt_;
 };
 
 }  // namespace othello
@@ -331,7 +403,11 @@ inline std::optional<Solution> Othello::solve_endgame(const State& s, const Budg
   const int empties = othello::popcount(~(s.me | s.them));
   const int reach = budget.remaining() < othello::LONG_REACH_SECONDS ? othello::SHORT_REACH : othello::LONG_REACH;
   if (empties > reach) return std::nullopt;
-  return othello::EndgameSolver(budget, ordering, tt_capacity, stats).solve(s.me, s.them);
+  if (empties > othello::PYTHON_REACH)
+    return othello::EndgameSolver<SolverTable<othello::EndgameEntry>>(budget, ordering, tt_capacity, stats)
+        .solve(s.me, s.them);
+  return othello::EndgameSolver<DictTable<othello::EndgameEntry>>(budget, ordering, tt_capacity, stats)
+      .solve(s.me, s.them);
 }
 
 }  // namespace tactician
