@@ -3,7 +3,8 @@
 A game object holds the rules (and, for an explicit tree, the tree itself); states are immutable, hashable
 values that only the game interprets. Searches never look inside a state: they ask the game.
 
-Players are numbered 0..n-1; ``players`` names them (``"X"``, ``"O"``; ``"MAX"``, ``"MIN"``). At a chance
+Players are numbered 0..n-1; ``players`` gives their ids, as states and answers write them (``"X"``, ``"O"``;
+``"MAX"``, ``"MIN"``), among those the game's ``GameType`` declares. At a chance
 node ``to_move`` returns :data:`CHANCE`, and ``chance_outcomes`` lists ``(outcome, probability)`` pairs
 whose outcomes ``result`` applies like moves.
 
@@ -47,7 +48,8 @@ class Game:
     Class attributes:
 
     - ``id``: the game's id in the API (``"tictactoe"``).
-    - ``players``: display names, indexed by player number.
+    - ``players``: the players' ids, indexed by player number (their display names and colours are the
+      ``GameType``'s ``player_info``).
     - ``has_chance``: some states are chance nodes.
     - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
     - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a

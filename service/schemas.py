@@ -33,7 +33,8 @@ class StrictSchema(Schema):
 
 
 class GameOptionsSchema(StrictSchema):
-    """The games' options (``GameOption``): ``options`` of the rules routes, and fields of ``algorithm``."""
+    """The games' options (``GameOption``): ``options`` of every route (their canonical place), and, as
+    before ``options`` existed, fields of a search's ``algorithm``."""
 
     evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
     tile_probabilities = fields.Dict(
@@ -76,6 +77,7 @@ class SearchRequestSchema(StrictSchema):
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = State(required=True)
     algorithm = fields.Nested(AlgorithmSchema, required=True)
+    options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
     trace = JSONBoolean()
 

@@ -20,7 +20,7 @@ from engine.games.othello_board import (CENTRE, FULL, PASS, START_BLACK, START_W
                                         squares)
 from engine.games.othello_eval import SQUARE_WEIGHTS, evaluate_for_mover
 from engine.games import othello_endgame
-from engine.registry import NO_CHANCE, GameType
+from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "othello"
 COLUMNS, ROWS = "abcdefgh", "12345678"
@@ -28,6 +28,8 @@ COLOURS = ("B", "W")
 NAMES = [COLUMNS[s % 8] + ROWS[s // 8] for s in range(64)] + ["pass"]
 SQUARE_OF = {name: s for s, name in enumerate(NAMES)}
 SQUARE_WEIGHT_DESCENDING = [-w for w in SQUARE_WEIGHTS].__getitem__   # a sort key: heavier squares first
+
+PLAYER_INFO = (Player("B", "Black", "#111111"), Player("W", "White", "#fafafa"))
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -45,7 +47,10 @@ GAME_TYPE = GameType(
                 "when the player to move has no legal square",
     example_request={"game": "othello", "state": {"to_move": "B"},
                      "algorithm": {"name": "alphabeta", "depth": 4}, "time_limit_ms": 1000},
-    players=COLOURS,
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    conventions="The players' ids are the board's letters, B (Black, first) and W (White). A move is a "
+                "square, column a-h then row 1-8 counted from the top (\"d3\"), or \"pass\".",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,                 # a pass is a ply of its own: the players strictly alternate

@@ -139,6 +139,11 @@ class Mnk {
         }
       if (d.starts.any()) dirs.push_back(std::move(d));
     }
+    if constexpr (W == 1) {
+      windows_through.resize(cells);
+      for (const Direction& d : dirs)
+        d.starts.each([&](int p) { d.cells[p].each([&](int c) { windows_through[c].push_back(d.cells[p].w[0]); }); });
+    }
     // by_promise: more winning lines first, then nearer the centre (Manhattan), then natural order.
     double centre_r = (rows - 1) / 2.0, centre_c = (cols - 1) / 2.0;
     auto distance = [&](int c) { return std::abs(c / cols - centre_r) + std::abs(c % cols - centre_c); };
@@ -205,22 +210,31 @@ class Mnk {
     B& mine = s.ply & 1 ? t.o : t.x;
     mine.set(cell);
     t.ply++;
-    int r = cell / cols, c = cell % cols;
-    for (const auto& [dr, dc] : STEPS) {
-      int run = 1;
-      for (int rr = r + dr, cc = c + dc; rr >= 0 && rr < rows && cc >= 0 && cc < cols && mine.test(rr * cols + cc);
-           rr += dr, cc += dc)
-        run++;
-      for (int rr = r - dr, cc = c - dc; rr >= 0 && rr < rows && cc >= 0 && cc < cols && mine.test(rr * cols + cc);
-           rr -= dr, cc -= dc)
-        run++;
-      if (run >= k) {
-        t.status = s.ply & 1 ? O_WON : X_WON;
-        return t;
-      }
-    }
-    t.status = t.ply == cells ? DRAWN : ONGOING;
+    t.status = completes_line(mine, cell) ? (s.ply & 1 ? O_WON : X_WON) : t.ply == cells ? DRAWN : ONGOING;
     return t;
+  }
+
+  // Whether `mine`, which holds `cell`, has k in a row through it: on one-word boards a test of each
+  // window through the cell; on larger ones a walk along the four lines.
+  bool completes_line(const B& mine, int cell) const {
+    if constexpr (W == 1) {
+      for (uint64_t window : windows_through[cell])
+        if ((mine.w[0] & window) == window) return true;
+      return false;
+    } else {
+      int r = cell / cols, c = cell % cols;
+      for (const auto& [dr, dc] : STEPS) {
+        int run = 1;
+        for (int rr = r + dr, cc = c + dc; rr >= 0 && rr < rows && cc >= 0 && cc < cols && mine.test(rr * cols + cc);
+             rr += dr, cc += dc)
+          run++;
+        for (int rr = r - dr, cc = c - dc; rr >= 0 && rr < rows && cc >= 0 && cc < cols && mine.test(rr * cols + cc);
+             rr -= dr, cc -= dc)
+          run++;
+        if (run >= k) return true;
+      }
+      return false;
+    }
   }
 
   // Small boards and the empty board: by promise. Larger boards: urgent_first.
@@ -397,6 +411,7 @@ class Mnk {
   std::vector<Direction> dirs;
   std::vector<int> by_promise, rank;
   std::vector<B> near;
+  std::vector<std::vector<uint64_t>> windows_through;  // one-word boards: the windows of k holding each cell
 
   static int cells_of(const B& b, int* out) {
     int n = 0;
