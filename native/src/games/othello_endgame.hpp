@@ -33,9 +33,9 @@ namespace othello {
 
 constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6, ETC_MIN_EMPTIES = 7;
 // The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
-// LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 200 times faster:
-// 18 empty squares take a few tenths of a second, the FFO positions of 20-26 seconds or more
-// (bench/RESULTS.md, Othello).
+// LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
+// (per CPU second): 18 empty squares take about a tenth of a second of CPU, the FFO positions with 20-22
+// from 0.2 to 4 s, those with 24 and 26 more than 28 s (bench/RESULTS.md, Othello).
 constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
 // Python's reach: roots with more empty squares are searched by null-window probes (solve_by_probes),
