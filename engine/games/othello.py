@@ -58,6 +58,7 @@ GAME_TYPE = GameType(
     utility_bounds=(-1.0, 1.0),
     max_length=120,                   # 60 discs, and at most one pass before each
     key_fixes_ply=False,              # a pass adds no disc: one position may come at different plies
+    native_core=True,
     value_unit="a solved position (outcome not null): the final disc difference with perfect play, -64..64; otherwise a heuristic estimate in (-1, 1) (MCTS: the mean playout utility), or +1/-1/0 when the winner was proven but not the score",
     value_scale="outcome",
     move_schema={"type": "string", "pattern": "^([a-h][1-8]|pass)$"},
@@ -172,6 +173,11 @@ class Othello(Game):
         """The final disc difference with perfect play, when few enough squares are empty; see
         :func:`engine.games.othello_endgame.solve`."""
         return othello_endgame.solve(state[0], state[1], deadline, ordering, tt_capacity, stats)
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/othello.cpp): ``(me, them, player)``;
+        the core derives the rest."""
+        return state[0], state[1], state[2]
 
     # --- JSON ------------------------------------------------------------------------------------
 

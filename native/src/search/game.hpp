@@ -40,6 +40,11 @@
 //       a threat-space search: the mover's forced win (its line: a proof), or nothing; the mover's moves that
 //       may stop the opponent's forced win (perhaps none), or nothing when it found no such win. Both add the
 //       positions they visit to stats.nodes and let Timeout through.
+//   std::optional<Solution> solve_endgame(const State&, const Budget&, bool ordering, int64_t tt_capacity,
+//                                         Stats&) const;                                       (ENDGAME_SOLVER)
+//       a game's own exact solver, scored by the game (Othello: the final disc difference): the Solution
+//       of the position for the player to move, or nothing when it is beyond the solver's reach; adds the
+//       positions it visits to the stats and lets Timeout through (search/endgame.hpp uses it)
 //   unsigned knowledge() const;
 //       which of CANDIDATES, EXTENSIONS and THREATS this instance lists, when that depends on the instance
 //       (m,n,k: boards of 81 cells or more), as the Python game's capabilities do; without it, a game lists
@@ -50,6 +55,7 @@
 // Every move is an int: the move's JSON form in the API (a column, a cell index).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -64,6 +70,14 @@ namespace tactician {
 struct Playout {
   double utility[2];
   int plies;
+};
+
+// What a game's own endgame solver proves (engine.game.Solution): the score for the player to move, a
+// perfect line, and the root moves' scores (exact, or upper bounds), the best first.
+struct Solution {
+  int score;
+  std::vector<int> pv;
+  std::vector<MoveValue> moves;
 };
 
 // has_immediate_win<G>: G defines `int immediate_win(const State&) const` (-1: none), and so on.
@@ -88,6 +102,8 @@ TACTICIAN_DETECT(forcing, std::declval<const G&>().forcing(TACTICIAN_STATE))
 TACTICIAN_DETECT(threat_search, (TACTICIAN_THREAT(threat_win), TACTICIAN_THREAT(threat_defences)))
 #undef TACTICIAN_THREAT
 TACTICIAN_DETECT(knowledge, std::declval<const G&>().knowledge())
+TACTICIAN_DETECT(solve_endgame, std::declval<const G&>().solve_endgame(TACTICIAN_STATE, std::declval<const Budget&>(),
+                                                                         true, int64_t(0), std::declval<Stats&>()))
 #undef TACTICIAN_STATE
 
 // The knowledge of the searches' enhancements, named as the Python capabilities.

@@ -5,7 +5,8 @@
 // history, the game's own ordering; below the root, the safe children where the game has them) and, in
 // outcome games, wins scored WIN - ply. Without a depth limit, the exact solver first takes a share of the
 // time (SOLVE_SHARE) when the plies left fit the time (solve_max_plies), or the whole budget with
-// request.solve.
+// request.solve; a game with an endgame solver of its own (search/endgame.hpp) gives that solver the turn
+// instead, and has it score any result the deepening proves.
 //
 // The knowledge a game lists (game.hpp; m,n,k on boards of 81+ cells) adds pvs.py's enhancements: forward
 // pruning to the candidate moves (CANDIDATES, with ordering), where a node whose candidates all lose while
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "search/common.hpp"
+#include "search/endgame.hpp"
 #include "search/solver.hpp"
 #include "search/table.hpp"
 
@@ -84,7 +86,15 @@ class Pvs {
     bool root_complete;
     const int n = searched_moves(root_, moves, root_complete);
     std::vector<int> ranking(moves, moves + n);
-    if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
+    if constexpr (has_solve_endgame<G>::value) {
+      // Without a depth limit, the game's own endgame solver first, within the same share of the time (it
+      // declines at once beyond its reach).
+      if (request_.depth < 0) {
+        Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
+        if (auto solved = endgame_solve(game_, root_, share, ordering_, tt_capacity_, stats_)) return *solved;
+        stats_.stop_reason = COMPLETED;
+      }
+    } else if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
       if (solves_first(request_, bound, solve_max_plies(budget_))) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
@@ -158,7 +168,7 @@ class Pvs {
       r.outcome = outcome_of(r.value);
       r.plies_to_end = draw_length(line);
     }
-    return finish(r, timed_out);
+    return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
   }
 
  private:
