@@ -36,5 +36,7 @@ using Entries = std::map<std::string, Entry>;
 void bind_connect4(nb::module_& m, Entries& entries);
 // bindings/mnk.cpp: the "tictactoe" entry, likewise.
 void bind_mnk(nb::module_& m, Entries& entries);
+// bindings/chess.cpp: the "chess" entry, likewise.
+void bind_chess(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

@@ -144,6 +144,7 @@ NB_MODULE(tactician_native, m) {
   }, "The first n draws of the searches' generator seeded with `seed`: random.Random(seed).random()'s.");
   bind_connect4(m, entries());
   bind_mnk(m, entries());
+  bind_chess(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);

@@ -74,7 +74,7 @@ class Pvs {
         safe_(SAFE && request.move_ordering && WIN_TEST), pruning_(ordering_ && lists<CANDIDATES>(game)),
         extensions_(lists<EXTENSIONS>(game)), threats_(G::OUTCOME_GAME && lists<THREATS>(game)),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
-        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(move_codes<G>(), 0) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
