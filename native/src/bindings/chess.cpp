@@ -3,6 +3,7 @@
 // (board, rights, ep, clock, ply, history) of position.py, the board a 120-character string in the mover's
 // view (board.py), the history its position keys (each board + chr(48 + rights) + chr(ep)). Refused: MCTS
 // (its playouts draw numbers as the Python game does; the Python core runs it).
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -71,17 +72,19 @@ State decode(nb::handle state) {
   return s;
 }
 
-// The board in the mover's view, as board.py writes it.
+// The board in the mover's view, as board.py writes it: White's view, turned round (reversed, the case
+// swapped) for Black.
 std::string view_board(const State& s) {
   std::string out;
   for (int row = 0; row < 12; ++row) out += row < 2 || row > 9 ? std::string(9, ' ') + "\n" : " ........\n";
-  const bool black = Chess::mover(s) == chess::BLACK;
   for (int sq = 0; sq < 64; ++sq) {
     if (s.board[sq] == chess::NO_PIECE) continue;
-    const bool white_piece = s.occupancy[chess::WHITE] & chess::bit(sq);
     const char c = PIECES[int(s.board[sq])];
-    const int view = black ? 119 - chess::mailbox(sq) : chess::mailbox(sq);
-    out[view] = white_piece != black ? c : char(std::tolower(c));
+    out[chess::mailbox(sq)] = s.occupancy[chess::WHITE] & chess::bit(sq) ? c : char(std::tolower(c));
+  }
+  if (Chess::mover(s) == chess::BLACK) {
+    std::reverse(out.begin(), out.end());
+    for (char& c : out) c = std::isupper(c) ? char(std::tolower(c)) : char(std::toupper(c));
   }
   return out;
 }
