@@ -160,3 +160,74 @@ def test_the_key_follows_the_history():
 def test_bad_native_states_are_refused(state):
     with pytest.raises((ValueError, TypeError)):
         tn.chess_state(state)
+
+
+# --- the searches ---------------------------------------------------------------------------------
+
+SEARCHED = [START, KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6,
+            "8/P1k5/K7/8/8/8/6p1/8 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",   # mate in one
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"]                                  # back-rank mate
+
+
+@pytest.mark.parametrize("fen", SEARCHED[:4])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_minimax(fen, depth):
+    state = state_of(fen)
+    python = minimax.search(GAME, state, minimax.Settings(depth=depth), deadline=Deadline(None))
+    assert_same(native_search(state, "minimax", depth=depth), python)
+
+
+@pytest.mark.parametrize("fen", SEARCHED)
+@pytest.mark.parametrize("depth", [1, 3])
+def test_textbook_alphabeta(fen, depth):
+    state = state_of(fen)
+    textbook = alphabeta.Settings(depth=depth, move_ordering=False, transposition_table=False)
+    python = alphabeta.search(GAME, state, textbook, deadline=Deadline(None))
+    assert_same(native_search(state, depth=depth, move_ordering=False, transposition_table=False), python)
+
+
+@pytest.mark.parametrize("fen", SEARCHED)
+@pytest.mark.parametrize("depth", [1, 2, 4])
+@pytest.mark.parametrize("ordering, table", [(True, True), (True, False), (False, True)])
+def test_enhanced_alphabeta(fen, depth, ordering, table):
+    """pvs.py's enhanced search with chess's knowledge (quiescence, check extensions, null moves, late-move
+    reductions, repetitions, aspiration windows): the same answer and node counts."""
+    state = state_of(fen)
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=depth, move_ordering=ordering,
+                                                              transposition_table=table), deadline=Deadline(None))
+    assert_same(native_search(state, depth=depth, move_ordering=ordering, transposition_table=table), python)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(FENS), st.lists(st.integers(0, 500), max_size=60), st.integers(1, 4))
+def test_searches_from_random_positions(fen, choices, depth):
+    state = play_out(fen, choices)[-1]
+    if GAME.is_terminal(state):
+        return
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=depth), deadline=Deadline(None))
+    assert_same(native_search(state, depth=depth), python)
+
+
+def test_repetitions_below_the_root_are_draws_as_in_python():
+    """A history with the position twice: lines that repeat it score 0 in both cores."""
+    state = state_of("6k1/8/8/8/8/8/1q6/K7 w - - 0 1")
+    for uci in ["a1a2", "b2b3", "a2a1", "b3b2"]:
+        state = GAME.result(state, notation.parse_move(uci, state))
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=4), deadline=Deadline(None))
+    assert_same(native_search(state, depth=4), python)
+
+
+def test_the_mate_search_without_a_depth_limit():
+    """No depth limit: the mate search proves the back-rank mate, as Python's does (times differ, so the
+    node counts may too)."""
+    state = state_of("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    python = alphabeta.search(GAME, state, alphabeta.Settings(), deadline=Deadline(5.0))
+    native = native_search(state, seconds=5.0)
+    assert (native["move"], native["value"], native["outcome"], native["plies_to_end"], native["pv"]) == (
+        python.move, python.value, python.outcome, python.plies_to_end, python.pv)
+    assert native["stats"]["stop_reason"] == python.stats.stop_reason == "solved"
+
+
+def test_mcts_is_left_to_the_python_core():
+    assert tn.unfit("chess", GAME.native_state(state_of(START)), "mcts", {"tt_max_entries": TT}) is not None
