@@ -187,8 +187,8 @@ def test_textbook_alphabeta(fen, depth):
     assert_same(native_search(state, depth=depth, move_ordering=False, transposition_table=False), python)
 
 
-@pytest.mark.parametrize("fen", SEARCHED)
-@pytest.mark.parametrize("depth", [1, 2, 4])
+@pytest.mark.parametrize("fen, depth", [(fen, depth) for fen in SEARCHED for depth in (1, 3)]
+                         + [(START, 4), (POSITION_3, 5), (SEARCHED[-1], 4)])
 @pytest.mark.parametrize("ordering, table", [(True, True), (True, False), (False, True)])
 def test_enhanced_alphabeta(fen, depth, ordering, table):
     """pvs.py's enhanced search with chess's knowledge (quiescence, check extensions, null moves, late-move
@@ -210,9 +210,10 @@ def test_searches_from_random_positions(fen, choices, depth):
 
 
 def test_repetitions_below_the_root_are_draws_as_in_python():
-    """A history with the position twice: lines that repeat it score 0 in both cores."""
-    state = state_of("6k1/8/8/8/8/8/1q6/K7 w - - 0 1")
-    for uci in ["a1a2", "b2b3", "a2a1", "b3b2"]:
+    """Knights out and back: the start position twice in the history, and lines that repeat it score 0
+    in both cores."""
+    state = state_of(START)
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"]:
         state = GAME.result(state, notation.parse_move(uci, state))
     python = alphabeta.search(GAME, state, alphabeta.Settings(depth=4), deadline=Deadline(None))
     assert_same(native_search(state, depth=4), python)

@@ -55,6 +55,7 @@ GAME_TYPE = GameType(
     zero_sum=True,
     alternating=True,
     outcomes=True,
+    native_core=True,
     utility_bounds=(-1.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
