@@ -230,5 +230,15 @@ def test_the_mate_search_without_a_depth_limit():
     assert native["stats"]["stop_reason"] == python.stats.stop_reason == "solved"
 
 
-def test_mcts_is_left_to_the_python_core():
-    assert tn.unfit("chess", GAME.native_state(state_of(START)), "mcts", {"tt_max_entries": TT}) is not None
+@pytest.mark.parametrize("algorithm, settings", [("mcts", {}), ("minimax", {"depth": None}),
+                                                 ("alphabeta", {"depth": None, "move_ordering": False,
+                                                                "transposition_table": False})])
+def test_searches_left_to_the_python_core(algorithm, settings):
+    """MCTS, and the depth-first searches without a depth (their first line runs to the game's end)."""
+    why = tn.unfit("chess", GAME.native_state(state_of(START)), algorithm, {"tt_max_entries": TT, **settings})
+    assert why is not None and "not native yet" in why
+
+
+def test_depth_first_searches_with_a_depth_run_natively():
+    for algorithm, settings in [("minimax", {"depth": 2}), ("alphabeta", {"depth": 2, "move_ordering": False})]:
+        assert tn.unfit("chess", GAME.native_state(state_of(START)), algorithm, {"tt_max_entries": TT, **settings}) is None

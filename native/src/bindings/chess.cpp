@@ -1,8 +1,9 @@
 // Chess's compiled core: the "chess" search entry, and the rules for the equivalence tests
 // (tests/native/test_chess_native.py). A state comes from Python as Chess.native_state(state): the tuple
 // (board, rights, ep, clock, ply, history) of position.py, the board a 120-character string in the mover's
-// view (board.py), the history its position keys (each board + chr(48 + rights) + chr(ep)). Refused: MCTS
-// (its playouts draw numbers as the Python game does; the Python core runs it).
+// view (board.py), the history its position keys (each board + chr(48 + rights) + chr(ep)). Refused (the
+// Python core runs them): MCTS (its playouts draw numbers as the Python game does), and minimax and the
+// textbook alpha-beta without a depth limit (see refusal).
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -107,7 +108,12 @@ Result search(nb::handle state, const Request& request, const Budget& budget) {
 }
 
 const char* refusal(nb::handle, const Request& request) {
-  return request.algorithm == "mcts" ? "no native MCTS for chess: its playouts run on the python core" : nullptr;
+  if (request.algorithm == "mcts") return "no native MCTS for chess (its playouts draw as the Python game does): not native yet";
+  const bool depth_first = request.algorithm == "minimax" || (request.algorithm == "alphabeta" && request.textbook());
+  if (depth_first && request.depth < 0)  // (the compiled core recurses on its stack, a ply a frame)
+    return "no native depth-first chess search without a depth limit: its first line runs to the game's end, "
+           "thousands of plies; not native yet";
+  return nullptr;
 }
 
 uint64_t perft(const State& s, int depth) {
