@@ -6,7 +6,7 @@ scripts/test installs its Debian packages) is driven through python-chess's ``ch
 ``UCI_LimitStrength``, one thread. Each opening of :data:`bench.openings.CHESS_OPENINGS` (the first
 ``--openings``) is played twice, our side with either colour, both sides with ``--seconds`` a move, one game
 at a time in this process. A game ends by the rules (python-chess's ``outcome(claim_draw=True)``), or at
-``--max-plies`` by material (3 pawns or more ahead wins; P 1, N B 3, R 5, Q 9). Prints a Markdown section
+``--max-plies`` by material (3 pawns or more ahead wins: :func:`bench.adjudication.material_balance`). Prints a Markdown section
 for bench/STRENGTH.md: per level the result, the score's Elo difference with its 95% interval
 (:mod:`bench.elo`) and what it says of our Elo on Stockfish's scale.
 """
@@ -20,9 +20,10 @@ import chess
 import chess.engine
 
 from bench import elo
+from bench.adjudication import material_balance
 from bench.openings import CHESS_OPENINGS
 
-VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+DECISIVE_LEAD = 3                     # pawns ahead at --max-plies that win an unfinished game
 
 
 def stockfish_path() -> str:
@@ -37,12 +38,9 @@ def stockfish_path() -> str:
     return found
 
 
-def material(board: chess.Board, colour: bool) -> int:
-    return sum(v * len(board.pieces(p, colour)) for p, v in VALUES.items())
-
-
 def play_game(engine, opening: tuple, ours_white: bool, seconds: float, max_plies: int) -> tuple:
-    """``(points for us, how it ended, plies)`` of one game against the configured engine."""
+    """``(points for us, how it ended, plies)`` of one game against the configured engine (anything with
+    python-chess's ``play(board, limit)``)."""
     from engine import api
     board, moves = chess.Board(), list(opening)
     for m in opening:
@@ -59,8 +57,9 @@ def play_game(engine, opening: tuple, ours_white: bool, seconds: float, max_plie
     if outcome is not None:
         points = 0.5 if outcome.winner is None else 1.0 if outcome.winner == ours else 0.0
         return points, outcome.termination.name.lower(), board.ply()
-    ahead = material(board, ours) - material(board, not ours)
-    return (1.0 if ahead >= 3 else 0.0 if ahead <= -3 else 0.5), f"adjudicated ({ahead:+d} material)", board.ply()
+    ahead = material_balance(board) * (1 if ours_white else -1)
+    points = 1.0 if ahead >= DECISIVE_LEAD else 0.0 if ahead <= -DECISIVE_LEAD else 0.5
+    return points, f"adjudicated ({ahead:+d} material)", board.ply()
 
 
 def run(elos, openings: int, seconds: float, max_plies: int) -> str:
