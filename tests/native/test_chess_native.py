@@ -250,3 +250,13 @@ def test_searches_left_to_the_python_core(algorithm, settings):
 def test_depth_first_searches_with_a_depth_run_natively():
     for algorithm, settings in [("minimax", {"depth": 2}), ("alphabeta", {"depth": 2, "move_ordering": False})]:
         assert tn.unfit("chess", GAME.native_state(state_of(START)), algorithm, {"tt_max_entries": TT, **settings}) is None
+
+
+def test_a_timed_search_answers_in_time():
+    """A game without a bound on its length: the search's tables grow with the plies it reaches (a table
+    sized for MAX_ID_DEPTH plies once took 3 s before the first node). Generous slack for a loaded machine."""
+    import time
+    start = time.perf_counter()
+    answer = native_search(state_of(START), seconds=0.2)
+    assert time.perf_counter() - start < 1.0
+    assert answer["stats"]["depth_completed"] >= 3 and answer["stats"]["stop_reason"] == "time_limit"
