@@ -17,7 +17,8 @@ from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDER
 from engine.games.chess import notation
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend, structure
-from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
+from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, MG, PHASE, PLY, REASONS, REPEATS,
+                                         RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
@@ -61,6 +62,7 @@ GAME_TYPE = GameType(
     zero_sum=True,
     alternating=True,
     outcomes=True,
+    native_core=True,
     utility_bounds=(-1.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
@@ -164,6 +166,11 @@ class Chess(Game):
 
     def aspiration_width(self, state):
         return ASPIRATION_WIDTH
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/chess.cpp): ``(board, rights, ep,
+        clock, ply, history)``, the history as position keys; the core derives the rest."""
+        return state[BOARD], state[RIGHTS], state[EP], state[CLOCK], state[PLY], state[HISTORY]
 
     # --- JSON ------------------------------------------------------------------------------------
 

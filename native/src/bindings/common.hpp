@@ -50,5 +50,7 @@ void bind_connect4(nb::module_& m, Entries& entries);
 void bind_mnk(nb::module_& m, Entries& entries);
 // bindings/othello.cpp: the "othello" entry, likewise.
 void bind_othello(nb::module_& m, Entries& entries);
+// bindings/chess.cpp: the "chess" entry, likewise.
+void bind_chess(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

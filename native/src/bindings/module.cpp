@@ -145,6 +145,7 @@ NB_MODULE(tactician_native, m) {
   bind_connect4(m, entries());
   bind_mnk(m, entries());
   bind_othello(m, entries());
+  bind_chess(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);
