@@ -1,4 +1,5 @@
-"""``python -m bench.chess [--seconds 1] [--mate-seconds 5] [--data DIR]``: our chess engine against sunfish.
+"""``python -m bench.chess [--seconds 1] [--mate-seconds 5] [--core auto|native|python] [--sections ...]
+[--data DIR]``: our chess engine against sunfish, and our two cores side by side.
 
 Both engines run in this process, one position at a time, with the same time per position:
 
@@ -6,7 +7,12 @@ Both engines run in this process, one position at a time, with the same time per
 - the mates in 3 (``mate3.fen``): solved when the move mates in 3 against any defence. A move is checked,
   whoever played it, by our search after each reply (a win for the mover proven within 3 plies by its
   full-width mate search), with ``--verify-seconds`` for each;
-- from the start position: nodes per second and the depth reached in the same time.
+- from the start position: nodes per second and the depth reached in the same time;
+- ``cores``: nodes per second of the compiled core and the Python core from the start position, the two
+  interleaved (native, python, native, ...) so that the machine's drift and load fall on both alike.
+
+``--core`` chooses our core for the other sections (default: the compiled core where it is built);
+``--sections`` which sections run (default all).
 
 Our side goes through ``engine.api.search`` (alpha-beta, its defaults). Sunfish (``pip install -r
 requirements-bench.txt``) is driven as its own UCI loop drives it: iterative MTD-bi with an in-search
@@ -54,13 +60,18 @@ def read_fens(path: Path) -> list:
 # --- our engine ----------------------------------------------------------------------------------
 
 USED = {"ours": [], "sunfish": []}             # the seconds each engine really took, position by position
+SECTIONS = ("cores", "start", "bk", "mates")
+CORE = {"core": None}                          # --core: None lets the engine choose
 
 
-def ours(fen: str, seconds: float) -> tuple:
-    """``(uci, result)`` of our default alpha-beta in ``seconds``."""
+def ours(fen: str, seconds: float, core: str | None = None) -> tuple:
+    """``(uci, result)`` of our default alpha-beta in ``seconds`` (on ``core``, else --core's)."""
     from engine import api
+    algorithm = {"name": "alphabeta"}
+    if core or CORE["core"]:
+        algorithm["core"] = core or CORE["core"]
     start = time.perf_counter()
-    result = api.search("chess", {"fen": fen}, {"name": "alphabeta"}, time_limit_ms=int(seconds * 1000))
+    result = api.search("chess", {"fen": fen}, algorithm, time_limit_ms=int(seconds * 1000))
     USED["ours"].append(time.perf_counter() - start)
     return result.move, result
 
@@ -110,14 +121,46 @@ def mates_in_three(fen: str, uci: str | None, verify_seconds: float) -> bool:
     return True
 
 
-def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float) -> str:
+def cores_side_by_side(seconds: float, rounds: int) -> list:
+    """Markdown lines: nodes/s from the start position on each core, ``rounds`` interleaved pairs."""
+    rows, ratios = [], []
+    for n in range(1, rounds + 1):
+        native_result, python_result = ours(START, seconds, "native")[1], ours(START, seconds, "python")[1]
+        a, b = native_result.stats, python_result.stats
+        ratios.append(a.nodes_per_second / max(b.nodes_per_second, 1))
+        rows.append(f"| {n} | {a.nodes_per_second} ({a.depth_completed}) | {b.nodes_per_second} "
+                    f"({b.depth_completed}) | {ratios[-1]:.1f} |")
+    ratios.sort()
+    return ([f"Nodes/s from the start position, {seconds:g} s a search, the cores interleaved: median ratio "
+             f"**{ratios[len(ratios) // 2]:.1f}x** (native / python).\n",
+             "| round | native nodes/s (depth) | python nodes/s (depth) | ratio |", "|---|---|---|---|"]
+            + rows + [""])
+
+
+def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float, sections=SECTIONS,
+        rounds: int = 5) -> str:
     from engine import api
     api.preload()
     ours(START, 0.05)                                    # warm up (first-call costs are not measured)
-    lines = [f"## Chess\n\n`python -m bench.chess --seconds {seconds:g}` on {platform.python_implementation()} "
+    lines = [f"## Chess\n\n`python -m bench.chess --seconds {seconds:g} --core {CORE['core'] or 'auto'} "
+             f"--sections {' '.join(sections)}` on {platform.python_implementation()} "
              f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; both "
              f"engines in one process, one position at a time, {seconds:g} s each.\n"]
+    if "cores" in sections:
+        lines += cores_side_by_side(seconds, rounds)
+    if "start" in sections:
+        lines += start_position(seconds)
+    if "bk" in sections:
+        lines += bratko_kopec(data, seconds)
+    if "mates" in sections:
+        lines += mates(data, mate_seconds, verify_seconds)
+    lines.append("\nSeconds really used a position (mean / max): " + ", ".join(
+        f"{side} {sum(t) / len(t):.2f} / {max(t):.2f}" for side, t in USED.items() if t) + ".")
+    return "\n".join(lines) + "\n"
 
+
+def start_position(seconds: float) -> list:
+    lines = []
     move, result = ours(START, seconds)
     s_move, s_nodes, s_depth, s_used = sunfish_move(START, seconds)
     lines.append("| From the start position | nodes | nodes/s | depth completed | seconds used | move |\n"
@@ -126,7 +169,11 @@ def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float) 
                  f"{result.stats.depth_completed} | {result.stats.time_ms / 1000:.2f} | {san(START, move)} |")
     lines.append(f"| sunfish | {s_nodes} | {int(s_nodes / s_used)} | {s_depth} | {s_used:.2f} | "
                  f"{san(START, s_move)} |\n")
+    return lines
 
+
+def bratko_kopec(data: Path, seconds: float) -> list:
+    lines = []
     bk = read_epd(data / "bratko_kopec.epd")
     rows, ours_solved, sunfish_solved = [], 0, 0
     for fen, best, name in bk:
@@ -139,10 +186,14 @@ def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float) 
     lines.append(f"Bratko-Kopec: **ours {ours_solved} / {len(bk)}, sunfish {sunfish_solved} / {len(bk)}**.\n")
     lines.append("| id | best | ours | sunfish | our depth |\n|---|---|---|---|---|")
     lines += rows
+    return lines
 
-    mates = read_fens(data / "mate3.fen")
+
+def mates(data: Path, mate_seconds: float, verify_seconds: float) -> list:
+    lines = []
+    positions = read_fens(data / "mate3.fen")
     rows, ours_solved, sunfish_solved, proven = [], 0, 0, 0
-    for n, fen in enumerate(mates, 1):
+    for n, fen in enumerate(positions, 1):
         move, result = ours(fen, mate_seconds)
         s_move = sunfish_move(fen, mate_seconds)[0]
         a, b = mates_in_three(fen, move, verify_seconds), mates_in_three(fen, s_move, verify_seconds)
@@ -152,13 +203,11 @@ def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float) 
                     f"{result.stats.time_ms / 1000:.2f} | "
                     f"{san(fen, s_move)}{' ✓' if b else ''} |")
     lines.append(f"\nMates in 3, {mate_seconds:g} s a position for each engine: **ours {ours_solved} / "
-                 f"{len(mates)} (proven `win` in 5 plies within that time: {proven}), sunfish {sunfish_solved} / "
-                 f"{len(mates)}**.\n")
+                 f"{len(positions)} (proven `win` in 5 plies within that time: {proven}), sunfish {sunfish_solved} / "
+                 f"{len(positions)}**.\n")
     lines.append("| # | ours | our proof | our seconds | sunfish |\n|---|---|---|---|---|")
     lines += rows
-    lines.append("\nSeconds really used a position (mean / max): " + ", ".join(
-        f"{side} {sum(t) / len(t):.2f} / {max(t):.2f}" for side, t in USED.items()) + ".")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main(argv=None):
@@ -169,8 +218,13 @@ def main(argv=None):
     p.add_argument("--mate-seconds", type=float, default=5.0,
                    help="time per mate-in-3 position for each engine (default 5, the issue's limit)")
     p.add_argument("--data", type=Path, default=data_dir(), help="the directory of the test positions")
+    p.add_argument("--core", choices=("auto", "native", "python"), default="auto",
+                   help="our core for the sections but cores (default auto: the compiled one where built)")
+    p.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="the sections to run")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved pairs of the cores section (default 5)")
     args = p.parse_args(argv)
-    print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds))
+    CORE["core"] = None if args.core == "auto" else args.core
+    print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds, args.sections, args.rounds))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""``python -m bench.othello [--only perft|endgames|match ...] [--positions N] [--games N] [--seed N] [--no-check]
+"""``python -m bench.othello [--only perft|endgames|match ...] [--positions N] [--games N] [--bot-seconds S]
+[--algorithm NAME] [--seed N] [--no-check]
 [--markdown]``
 
 Othello's benchmark (issue 13), apart from the main harness because it runs long:
@@ -13,7 +14,8 @@ Othello's benchmark (issue 13), apart from the main harness because it runs long
   gives it a core of its own); the CPU time of the call is reported beside it. ``--no-check`` skips the
   slow reference (run the same seed again without timing to check the values);
 - ``match``: games against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, random rollouts, solver on),
-  one second a move each: ours is ``alphabeta`` with ``time_limit_ms`` 1000; the bot takes a number of
+  one second a move each (``--bot-seconds``: the bot's): ours is ``alphabeta`` (``--algorithm``) with
+  ``time_limit_ms`` 1000; the bot takes a number of
   simulations, so it is given the number it ran in one second on its previous move (measured at each
   game's start, then adjusted move by move, growing by half at most). Colours alternate. Goal: at least 80% (draws count half) over 40.
   ``--seed`` sets the bots' seeds (and the endgames' random play), so that a match can run in chunks.
@@ -136,14 +138,14 @@ class TimedMCTSBot:
         return action
 
 
-def play_game(spiel, bot, ours_black: bool, our_times: list) -> float:
-    """One game; our score (1 win, 0.5 draw, 0 loss)."""
+def play_game(spiel, bot, ours_black: bool, our_times: list, algorithm: str = "alphabeta") -> float:
+    """One game, ours searching with ``algorithm`` at 1 s a move; our score (1 win, 0.5 draw, 0 loss)."""
     ours, theirs = initial_state(), spiel.new_initial_state()
     while not theirs.is_terminal():
         our_turn = (GAME.to_move(ours) == 0) == ours_black
         if our_turn:
             start = time.perf_counter()
-            result = api.search("othello", GAME.state_to_json(ours), {"name": "alphabeta"}, 1000)
+            result = api.search("othello", GAME.state_to_json(ours), {"name": algorithm}, 1000)
             our_times.append(time.perf_counter() - start)
             move = GAME.move_from_json(result.move, ours)
         else:
@@ -154,13 +156,13 @@ def play_game(spiel, bot, ours_black: bool, our_times: list) -> float:
     return (GAME.utility(ours, me) + 1) / 2
 
 
-def run_match(games: int, bot_seconds: float = 1.0, seed: int = 1):
+def run_match(games: int, bot_seconds: float = 1.0, seed: int = 1, algorithm: str = "alphabeta"):
     import pyspiel
     spiel = pyspiel.load_game("othello")
     scores, our_times, bot_times, simulations = [], [], [], []
     for g in range(games):
         bot = TimedMCTSBot(spiel, bot_seconds, seed + 1000 * g)  # calibrated afresh at every game's start
-        score = play_game(spiel, bot, ours_black=g % 2 == 0, our_times=our_times)
+        score = play_game(spiel, bot, ours_black=g % 2 == 0, our_times=our_times, algorithm=algorithm)
         scores.append(score)
         bot_times += bot.times
         simulations.append(bot.simulations)
@@ -168,7 +170,7 @@ def run_match(games: int, bot_seconds: float = 1.0, seed: int = 1):
             f"{sum(scores)}/{len(scores)}; bot at {bot.simulations} simulations, "
             f"{statistics.mean(bot.times):.2f} s a move")
     wins, draws = scores.count(1.0), scores.count(0.5)
-    return {"games": games, "bot_seconds": bot_seconds, "wins": wins, "draws": draws, "losses": games - wins - draws,
+    return {"games": games, "bot_seconds": bot_seconds, "algorithm": algorithm, "wins": wins, "draws": draws, "losses": games - wins - draws,
             "score": sum(scores) / games, "goal_met": games >= 40 and sum(scores) / games >= 0.8,
             "our_mean_move_s": round(statistics.mean(our_times), 3),
             "bot_mean_move_s": round(statistics.mean(bot_times), 3),
@@ -201,7 +203,8 @@ def markdown(results: dict) -> str:
         lines.append("")
     if "match" in results:
         m = results["match"]
-        lines += [f"- Against OpenSpiel's C++ MCTS bot held to {m['bot_seconds']} s a move (ours: 1 s): {m['games']} "
+        lines += [f"- Against OpenSpiel's C++ MCTS bot held to {m['bot_seconds']} s a move (ours: `{m['algorithm']}` at 1 s): "
+                  f"{m['games']} "
                   f"games, {m['wins']} won, "
                   f"{m['draws']} drawn, {m['losses']} lost: {100 * m['score']:.1f}% (goal: 80% over 40 games, "
                   f"{'met' if m['goal_met'] else 'NOT met'}). Mean time a move: ours {m['our_mean_move_s']} s, "
@@ -227,6 +230,7 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=40, help="games against the MCTS bot (default 40)")
     p.add_argument("--bot-seconds", type=float, default=1.0,
                    help="the time the MCTS bot's simulation count aims at, a move (default 1; ours is 1)")
+    p.add_argument("--algorithm", default="alphabeta", help="our search in the match (default alphabeta; auto)")
     p.add_argument("--seed", type=int, default=None, help="endgames' random play (default 14), bots' seeds (default 1)")
     p.add_argument("--no-check", action="store_true", help="endgames: skip the reference solver's check")
     p.add_argument("--markdown", action="store_true", help="write the Othello section of bench/STRENGTH.md")
@@ -238,7 +242,8 @@ def main(argv=None):
     if "endgames" in parts:
         results["endgames"] = run_endgames(args.positions, 14 if args.seed is None else args.seed, not args.no_check)
     if "match" in parts:
-        results["match"] = run_match(args.games, args.bot_seconds, 1 if args.seed is None else args.seed)
+        results["match"] = run_match(args.games, args.bot_seconds, 1 if args.seed is None else args.seed,
+                                     args.algorithm)
     section = markdown(results)
     print(section)
     if args.markdown:

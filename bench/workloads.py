@@ -6,6 +6,7 @@ import time
 from bench import c4sets, ours, peers
 from bench.report import make_row
 from bench.stats import fmt_ms, mean, median, percentile, ratio, summary
+from engine.games import othello
 
 
 class Context:
@@ -405,6 +406,9 @@ def expectimax_2048(ctx):
 
 # The same searches on the compiled core and on the Python reference, through the API ("core"): a fixed
 # depth or a fixed number of seeded iterations, so that both visit the same nodes.
+# An Othello endgame with 12 empty squares (the game type's sample): both cores' endgame solvers visit the
+# same nodes.
+OTHELLO_12_EMPTY = othello.GAME_TYPE.sample_states[2]
 CORE_SEARCHES = [
     ("connect4", {"moves": "4453"}, {"name": "alphabeta", "depth": 8}, "alpha-beta depth 8, defaults"),
     ("connect4", {"moves": ""}, {"name": "alphabeta", "depth": 8, "move_ordering": False,
@@ -416,6 +420,11 @@ CORE_SEARCHES = [
     ("tictactoe", {"board": ["......."] * 7, "k": 4}, {"name": "alphabeta", "depth": 4},
      "alpha-beta depth 4, defaults, empty 7x7 k=4"),
     ("tictactoe", EMPTY_TTT, {"name": "mcts", "iterations": 2000, "seed": 12345}, "MCTS 2000 iterations, 3x3"),
+    ("othello", othello.GAME_TYPE.sample_states[0], {"name": "alphabeta", "depth": 7},
+     "alpha-beta depth 7, defaults, the middle game (40 empty squares)"),
+    ("othello", {"to_move": "B"}, {"name": "mcts", "iterations": 1000, "seed": 12345},
+     "MCTS 1000 iterations, the start"),
+    ("othello", OTHELLO_12_EMPTY, {"name": "alphabeta"}, "endgame solver, 12 empty squares"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 9}, "expectimax depth 9, mid-game board"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 11, "probability_cutoff": 0.001},
      "expectimax depth 11, probability_cutoff 0.001, mid-game board"),

@@ -97,11 +97,12 @@ SMALL_SEARCH_VISITS = 1000
 
 
 def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
-           trace: bool = False, limits: Limits = Limits(), on_progress=None):
-    """Run ``algorithm`` (``{"name": ..., settings...}``) on the state; returns a
+           trace: bool = False, limits: Limits = Limits(), on_progress=None, options: dict | None = None):
+    """Run ``algorithm`` (``{"name": ..., settings...}``) on the state, under the game's ``options`` (which
+    may come inside ``algorithm`` too: :func:`game_options`); returns a
     :class:`~engine.result.SearchResult` whose moves are already in JSON form. ``on_progress``, if given,
     receives the search's :class:`~engine.result.Progress` reports, their moves in JSON form too."""
-    return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits).run(on_progress)
+    return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options).run(on_progress)
 
 
 class Search:
@@ -112,13 +113,16 @@ class Search:
     timeout)."""
 
     def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
-                 trace: bool = False, limits: Limits = Limits()):
+                 trace: bool = False, limits: Limits = Limits(), options: dict | None = None):
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-        self.module, self.settings, options, self.core, forced_move_search = settings_with_forced(game_id, algorithm)
+        self.module, self.settings, in_algorithm, self.core, forced_move_search = \
+            settings_with_forced(game_id, algorithm)
+        self.options = game_options(game_id, options, in_algorithm)
         self.trace, self.limits, self.unread = trace, limits, None
         try:
             with held_off(), reading(self.deadline):
-                self.game, self.state = load(game_id, state_json, limits, **options)
+                self.game, self.state = load_with_options(game_id, state_json, limits, self.options,
+                                                          set(in_algorithm) - set(options or ()))
         except ReadTimeout as stop:  # no time left to search: run() answers with the root's first move
             self.unread = stop
         require_fit(self.module, game_id)
@@ -129,7 +133,8 @@ class Search:
         self.forced = (self.unread is None and not forced_move_search and not trace
                        and game_type(game_id).answers_forced_moves
                        and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
-        self.runs_native = self.unread is None and self.native_core() == native.NATIVE
+        self.chosen = None if self.unread is not None else self.native_core()
+        self.runs_native = self.chosen == native.NATIVE
 
     @property
     def small(self) -> bool:
@@ -152,18 +157,21 @@ class Search:
         return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
 
     def run(self, on_progress=None):
-        if self.unread is not None:
-            return unread(self.unread, self.deadline)
+        if self.unread is not None:  # the game was never loaded: its instance's players are not known
+            result = unread(self.unread, self.deadline)
+            result.options = self.options
+            return result
         game = self.game
         if on_progress is not None:
             self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
         deadline = forced_budget(self.deadline) if self.forced else self.deadline
         with held_off():
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
-                                trace=self.trace, limits=self.limits, core=self.core)
+                                trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
         if self.forced:  # the move was never in doubt, and the request's time did not run out
             result.stats.stop_reason, result.stats.timed_out = FORCED, False
             result.stats.finish(self.deadline.elapsed())
+        result.players, result.options = list(game.players), self.options
         return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
@@ -270,7 +278,8 @@ def renamed(name: str, field: str) -> str:
     return name
 
 
-# A game's own errors name its options as settings of a search (``algorithm.tile_probabilities``).
+# A game's own errors name its options where the request should send them (``options.tile_probabilities``);
+# load_with_options names those a search sent in its ``algorithm`` alone as ``algorithm.<name>``.
 ALGORITHM_PREFIX, OPTION_PREFIX = "algorithm.", "options."
 
 
@@ -285,32 +294,56 @@ def unknown_setting_text(section: str, key: str, algorithm_name=None, game_id=No
     return unknown_setting_message(algorithm_name, key, known)
 
 
-def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None):
-    """``load`` for the rules routes, whose game options come in ``options`` rather than in an
-    ``algorithm`` object: an option the game does not declare, or a bad value, is an error on
-    ``options.<name>``."""
-    options = options or {}
+def game_options(game_id: str, options: dict | None, in_algorithm: dict | None = None) -> dict:
+    """The game options of a request: ``options``, their one canonical place on every route, and for a
+    search those its ``algorithm`` object carries too (their place before ``options`` existed, still
+    accepted). An option the game does not declare is an error on ``options.<name>``, and so is one given in
+    both places with different values."""
+    options = dict(options or {})
+    declared = game_type(game_id).option_names
     for name in options:
-        if name not in game_type(game_id).option_names:
-            raise UnknownSetting(unknown_option_message(game_id, name, game_type(game_id).option_names),
-                                 field=f"options.{name}")
+        if name not in declared:
+            raise UnknownSetting(unknown_option_message(game_id, name, declared), field=f"options.{name}")
+    for name, value in (in_algorithm or {}).items():
+        if name in options and (options[name] != value or type(options[name]) is not type(value)):
+            raise EngineError(f"options.{name}", f"{name} is given in options and in algorithm, with different "
+                                                 "values; options is its place")
+        options[name] = value
+    return options
+
+
+def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None,
+                      algorithm_only: set = frozenset()):
+    """``load`` under the game's ``options`` (:func:`game_options`); ``algorithm_only``: the names of those
+    that a search's ``algorithm`` carried and its ``options`` did not. A game's own errors name an option
+    ``options.<name>``; one of ``algorithm_only`` is named ``algorithm.<name>``, where the request sent it."""
+    options = game_options(game_id, options)
     try:
         return load(game_id, state_json, limits, **options)
     except EngineError as exc:
-        exc.errors = {field.replace(ALGORITHM_PREFIX, OPTION_PREFIX, 1) if field.startswith(ALGORITHM_PREFIX)
+        exc.errors = {ALGORITHM_PREFIX + field[len(OPTION_PREFIX):] if sent_in_algorithm(field, algorithm_only)
                       else field: messages for field, messages in exc.errors.items()}
         raise
 
 
+def sent_in_algorithm(field: str, algorithm_only: set) -> bool:
+    """Whether a game's error on ``field`` (``options.<name>...``) is about an option of ``algorithm_only``."""
+    return field.startswith(OPTION_PREFIX) and field[len(OPTION_PREFIX):].split(".")[0] in algorithm_only
+
+
 def describe_state(game, state) -> dict:
-    """Who moves, the legal moves (at a chance node the outcomes, with their probabilities in the same
-    order), and the result if the game is over (with the reason, where the game gives one)."""
+    """Who moves, the players (their ids in player order), the legal moves (at a chance node the outcomes,
+    with their probabilities in the same order) as ``legal_moves`` and, under their name before it,
+    ``moves``, and the result if the game is over (with the reason, where the game gives one)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
     moves = [] if terminal else game.actions(state)
+    legal = [game.move_to_json(m) for m in moves]
     info = {
         "to_move": None if terminal else ("chance" if mover < 0 else game.players[mover]),
-        "moves": [game.move_to_json(m) for m in moves],
+        "players": list(game.players),
+        "legal_moves": legal,
+        "moves": legal,
         "terminal": terminal,
         "utilities": None,
     }
@@ -340,6 +373,8 @@ def describe_game(game_id: str) -> dict:
         "name": declared.name,
         "description": declared.description,
         "players": list(declared.players),
+        "player_info": [dataclasses.asdict(player) for player in declared.player_info],
+        "player_prefix": declared.player_prefix,
         "min_players": declared.min_players,
         "max_players": declared.max_players,
         "chance": declared.chance,
@@ -354,6 +389,8 @@ def describe_game(game_id: str) -> dict:
         "initial_state": declared.initial_state,
         "move_format": declared.move_format,
         "move_schema": declared.move_schema,
+        "history_field": declared.history_field,
+        "conventions": declared.conventions,
         "options": [dataclasses.asdict(option) for option in declared.options],
         "algorithms": fitting_algorithms(declared),
         "cores": native.game_cores(declared),

@@ -3,7 +3,8 @@
 A game object holds the rules (and, for an explicit tree, the tree itself); states are immutable, hashable
 values that only the game interprets. Searches never look inside a state: they ask the game.
 
-Players are numbered 0..n-1; ``players`` names them (``"X"``, ``"O"``; ``"MAX"``, ``"MIN"``). At a chance
+Players are numbered 0..n-1; ``players`` gives their ids, as states and answers write them (``"X"``, ``"O"``;
+``"MAX"``, ``"MIN"``), among those the game's ``GameType`` declares. At a chance
 node ``to_move`` returns :data:`CHANCE`, and ``chance_outcomes`` lists ``(outcome, probability)`` pairs
 whose outcomes ``result`` applies like moves.
 
@@ -14,6 +15,8 @@ listed: nothing is detected by looking for overridden methods), and JSON convers
 """
 import time
 from typing import NamedTuple
+
+from engine.registry import EXPLICIT_CHANCE
 
 CHANCE = -1
 
@@ -47,7 +50,8 @@ class Game:
     Class attributes:
 
     - ``id``: the game's id in the API (``"tictactoe"``).
-    - ``players``: display names, indexed by player number.
+    - ``players``: the players' ids, indexed by player number (their display names and colours are the
+      ``GameType``'s ``player_info``).
     - ``has_chance``: some states are chance nodes.
     - ``zero_sum``: two sides whose utilities always sum to zero, so one number describes a state.
     - ``sides``: in a zero-sum game, the side (0 or 1) of each player, in player order; the players of a
@@ -63,8 +67,11 @@ class Game:
       method of a capability the game does not list keeps the default below, which is always correct
       and never clever. The contract suite checks the list against the methods.
 
-    Instance attributes may refine the class's (a tree knows its players and whether it has chance
-    nodes only once it is loaded), within what the game's ``GameType`` declares.
+    A game's class that sets ``game_type`` takes ``players``, ``has_chance``, ``zero_sum``,
+    ``outcome_game`` and ``utility_bounds`` from it (its ``players``, ``chance``, ``zero_sum``,
+    ``outcomes`` and ``utility_bounds``): they are declared once. Instance attributes may refine the
+    class's (a tree knows its players and whether it has chance nodes only once it is loaded), within
+    what the game's ``GameType`` declares.
     """
 
     id = "game"
@@ -77,6 +84,14 @@ class Game:
     capabilities: frozenset = frozenset()
     game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
     notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("game_type")
+        if declared is not None:
+            cls.players, cls.zero_sum = declared.players, declared.zero_sum
+            cls.has_chance = declared.chance == EXPLICIT_CHANCE
+            cls.outcome_game, cls.utility_bounds = declared.outcomes, declared.utility_bounds
 
     @property
     def n_players(self) -> int:

@@ -35,13 +35,30 @@ NO_CHANCE, EXPLICIT_CHANCE, OPTIONAL_CHANCE = "none", "explicit", "optional"
 
 @dataclass(frozen=True)
 class GameOption:
-    """A setting that belongs to the game's rules, not to the search, sent with the algorithm settings
-    (``algorithm.tile_probabilities``). ``schema`` is its JSON Schema; the game's ``load`` validates it
-    and names ``algorithm.<name>`` when it is wrong."""
+    """A setting that belongs to the game's rules, not to the search, sent in a request's ``options``
+    (``options.tile_probabilities``) on every route, or, as before ``options`` existed, among a search's
+    algorithm settings. ``schema`` is its JSON Schema; the game's ``load`` validates it and names
+    ``options.<name>`` when it is wrong."""
 
     name: str
     schema: dict
     description: str
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player as the API names it: ``id`` as it appears in states and answers (``to_move``,
+    ``perspective``, the keys of ``utilities``, an answer's ``players``), ``name`` to show a person, and
+    ``colour``, a CSS colour ``#rrggbb`` a front end may draw the player in."""
+
+    id: str
+    name: str
+    colour: str
+
+
+def player_ids(players: tuple) -> tuple:
+    """The ids of ``players`` (:class:`Player`), in player order: a ``GameType``'s ``players``."""
+    return tuple(player.id for player in players)
 
 
 @dataclass(frozen=True)
@@ -50,7 +67,10 @@ class GameType:
     capabilities the game object lists, :attr:`engine.game.Game.capabilities`); a search that needs an
     assumption a game does not declare takes a path that does not need it, or refuses the game.
 
-    - ``players``: the players' names in player order. ``min_players``/``max_players`` give the range
+    - ``players``: the players' ids in player order (``player_ids(player_info)``).
+    - ``player_info``: each player's :class:`Player` (id, display name, colour), in player order.
+      ``player_prefix``: instances with players beyond those declared (n-player trees) name player ``i``
+      prefix + ``i`` (``"P0"``); None: every instance's players are a prefix of the declared ones. ``min_players``/``max_players`` give the range
       when instances differ (an n-player tree, a maze with 1..k ghosts; ``max_players`` None: no bound);
       by default both are ``len(players)``.
     - ``chance``: :data:`NO_CHANCE`, :data:`EXPLICIT_CHANCE` (chance nodes with listed probabilities),
@@ -79,6 +99,10 @@ class GameType:
     - ``value_unit``: what a search's ``value`` means in this game, in words (its unit).
     - ``answers_forced_moves``: a position with a single legal move is answered without a search
       (:func:`engine.api.forced`); False for trees, whose answer is the textbook's number at the root.
+    - ``history_field``: the field of a state that holds the moves played (connect4 and chess ``moves``,
+      checkers ``history``), or None when states keep no history.
+    - ``conventions``: in words, the game's own numbering and letters that the API keeps as the game's
+      players know them (PDN squares, backgammon points), and how they map to the API's moves and ids.
     - ``value_scale``: :mod:`engine.scale`'s scale of those values (``pawns``, ``outcome`` or ``value``),
       which gives a search's ``score`` and ``win_probability``.
     """
@@ -109,8 +133,14 @@ class GameType:
     value_unit: str = ""
     answers_forced_moves: bool = True
     value_scale: str = "value"
+    player_info: tuple = ()
+    player_prefix: str | None = None
+    history_field: str | None = None
+    conventions: str = ""
 
     def __post_init__(self):
+        if player_ids(self.player_info) != tuple(self.players):
+            raise ValueError(f"{self.id}: player_info declares {player_ids(self.player_info)}, players {self.players}")
         if self.min_players is None:              # a fixed number of players
             object.__setattr__(self, "min_players", len(self.players))
             object.__setattr__(self, "max_players", len(self.players))

@@ -100,6 +100,8 @@ class SearchResult:
     certainty_equivalent: float | None = None  # expectimax: U^-1 of the value, in the game's units
     auto: dict | None = None  # algorithm auto: what it ran ("chosen") and the level's "handicap"
     move_extras: dict | None = None  # the game's own fields about the move (backgammon: its "steps")
+    players: list | None = None  # the instance's player ids, in player order (values are in that order)
+    options: dict | None = None  # the game options the search ran under
 
     def __post_init__(self):
         self.value = finite(self.value)

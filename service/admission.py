@@ -15,7 +15,9 @@ is told to stop (SIGTERM, see :mod:`service.worker`) it refuses new searches too
 finish. A waiting search's time limit runs while it waits (the limit counts from the request's
 arrival), and it waits no longer than that: if no slot has come free by then, it answers at its deadline
 with what a millisecond finds (``timed_out``). So a search never answers later than its limit plus the
-usual margin, however long the running ones take.
+usual margin, however long the running ones take. A rules request with a big body (service/rules.py) is
+admitted as a search is, and takes a slot while a search process answers it; it has no time limit, so it
+waits for one up to ``MAX_TIME_LIMIT_MS`` (the longest a search holds one), then is refused (503).
 """
 from contextlib import contextmanager
 import math
@@ -124,7 +126,8 @@ class Admission:
         """Hold a search slot for the body of the ``with``, waiting for one at most ``patience_s`` (the
         search's time left); the search's ticket (:meth:`enter`'s, taken here if not given) becomes its
         place in the line. A search whose time ran out while it waited runs without a slot: it has no time
-        left, so it answers at once with what a millisecond finds."""
+        left, so it answers at once with what a millisecond finds. The ``with`` gets whether it holds a
+        slot."""
         ticket = self.enter(ticket)
         with self.guard:
             ticket._release()
@@ -135,10 +138,10 @@ class Admission:
             if admitted:
                 self.running += 1
         if not admitted:
-            yield
+            yield False
             return
         try:
-            yield
+            yield True
         finally:
             with self.guard:
                 self.running -= 1

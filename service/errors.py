@@ -142,6 +142,8 @@ def unknown_settings(errors: dict) -> tuple:
     algorithm = body.get("algorithm") if isinstance(body, dict) else None
     name = algorithm.get("name") if isinstance(algorithm, dict) else None
     game = request.view_args.get("game") if has_request_context() and request.view_args else None
+    if game is None and isinstance(body, dict) and isinstance(body.get("game"), str):  # a search's body names it
+        game = body.get("game")
     out, unknown = {}, 0
     for field, messages in errors.items():
         head, _, key = field.partition(".")

@@ -89,7 +89,7 @@ class Fairness:
     def key_of(self, api_key: str | None, address: str | None) -> str:
         """The key a client is counted by, from its ``X-API-Key`` header and its address: the key's
         digest when it is a valid one, else the address."""
-        if api_key and api_key_digest(api_key) in self.key_digests:
+        if api_key and self.key_digests and api_key_digest(api_key) in self.key_digests:
             return "key:" + api_key_digest(api_key)[:32]
         return "addr:" + (address or "unknown")
 

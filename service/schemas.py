@@ -4,6 +4,9 @@
 The schemas check shapes and numbers; the engine checks what only it knows (whether a state is legal,
 whether an algorithm fits a game, which settings an algorithm takes).
 """
+from collections.abc import Mapping
+from functools import cache
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from engine.games.checkers import MAX_NO_PROGRESS_PLIES
@@ -33,7 +36,8 @@ class StrictSchema(Schema):
 
 
 class GameOptionsSchema(StrictSchema):
-    """The games' options (``GameOption``): ``options`` of the rules routes, and fields of ``algorithm``."""
+    """The games' options (``GameOption``): ``options`` of every route (their canonical place), and, as
+    before ``options`` existed, fields of a search's ``algorithm``."""
 
     evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
     tile_probabilities = fields.Dict(
@@ -76,6 +80,7 @@ class SearchRequestSchema(StrictSchema):
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = State(required=True)
     algorithm = fields.Nested(AlgorithmSchema, required=True)
+    options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
     trace = JSONBoolean()
 
@@ -115,3 +120,44 @@ class ApplyRequestSchema(StrictSchema):
             field = "moves" if "moves" in data else "move"
             raise ValidationError("exactly one of move (a move) and moves (a list of moves, applied in order)",
                                   field)
+
+
+def load(schema: Schema, data):
+    """``schema.load(data)``, sooner. marshmallow deserialises every field a body lacks, as missing: a
+    search request's 29 fields, most of them absent, took 357k instructions, as much as a trivial search's
+    engine work. A body that has every field the schema requires (its nested schemas' included) is loaded
+    with ``partial=True``, which skips the absent fields instead: with the required ones present and no
+    field having a default (tests/service/test_schemas.py checks both), the same load. A body with any
+    error is loaded again in full, so that the errors are marshmallow's own, every one of them."""
+    if complete(type(schema), data):
+        try:
+            return schema.load(data, partial=True)
+        except ValidationError:
+            pass
+    return schema.load(data)
+
+
+def complete(schema_class, data) -> bool:
+    """Whether ``data`` is an object with every field ``schema_class`` requires, and each of its nested
+    objects every field its schema requires."""
+    if not isinstance(data, Mapping):
+        return False
+    for key, required, nested in checked_fields(schema_class):
+        if key not in data:
+            if required:
+                return False
+        elif nested is not None and not complete(nested, data[key]):
+            return False
+    return True
+
+
+@cache
+def checked_fields(schema_class) -> tuple:
+    """The fields of ``schema_class`` that :func:`complete` looks at: ``(key, required, nested schema
+    class or None)`` for each required or nested one."""
+    out = []
+    for name, field in schema_class._declared_fields.items():
+        nested = type(field.schema) if isinstance(field, fields.Nested) else None
+        if field.required or nested is not None:
+            out.append((field.data_key or name, field.required, nested))
+    return tuple(out)

@@ -21,9 +21,12 @@ and then runs search after search on pages of its own.
   is forked for it and leaves once it is done.
 - **A search is its request**: the JSON-level arguments of ``engine.api.Search`` (game, state, algorithm,
   the time left, trace, limits), sent over the process's pipe (a ``multiprocessing`` connection); the
-  process loads the state and runs the search, and sends back its progress (when asked: the stream), then
-  its result, or the ``EngineError`` it raised (raised again in the worker), or a fault's traceback (a
-  :class:`SearchFailed`, which the routes answer with 500).
+  process loads the state and runs the search, and sends back (when asked: the stream) that the state is
+  read (``READY``) and its progress, then its result, or the ``EngineError`` it raised (raised again in
+  the worker), or a fault's traceback (a :class:`SearchFailed`, which the routes answer with 500).
+- **Other work that would hold the worker's interpreter** (a rules request on a big state, which is
+  mostly the state's reading: service/rules.py) is a *task*: a module-level function and its keyword
+  arguments (:meth:`SearchPool.run`), sent and answered the same way, admitted as a search is.
 - **Stopping**: :meth:`PooledSearch.stop` sends the process ``SIGUSR1``, whose handler cancels the search
   in hand (``Search.cancel``): it answers as on a timeout. A process goes back to the pool only once its
   last answer has been read, so a late signal finds it idle and does nothing.
@@ -59,6 +62,11 @@ import warnings
 from engine.errors import EngineError
 
 INFO, RESULT, ERROR, FAILED = "info", "result", "error", "failed"
+# Sent, to a search whose progress is asked for (the stream's), once its state is read: the request's errors
+# would have come before it.
+READY = "ready"
+# The messages that come before a search's last.
+UNDER_WAY = (INFO, READY)
 GRACE_SECONDS = 5.0
 # How long an idle process told to leave, or a stopped one, is given before it is killed.
 LEAVE_SECONDS = 1.0
@@ -257,9 +265,19 @@ class SearchPool:
         """``engine.api.Search(**request).run()`` on an idle process; ``wait_s``, if given, is the longest
         the worker waits for its answer (its time limit and ``GRACE_SECONDS``); ``progress``: whether its
         progress reports are sent too."""
+        return self.send(None, request, wait_s, progress)
+
+    def run(self, task, arguments: dict, wait_s: float | None = None) -> "PooledSearch":
+        """``task(**arguments)`` on an idle process (``task``: a module-level function, sent by its name);
+        its return value is the result, and the exceptions it raises are the search's (an
+        ``EngineError`` raised again in the worker, anything else a :class:`SearchFailed`)."""
+        return self.send(task, arguments, wait_s, False)
+
+    def send(self, task, request: dict, wait_s: float | None, progress: bool) -> "PooledSearch":
+        """``request`` for ``task`` (None: a search) on an idle process."""
         process = self.take()
         try:
-            process.conn.send((request, progress))
+            process.conn.send((task, request, progress))
         except OSError:
             self.give_back(process, clean=False)
             raise SearchFailed("the search's process could not be reached") from None
@@ -329,7 +347,7 @@ class PooledSearch(RunningSearch):
         except (EOFError, OSError):
             self.broken = True
             raise SearchFailed("the search's process ended without an answer") from None
-        if kind != INFO:
+        if kind not in UNDER_WAY:
             self.ended = True
         return unpacked(kind, data)
 
@@ -369,7 +387,7 @@ class PooledSearch(RunningSearch):
                 self.broken = True
                 return
             self.kept.append(message)
-            if message[0] != INFO:
+            if message[0] not in UNDER_WAY:
                 self.ended = True
 
     def leftovers(self):
@@ -442,8 +460,8 @@ def watch_lifeline(lifeline: int) -> None:
 
 
 def serve(conn, nice: int, lifeline: int) -> None:
-    """In a pool's process: run each request received, send its messages; exit when told (None), or when
-    the worker has gone."""
+    """In a pool's process: run each request received (a search, or a task), send its messages; exit when
+    told (None), or when the worker has gone."""
     code = 1
     try:
         for signum in WORKER_SIGNALS:
@@ -474,14 +492,19 @@ def serve(conn, nice: int, lifeline: int) -> None:
                 break
             if message is None:
                 break
-            request, progress = message
+            task, request, progress = message
             searching["stopped"] = False
             try:
-                prepared = engine.api.Search(**request)
-                searching["search"] = prepared
-                if searching["stopped"]:
-                    prepared.cancel()
-                result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)
+                if task is not None:
+                    result = task(**request)
+                else:
+                    prepared = engine.api.Search(**request)
+                    searching["search"] = prepared
+                    if progress:
+                        conn.send((READY, None))
+                    if searching["stopped"]:
+                        prepared.cancel()
+                    result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)
             except EngineError as error:
                 answer = (ERROR, error)
             except BaseException as error:  # a fault: described to the worker, which logs it and answers 500

@@ -30,7 +30,10 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (the engine
     caps it in entries and bytes: :class:`engine.search.trace.Tracer`), the move and the principal variation in the game's own notation (chess:
     ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with
-    (for ``auto``, also what it chose and the level's handicap). ``score`` and ``win_probability`` put the
+    (for ``auto``, also what it chose and the level's handicap). ``players`` are the ids of the instance's
+    players in player order (``values`` are in that order; null only when the time ran out before the state
+    was read), ``options`` the game options the search ran under (sent in ``options`` or, as before, in
+    ``algorithm``). ``score`` and ``win_probability`` put the
     value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``."""
     value_scale = game_type(game_id).value_scale
     body = {
@@ -38,6 +41,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         "value": finite(result.value),
         **scored(value_scale, finite(result.value), result.outcome, result.plies_to_end),
         "perspective": result.perspective,
+        "players": result.players,
         "outcome": result.outcome,
         "plies_to_end": result.plies_to_end,
         "pv": list(result.pv),
@@ -54,6 +58,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         body["certainty_equivalent"] = finite(result.certainty_equivalent)
     if trace:
         body["trace"] = result.trace or []
+    body["options"] = result.options or {}
     body["algorithm"] = algorithm if result.auto is None else {**algorithm, **result.auto}
     return body
 

@@ -71,17 +71,19 @@ class Client:
     # The routes.
 
     def search(self, game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None = None,
-               trace: bool = False) -> SearchResponse:
-        """``POST /v1/search``. ``algorithm`` is the algorithm object, or only its name."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace)
+               trace: bool = False, options: Mapping[str, Any] | None = None) -> SearchResponse:
+        """``POST /v1/search``. ``algorithm`` is the algorithm object, or only its name; ``options`` the game's
+        options (as for ``legal_moves`` and ``apply``)."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options)
         return self._json("POST", "/v1/search", body, timeout=self._search_timeout(time_limit_ms))
 
     def search_stream(self, game: str, state: State, algorithm: str | Mapping[str, Any],
-                      time_limit_ms: int | None = None, trace: bool = False) -> Iterator[Event]:
+                      time_limit_ms: int | None = None, trace: bool = False,
+                      options: Mapping[str, Any] | None = None) -> Iterator[Event]:
         """``POST /v1/search/stream``: yields each ``info`` event as it arrives, then the ``result``; an
         ``error`` event is raised as a ProblemError. Closing the generator early closes the connection,
         which stops the search."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace)
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options)
         response = self.session.post(self.base_url + "/v1/search/stream", json=body, stream=True,
                                      headers={**self.headers, "Accept": "text/event-stream, application/problem+json"},
                                      timeout=self._search_timeout(time_limit_ms))
@@ -106,7 +108,8 @@ class Client:
         return self._json("GET", f"/v1/games/{requests.utils.quote(str(id), safe='')}")
 
     def legal_moves(self, game: str, state: State, options: Mapping[str, Any] | None = None) -> Position:
-        """``POST /v1/games/{game}/legal-moves``: who moves, the legal moves, the result if the game is over."""
+        """``POST /v1/games/{game}/legal-moves``: who moves, the players, the legal moves (``legal_moves``),
+        the result if the game is over."""
         body: dict[str, Any] = {"state": state}
         if options is not None:
             body["options"] = dict(options)
@@ -142,9 +145,11 @@ class Client:
 
 
 def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None,
-                trace: bool) -> dict[str, Any]:
+                trace: bool, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "state": state,
                             "algorithm": {"name": algorithm} if isinstance(algorithm, str) else dict(algorithm)}
+    if options is not None:
+        body["options"] = dict(options)
     if time_limit_ms is not None:
         body["time_limit_ms"] = time_limit_ms
     if trace:

@@ -40,6 +40,7 @@ class SearchResponse(TypedDict):
     score: dict[str, Any]
     win_probability: float | None
     perspective: str
+    players: list[str] | None                    # the instance's player ids, in player order (values' order)
     outcome: Literal["win", "loss", "draw"] | None
     plies_to_end: int | None
     pv: list[Move]
@@ -51,6 +52,7 @@ class SearchResponse(TypedDict):
     certainty_equivalent: NotRequired[float]
     trace: NotRequired[list[dict[str, Any]]]
     steps: NotRequired[list[dict[str, Any]]]     # backgammon: the chosen play's steps
+    options: dict[str, Any]                      # the game options the search ran under
     algorithm: dict[str, Any]
 
 
@@ -70,7 +72,9 @@ class SearchInfo(TypedDict):
 
 class Position(TypedDict):
     to_move: str | None
-    moves: list[Move]
+    players: list[str]                           # the instance's player ids, in player order
+    legal_moves: list[Move]
+    moves: list[Move]                            # legal_moves under its earlier name
     terminal: bool
     utilities: dict[str, float] | None
     reason: NotRequired[str]
@@ -86,11 +90,19 @@ class AppliedPosition(Position):
     played_san: NotRequired[str]                 # chess: the move just played
 
 
+class PlayerInfo(TypedDict):
+    id: str                                      # as states and answers write the player
+    name: str
+    colour: str                                  # "#rrggbb"
+
+
 class Game(TypedDict):
     id: str
     name: str
     description: str
     players: list[str]
+    player_info: list[PlayerInfo]
+    player_prefix: str | None                    # trees: an n-player tree's player i is prefix + i
     min_players: int
     max_players: int | None
     chance: Literal["none", "explicit", "optional"]
@@ -105,6 +117,8 @@ class Game(TypedDict):
     initial_state: State
     move_format: str
     move_schema: dict[str, Any]
+    history_field: str | None                    # the state's field that keeps the game's history
+    conventions: str                             # the game's own numbering and letters, and their mapping
     options: list[dict[str, Any]]
     algorithms: list[str]
     cores: list[str]

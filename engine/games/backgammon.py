@@ -27,11 +27,12 @@ import math
 from operator import mul
 
 from engine.errors import IllegalMove, InvalidState
-from engine.registry import EXPLICIT_CHANCE, GameType
+from engine.registry import EXPLICIT_CHANCE, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, MOVE_ORDERING, Game
 
 GAME_ID = "backgammon"
-PLAYERS = ("X", "O")
+PLAYER_INFO = (Player("X", "X (white)", "#f4f1e8"), Player("O", "O (black)", "#222222"))
+PLAYERS = player_ids(PLAYER_INFO)
 CHECKERS = 15
 BAR, OFF = 25, 0
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)  # either side
@@ -320,6 +321,11 @@ GAME_TYPE = GameType(
                      "state": {**START_JSON, "dice": [3, 1]},
                      "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
     players=PLAYERS,
+    player_info=PLAYER_INFO,
+    conventions="The players are X and O, as in GNU Backgammon. points[i] is point i + 1 counted from X's "
+                "side (X's checkers positive, O's negative), but a play is written in its mover's own "
+                "numbering, as players write it: O's point n is points[24 - n]. A play's steps give from and "
+                "to as indices of points, or \"bar\" and \"off\".",
     chance=EXPLICIT_CHANCE,
     zero_sum=True,
     alternating=False,
@@ -346,10 +352,6 @@ class Backgammon(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING})
-    players = PLAYERS
-    has_chance = True
-    zero_sum = True
-    utility_bounds = (-3.0, 3.0)
 
     # --- the rules ---
 

@@ -40,7 +40,7 @@ import re
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
 from engine.games.checkers_kings import plies_to_win, table
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
-from engine.registry import NO_CHANCE, GameOption, GameType
+from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
 
 GAME_ID = "checkers"
 BLACK, WHITE = 0, 1
@@ -273,6 +273,8 @@ MAN_MOVE_RESETS = GameOption(
 # such moves (and before the first, after the last) come fewer than the limit's plies.
 IRREVERSIBLE_MOVES = 24 * 7 + 23
 
+PLAYER_INFO = (Player("b", "Black", "#222222"), Player("w", "White", "#ffffff"))
+
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="English checkers",
@@ -281,8 +283,8 @@ GAME_TYPE = GameType(
                 "jumping an adjacent enemy piece to the empty square beyond. Captures are forced, a capture "
                 "goes on while the piece can jump again, and a man reaching the far row is crowned and his "
                 "move ends. A player who cannot move loses. Draws: threefold repetition, or "
-                "algorithm.no_progress_plies plies (default 80) without a capture or a man's move (with "
-                "algorithm.man_move_resets false, without a capture: OpenSpiel's rule). Black moves first.",
+                "options.no_progress_plies plies (default 80) without a capture or a man's move (with "
+                "options.man_move_resets false, without a capture: OpenSpiel's rule). Black moves first.",
     state_format="{\"board\": [8 strings of 8, top row first: 'b', 'w' men, 'B', 'W' kings, '.' empty], "
                  "\"to_move\": \"b\" | \"w\", \"history\"?: [PDN FENs]} or {\"fen\": PDN FEN, "
                  "\"history\"?: [...]} or {} (the start). The dark squares are numbered 1-32 from the top: "
@@ -297,7 +299,13 @@ GAME_TYPE = GameType(
                 "landing square (\"26x10\" is accepted when only one path joins the two squares)",
     example_request={"game": "checkers", "state": {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"},
                      "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000},
-    players=("b", "w"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    history_field="history",
+    conventions="The players' ids are the board's men, b (Black, first, on 1-12 at the start) and w (White); "
+                "their kings are B and W, and a PDN FEN writes the side to move as B or W. Squares keep PDN's "
+                "numbers 1-32 (row 1, the top, holds 1-4) and moves PDN's notation (\"11-15\", \"22x15\"). "
+                "history holds earlier positions (PDN FENs), not moves.",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,           # a multi-jump is one move, and there are no passes: a player stuck loses
@@ -328,10 +336,6 @@ class Checkers(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, PLIES_BOUND})
-    players = ("b", "w")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     def __init__(self, limit: int = DEFAULT_NO_PROGRESS_PLIES, man_move_resets: bool = DEFAULT_MAN_MOVE_RESETS):
         self.limit = limit
@@ -688,7 +692,7 @@ def parse_history(history, current: tuple, game: Checkers) -> tuple:
         raise InvalidState("history is a list of PDN FEN strings, oldest first", field="state.history")
     if len(history) > game.limit:
         raise InvalidState(f"{len(history)} plies without a capture or a man's move: the game was drawn "
-                           f"after {game.limit} (algorithm.no_progress_plies)", field="state.history")
+                           f"after {game.limit} (options.no_progress_plies)", field="state.history")
     positions = []
     for i, fen in enumerate(history):
         field = f"state.history[{i}]"
@@ -713,7 +717,7 @@ def parse_history(history, current: tuple, game: Checkers) -> tuple:
     return tuple(keys)
 
 
-def parse_limit(value, field: str = "algorithm.no_progress_plies") -> int:
+def parse_limit(value, field: str = "options.no_progress_plies") -> int:
     if value is None:
         return DEFAULT_NO_PROGRESS_PLIES
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_NO_PROGRESS_PLIES:
@@ -721,7 +725,7 @@ def parse_limit(value, field: str = "algorithm.no_progress_plies") -> int:
     return value
 
 
-def parse_resets(value, field: str = "algorithm.man_move_resets") -> bool:
+def parse_resets(value, field: str = "options.man_move_resets") -> bool:
     if value is None:
         return DEFAULT_MAN_MOVE_RESETS
     if not isinstance(value, bool):

@@ -19,7 +19,7 @@ computation per candidate move, which is also the child's.
 from operator import itemgetter
 
 from engine.errors import InvalidState
-from engine.registry import NO_CHANCE, GameType
+from engine.registry import NO_CHANCE, GameType, Player, player_ids
 from engine.game import (EVALUATION, HASHING, IMMEDIATE_WIN, MOVE_ORDERING, OUTCOME_BOUNDS, PLIES_BOUND, RANDOM_PLAYOUT,
                          SAFE_CHILDREN, Game)
 
@@ -109,6 +109,8 @@ def threat_outlook(x_threats: int, o_threats: int) -> int:
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 SCORE = itemgetter(0)                                         # of a (score, column, child) triple
 
+PLAYER_INFO = (Player("X", "Red", "#d62828"), Player("O", "Yellow", "#f7c815"))
+
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="Connect Four",
@@ -126,7 +128,12 @@ GAME_TYPE = GameType(
     example_request={"game": "connect4", "state": {"moves": "4453"},
                      "algorithm": {"name": "alphabeta", "depth": 8}, "time_limit_ms": 1000,
                      "trace": False},
-    players=("X", "O"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    history_field="moves",
+    conventions="The players' ids are the board's letters, X (first) and O. A move is a column 0..6 from the "
+                "left, but a moves state writes the columns played as the digits 1..7 of Pons' notation and "
+                "the standard test sets: move 3 is the digit \"4\".",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,
@@ -232,10 +239,6 @@ class Connect4(Game):
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                               RANDOM_PLAYOUT, PLIES_BOUND})
-    players = ("X", "O")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     # --- the rules -------------------------------------------------------------------------------
 

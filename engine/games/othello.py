@@ -20,7 +20,7 @@ from engine.games.othello_board import (CENTRE, FULL, PASS, START_BLACK, START_W
                                         squares)
 from engine.games.othello_eval import SQUARE_WEIGHTS, evaluate_for_mover
 from engine.games import othello_endgame
-from engine.registry import NO_CHANCE, GameType
+from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "othello"
 COLUMNS, ROWS = "abcdefgh", "12345678"
@@ -28,6 +28,8 @@ COLOURS = ("B", "W")
 NAMES = [COLUMNS[s % 8] + ROWS[s // 8] for s in range(64)] + ["pass"]
 SQUARE_OF = {name: s for s, name in enumerate(NAMES)}
 SQUARE_WEIGHT_DESCENDING = [-w for w in SQUARE_WEIGHTS].__getitem__   # a sort key: heavier squares first
+
+PLAYER_INFO = (Player("B", "Black", "#111111"), Player("W", "White", "#fafafa"))
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -45,7 +47,10 @@ GAME_TYPE = GameType(
                 "when the player to move has no legal square",
     example_request={"game": "othello", "state": {"to_move": "B"},
                      "algorithm": {"name": "alphabeta", "depth": 4}, "time_limit_ms": 1000},
-    players=COLOURS,
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    conventions="The players' ids are the board's letters, B (Black, first) and W (White). A move is a "
+                "square, column a-h then row 1-8 counted from the top (\"d3\"), or \"pass\".",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,                 # a pass is a ply of its own: the players strictly alternate
@@ -53,6 +58,7 @@ GAME_TYPE = GameType(
     utility_bounds=(-1.0, 1.0),
     max_length=120,                   # 60 discs, and at most one pass before each
     key_fixes_ply=False,              # a pass adds no disc: one position may come at different plies
+    native_core=True,
     value_unit="a solved position (outcome not null): the final disc difference with perfect play, -64..64; otherwise a heuristic estimate in (-1, 1) (MCTS: the mean playout utility), or +1/-1/0 when the winner was proven but not the score",
     value_scale="outcome",
     move_schema={"type": "string", "pattern": "^([a-h][1-8]|pass)$"},
@@ -89,10 +95,6 @@ class Othello(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, RANDOM_PLAYOUT, PLIES_BOUND, ENDGAME_SOLVER})
-    players = COLOURS
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
 
     # --- the rules -------------------------------------------------------------------------------
 
@@ -171,6 +173,11 @@ class Othello(Game):
         """The final disc difference with perfect play, when few enough squares are empty; see
         :func:`engine.games.othello_endgame.solve`."""
         return othello_endgame.solve(state[0], state[1], deadline, ordering, tt_capacity, stats)
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/othello.cpp): ``(me, them, player)``;
+        the core derives the rest."""
+        return state[0], state[1], state[2]
 
     # --- JSON ------------------------------------------------------------------------------------
 

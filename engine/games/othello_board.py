@@ -5,7 +5,7 @@ Square ``8 * row + column`` is bit ``8 * row + column``: row 0 is row "1" (the t
 ``"d3"`` is bit 19. These functions know nothing of colours, JSON or searches: the game
 (:mod:`engine.games.othello`), its evaluation and its endgame solver all build on them.
 """
-from engine.bits import cells_of as squares   # the set squares of a bitboard, lowest first
+from engine.bits import cells_of as squares  # noqa: F401  (for the endgame solver) the set squares, lowest first
 
 FULL = (1 << 64) - 1
 NOT_A = 0xFEFEFEFEFEFEFEFE          # every square but column a (a shift east must not wrap into it)

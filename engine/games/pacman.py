@@ -34,7 +34,7 @@ from functools import lru_cache
 from engine.bits import cells_of
 from engine.errors import InvalidState
 from engine.game import EVALUATION, Game
-from engine.registry import NO_CHANCE, GameOption, GameType
+from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
 
 GAME_ID = "pacman"
 WEST, STOP, EAST, NORTH, SOUTH = "West", "Stop", "East", "North", "South"
@@ -51,7 +51,10 @@ GHOST_NUMBERS = {"G": 1, "1": 1, "2": 2, "3": 3, "4": 4}   # CS188's layout.py: 
 LAYOUT_CHARS = "%.oP" + "".join(GHOST_NUMBERS)            # anything else is an empty cell, as in CS188
 EMPTY = " "
 SCORE, BETTER = "score", "better"
-PLAYERS = ("Pacman",) + tuple(f"Ghost{i}" for i in range(1, MAX_GHOSTS + 1))
+GHOST_COLOURS = ("#e60000", "#004de6", "#fa6912", "#1abfb3", "#ff9900", "#6621e8", "#ffb8ff", "#2ecc40")
+PLAYER_INFO = (Player("Pacman", "Pacman", "#ffeb3b"),) + tuple(
+    Player(f"Ghost{i}", f"Ghost {i}", colour) for i, colour in enumerate(GHOST_COLOURS, start=1))
+PLAYERS = player_ids(PLAYER_INFO)
 
 EVALUATION_OPTION = GameOption(
     name="evaluation",
@@ -91,6 +94,11 @@ GAME_TYPE = GameType(
                      "algorithm": {"name": "alphabeta", "depth": 6, "move_ordering": False,
                                    "transposition_table": False}, "time_limit_ms": 1000},
     players=PLAYERS,
+    player_info=PLAYER_INFO,
+    conventions="Pacman is player 0 (MAX), the ghosts Ghost1..Ghostk players 1..k in CS188's agent order (a "
+                "layout's G is ghost 1, its digits 1-4 the numbered ghosts); a maze with k ghosts has the "
+                "first 1 + k of the players declared. x counts columns from the left, y rows from the bottom, "
+                "as in CS188.",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=False,
@@ -115,7 +123,6 @@ class Pacman(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION})
-    utility_bounds = None
 
     def __init__(self, layout: tuple, evaluation: str):
         self.layout = layout
@@ -355,7 +362,7 @@ def load(state_json, limits=None, evaluation=None, **_):
     if evaluation is None:
         evaluation = SCORE
     if evaluation not in (SCORE, BETTER):
-        raise InvalidState(f"evaluation is {SCORE!r} or {BETTER!r}", field="algorithm.evaluation")
+        raise InvalidState(f"evaluation is {SCORE!r} or {BETTER!r}", field="options.evaluation")
     game = game_for(parse_layout(state_json.get("layout")), evaluation)
     agent, pacman, direction, ghosts, food, capsules, score, result = game.start_state
     if "pacman" in state_json:

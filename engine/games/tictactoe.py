@@ -15,7 +15,7 @@ from engine.bits import cells_of, lowest_cell
 from engine.deadline import Timeout
 from engine.errors import InvalidState
 from engine.grid import check_rows
-from engine.registry import NO_CHANCE, GameType
+from engine.registry import NO_CHANCE, GameType, Player, player_ids
 from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, THREATS, Game
 from engine.games.mnk_threats import Exhausted, Threats
 from engine.games.mnk_windows import Windows
@@ -41,6 +41,8 @@ THREAT_VALUE = 0.9      # the evaluation of a position won or lost by a threat w
 FORCING_VALUE = 0.8     # ... and of one the mover wins in three by making two threats at once
 POWERS_OF_4 = [4 ** n for n in range(MAX_SIDE + 1)]
 
+PLAYER_INFO = (Player("X", "X", "#1f6feb"), Player("O", "O", "#b42318"))
+
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="Tic-tac-toe (m,n,k)",
@@ -52,7 +54,10 @@ GAME_TYPE = GameType(
     move_format="the 0-based cell index, row-major: row * n + column",
     example_request={"game": "tictactoe", "state": {"board": ["X.O", "...", "..."], "k": 3},
                      "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
-    players=("X", "O"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    conventions="The players' ids are the board's letters, X and O. A move is a cell, numbered 0 to m * n - 1 "
+                "row by row from the top left.",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,
@@ -79,9 +84,6 @@ class TicTacToe(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({MOVE_ORDERING, EVALUATION, HASHING, PLIES_BOUND})
-    players = ("X", "O")
-    outcome_game = True
-    utility_bounds = (-1.0, 1.0)
 
     def __init__(self, rows: int, cols: int, k: int):
         self.rows, self.cols, self.k = rows, cols, k

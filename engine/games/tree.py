@@ -10,7 +10,7 @@ import math
 
 from engine.deadline import ReadTimeout, reading_deadline
 from engine.errors import EngineError, IllegalMove, InvalidState
-from engine.registry import OPTIONAL_CHANCE, GameType
+from engine.registry import OPTIONAL_CHANCE, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, PLIES_BOUND, Game
 
 GAME_ID = "tree"
@@ -26,6 +26,8 @@ FIGURE_5_2 = {"root": {"id": "A", "type": "max", "children": [
     {"id": "C", "type": "min", "children": [{"value": 2}, {"value": 4}, {"value": 6}]},
     {"id": "D", "type": "min", "children": [{"value": 14}, {"value": 5}, {"value": 2}]}]}}
 
+PLAYER_INFO = (Player("MAX", "MAX", "#1f6feb"), Player("MIN", "MIN", "#b42318"))
+
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="Explicit game tree",
@@ -40,7 +42,13 @@ GAME_TYPE = GameType(
     initial_state=FIGURE_5_2,
     move_format="the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
     example_request={"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
-    players=("MAX", "MIN"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    player_prefix="P",
+    conventions="MAX and MIN are the players of a tree of max and min nodes (a node's type); an n-player "
+                "tree's player i (a node's \"player\": i) is \"P\" + i: P0, P1, ..., and its values, utilities "
+                "and leaf vectors are in that order. A move is the child's label: its \"move\", else its \"id\", "
+                "else its 0-based index.",
     chance=OPTIONAL_CHANCE,
     zero_sum=True,
     alternating=False,
@@ -66,6 +74,9 @@ GAME_TYPE = GameType(
     ),
     general_sum_instances=True,
 )
+
+
+NUMBER_TYPES = (int, float)  # the types of a JSON number (bool is not one)
 
 
 def is_number(x) -> bool:
@@ -209,7 +220,10 @@ def load(state_json, limits=None, **_):
 def parse(root, max_nodes: int, max_depth: int) -> Tree:
     """Flatten the JSON tree in depth-first pre-order, validating every node (iteratively). A request's
     tree is read on its time limit, and the smallest ones are most of the requests, so each node costs
-    as few steps as its checks allow: its fields are worked out first and appended once."""
+    as few steps as its checks allow: one loop walks a list of siblings, left only to open a node's
+    children (and taken up again where it stopped once they are read), and a node's fields are worked out
+    first and appended once; a leaf of a typed tree with a finite number, most of a big tree's nodes, is
+    checked in place."""
     n_player = detect_n_player(root, max_nodes)
     tree = Tree(None, n_player)
     movers, children, parents, heights = tree.mover, tree.children, tree.parent, tree.height
@@ -218,89 +232,95 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
     lo, hi = math.inf, -math.inf
     evaluated = True  # every inner node so far has an eval
     deadline = reading_deadline()
-    # One frame per open list of siblings: [the list, the parent's index, the next position, the depth],
-    # so that a node of 80,000 children costs no more to open than one of two.
-    frames = [[[root], None, 0, 0]]
+    # One frame per open list of siblings: its (position, node) iterator, the parent's index, the depth;
+    # a node of 80,000 children costs no more to open than one of two.
+    frames = [(enumerate([root]), None, 0)]
     while frames:
-        frame = frames[-1]
-        siblings, parent, position, depth = frame
-        if position == len(siblings):
+        siblings, parent, depth = frames[-1]
+        for position, node in siblings:
+            i = len(movers)
+            if i >= max_nodes:
+                raise InvalidState(f"the tree has more than {max_nodes} nodes", field="state.root")
+            if not i & READ_CHECK_MASK and i and deadline.expired():
+                raise out_of_time(tree)
+            parents.append(parent)
+            if parent is not None:
+                children[parent].append(i)
+            children.append([])
+            try:
+                if depth > max_depth:
+                    raise InvalidState(f"the tree is deeper than {max_depth} plies", field="")
+                if not isinstance(node, dict):
+                    raise InvalidState("a node must be an object", field="")
+                if not NODE_KEYS.issuperset(node):
+                    unknown = sorted(set(node) - NODE_KEYS)
+                    raise InvalidState(f"unknown keys {unknown}; a node has {sorted(NODE_KEYS)}", field="")
+                node_id, label = None, position
+                if "id" in node:
+                    node_id = label = node["id"]
+                    if not isinstance(node_id, (str, int)) or isinstance(node_id, bool):
+                        raise InvalidState("an id is a string or an integer", field=".id")
+                if "move" in node:
+                    label = node["move"]
+                    if not isinstance(label, (str, int)) or isinstance(label, bool):
+                        raise InvalidState("a move label is a string or an integer", field=".move")
+                    if parent is None:
+                        raise InvalidState("the root has no incoming move", field=".move")
+                if "p" in node and (parent is None or movers[parent] != CHANCE):
+                    raise InvalidState("only a chance node's children carry p", field=".p")
+
+                mover, probs, evaluation, value, kids = LEAF, None, None, None, None
+                if "children" in node:
+                    kids = node["children"]
+                    if "value" in node:
+                        raise InvalidState("a node has children or a value, not both", field="")
+                    if not isinstance(kids, list) or not kids:
+                        raise InvalidState("children must be a non-empty list", field=".children")
+                    mover = node_mover(node, n_player)
+                    if mover > max_player:
+                        max_player = mover
+                    if mover == CHANCE:
+                        tree.has_chance = True
+                        probs = chance_probabilities(kids)
+                    if "eval" in node:
+                        evaluation = payoff(node["eval"], n_player, width, ".eval")
+                        width, lo, hi = widened(evaluation, n_player, lo, hi)
+                    else:
+                        evaluated = False
+                elif "value" in node:
+                    for key in ("type", "player", "eval"):
+                        if key in node:
+                            raise InvalidState(f"a leaf has no {key}", field=f".{key}")
+                    value = node["value"]
+                    if not n_player and type(value) in NUMBER_TYPES and math.isfinite(value):  # payoff's, in place
+                        value = float(value)
+                        if value < lo:
+                            lo = value
+                        if value > hi:
+                            hi = value
+                    else:
+                        value = payoff(value, n_player, width, ".value")
+                        width, lo, hi = widened(value, n_player, lo, hi)
+                else:
+                    raise InvalidState("a node needs children or a value", field="")
+            except InvalidState as error:  # fields are relative to the node: anchor them at its path
+                (suffix, messages), = error.errors.items()
+                raise InvalidState(messages[0], field=tree.path(i) + suffix) from None
+            movers.append(mover)
+            tree.probs.append(probs)
+            tree.node_id.append(node_id)
+            tree.label.append(label)
+            tree.eval_value.append(evaluation)
+            tree.leaf_value.append(value)
+            heights.append(0 if mover == LEAF else 1)
+            if kids is not None:  # its children are read next; then this list is taken up again
+                frames.append((enumerate(kids), i, depth + 1))
+                break
+        else:  # every sibling is read: their parent's height is final, and bounds its own parent's
             frames.pop()
             grandparent = None if parent is None else parents[parent]
-            if grandparent is not None:  # the parent's height is final: it bounds its own parent's
-                if heights[parent] >= heights[grandparent]:
-                    heights[grandparent] = heights[parent] + 1
-            continue
-        frame[2] = position + 1
-        node = siblings[position]
-        i = len(movers)
-        if i >= max_nodes:
-            raise InvalidState(f"the tree has more than {max_nodes} nodes", field="state.root")
-        if not i & READ_CHECK_MASK and i and deadline.expired():
-            raise out_of_time(tree)
-        parents.append(parent)
-        if parent is not None:
-            children[parent].append(i)
-        children.append([])
-        try:
-            if depth > max_depth:
-                raise InvalidState(f"the tree is deeper than {max_depth} plies", field="")
-            if not isinstance(node, dict):
-                raise InvalidState("a node must be an object", field="")
-            if not NODE_KEYS.issuperset(node):
-                unknown = sorted(set(node) - NODE_KEYS)
-                raise InvalidState(f"unknown keys {unknown}; a node has {sorted(NODE_KEYS)}", field="")
-            node_id, label = None, position
-            if "id" in node:
-                node_id = label = node["id"]
-                if not isinstance(node_id, (str, int)) or isinstance(node_id, bool):
-                    raise InvalidState("an id is a string or an integer", field=".id")
-            if "move" in node:
-                label = node["move"]
-                if not isinstance(label, (str, int)) or isinstance(label, bool):
-                    raise InvalidState("a move label is a string or an integer", field=".move")
-                if parent is None:
-                    raise InvalidState("the root has no incoming move", field=".move")
-            if "p" in node and (parent is None or movers[parent] != CHANCE):
-                raise InvalidState("only a chance node's children carry p", field=".p")
-
-            mover, probs, evaluation, value = LEAF, None, None, None
-            if "children" in node:
-                kids = node["children"]
-                if "value" in node:
-                    raise InvalidState("a node has children or a value, not both", field="")
-                if not isinstance(kids, list) or not kids:
-                    raise InvalidState("children must be a non-empty list", field=".children")
-                mover = node_mover(node, n_player)
-                if mover > max_player:
-                    max_player = mover
-                if mover == CHANCE:
-                    tree.has_chance = True
-                    probs = chance_probabilities(kids)
-                if "eval" in node:
-                    evaluation = payoff(node["eval"], n_player, width, ".eval")
-                    width, lo, hi = widened(evaluation, n_player, lo, hi)
-                else:
-                    evaluated = False
-                frames.append([kids, i, 0, depth + 1])
-            elif "value" in node:
-                for key in ("type", "player", "eval"):
-                    if key in node:
-                        raise InvalidState(f"a leaf has no {key}", field=f".{key}")
-                value = payoff(node["value"], n_player, width, ".value")
-                width, lo, hi = widened(value, n_player, lo, hi)
-            else:
-                raise InvalidState("a node needs children or a value", field="")
-        except InvalidState as error:  # fields are relative to the node: anchor them at its path
-            (suffix, messages), = error.errors.items()
-            raise InvalidState(messages[0], field=tree.path(i) + suffix) from None
-        movers.append(mover)
-        tree.probs.append(probs)
-        tree.node_id.append(node_id)
-        tree.label.append(label)
-        tree.eval_value.append(evaluation)
-        tree.leaf_value.append(value)
-        heights.append(0 if mover == LEAF else 1)
+            if grandparent is not None and heights[parent] >= heights[grandparent]:
+                heights[grandparent] = heights[parent] + 1
 
     if n_player:
         if max_player >= width:

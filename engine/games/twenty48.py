@@ -12,7 +12,7 @@ into the board; in JSON ``{"cell": [row, col], "tile": 2}``. A board without a l
 from functools import lru_cache
 
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.registry import EXPLICIT_CHANCE, GameOption, GameType
+from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, EXPECTIMAX_KERNEL, Game
 from engine.games.twenty48_board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
                                          ROW_EMPTIES, ROW_HEURISTIC, ROW_MASK, move_down, move_left, move_right,
@@ -39,16 +39,18 @@ TILE_PROBABILITIES = GameOption(
     name="tile_probabilities",
     schema={"type": "object", "minProperties": 1, "maxProperties": 16,
             "propertyNames": {"pattern": "^[1-9][0-9]{0,5}$"},
-            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}},
+            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}, "default": DEFAULT_TILES},
     description="the odds of the tile that appears after a move, {tile: probability} summing to 1 "
                 "(default {\"2\": 0.9, \"4\": 0.1})")
+
+PLAYER_INFO = (Player("player", "Player", "#776e65"),)
 
 GAME_TYPE = GameType(
     id=GAME_ID,
     name="2048",
     description="Slide the tiles of a 4 x 4 grid up, down, left or right; two equal tiles that collide "
                 "merge into their sum (each tile at most once per move). After every move a 2 (p 0.9) "
-                "or a 4 (p 0.1) appears on a uniformly random empty cell; algorithm.tile_probabilities "
+                "or a 4 (p 0.1) appears on a uniformly random empty cell; options.tile_probabilities "
                 "(e.g. {\"2\": 0.9, \"4\": 0.1}) changes the odds. The game ends when no move changes "
                 "the board. One player against chance.",
     state_format="{\"board\": [4 rows of 4 integers, top row first], \"to_move\"?: \"player\" | "
@@ -60,7 +62,10 @@ GAME_TYPE = GameType(
     example_request={"game": "2048",
                      "state": {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]},
                      "algorithm": {"name": "expectimax", "depth": 3}, "time_limit_ms": 1000},
-    players=("player",),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    conventions="The one player is \"player\"; at a chance state to_move is \"chance\", and its moves are the "
+                "tiles that may appear, {\"cell\": [row, column] (0-based from the top left), \"tile\"}.",
     chance=EXPLICIT_CHANCE,
     zero_sum=False,
     alternating=False,
@@ -93,10 +98,6 @@ class Twenty48(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, EXPECTIMAX_KERNEL})
-    players = ("player",)
-    has_chance = True
-    zero_sum = False
-    utility_bounds = (0.0, 1.0)
 
     def __init__(self, tiles: tuple):
         self.tiles = tiles  # ((exponent, probability), ...) with probability > 0, by exponent
@@ -178,7 +179,7 @@ def game_for(tiles: tuple) -> Twenty48:
 
 def parse_tile_probabilities(value) -> tuple:
     """``{"2": 0.9, "4": 0.1}`` -> ``((1, 0.9), (2, 0.1))``: exponents with their positive probabilities."""
-    field = "algorithm.tile_probabilities"
+    field = "options.tile_probabilities"
     if not isinstance(value, dict) or not value:
         raise AlgorithmMismatch("tile_probabilities is a non-empty object {tile: probability}", field=field)
     tiles = []

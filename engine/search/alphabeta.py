@@ -20,7 +20,7 @@ from engine.errors import AlgorithmMismatch
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
-from engine.search.endgame import scored_outcome
+from engine.search.endgame import has_endgame_solver, scored_outcome
 from engine.search.pvs import enhanced
 from engine.search.solver import can_solve
 from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
@@ -84,11 +84,12 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
 def require_solvable(game) -> None:
     """``solve`` needs a game the exact solver applies to (:func:`~engine.search.solver.can_solve`: a
-    win/draw/loss game whose players alternate, as Connect Four and tic-tac-toe): an error on it
-    otherwise."""
-    if not can_solve(game):
+    win/draw/loss game whose players alternate, as Connect Four and tic-tac-toe) or with an endgame solver
+    of its own (Othello, :mod:`engine.search.endgame`): an error on it otherwise."""
+    if not can_solve(game) and not has_endgame_solver(game):
         raise AlgorithmMismatch(f"the exact solver does not apply to {game.id}: solve needs a win/draw/loss "
-                                "game whose players alternate", field="algorithm.solve")
+                                "game whose players alternate, or a game with an endgame solver of its own",
+                                field="algorithm.solve")
 
 
 def textbook(game, state, deadline, depth, tracer, strict=False):

@@ -171,7 +171,7 @@ def deepen(game, depth: int | None, root_pass, step: int = 1) -> tuple:
     pass timed out, the root moves it finished, possibly none) and that pass's depth (None for a complete
     unlimited pass, 0 when none completed).
     """
-    depths = [depth] if depth is not None or not EVALUATION in game.capabilities else count(1, step)
+    depths = [depth] if depth is not None or EVALUATION not in game.capabilities else count(1, step)
     completed, completed_depth = None, 0
     for d in depths:
         moves = []

@@ -115,6 +115,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
     trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
+    With Star1, the trace's root entry also has ``bounds``: the range of values its windows rest on.
     ``value(s, alpha, beta, ply, reach)`` (``reach``: the probability of the outcomes that lead to ``s``) is
     fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
     bound beyond the window on the same side (at most ``alpha``, at least ``beta``).
@@ -351,6 +352,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         limit, cut = (inf if d is None else d), False
         nodes += 1
         entry = visit(0, -inf, inf) if tracer else None
+        if entry and bounds is not None:  # Star1's range of values, which its cuts and windows rest on
+            entry["bounds"] = [lo, hi] if sign == 1 else [-hi, -lo]
         alpha = -inf
         for a in decision_moves(state, 0) if keep else actions(state):
             if tracer:

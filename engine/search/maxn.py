@@ -30,7 +30,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     ``vector(s, ply)`` is the utility vector of ``s`` in player order. The result's ``value`` is the
     component of ``game.perspective(state)``, ``values`` the whole vector of the chosen move; trace entries
-    carry the perspective player's component as their value (they have no alpha or beta).
+    carry their node's whole vector as their value (they have no alpha or beta).
     """
     require_decision_root(game, state)
     depth = depth_in_plies(settings, game)
@@ -77,7 +77,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     if v is None or child[mover] > v[mover]:
                         v = child
         if entry:
-            entry["value"] = v[perspective]
+            entry["value"] = list(v)
         return v
 
     def root_pass(d, moves):
@@ -92,7 +92,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             moves.append(MoveValue(a, v[perspective], values=list(v)))
         best = best_for(root_player, moves)
         if entry:
-            entry["value"] = best.value
+            entry["value"] = list(best.values)
         deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
                         seldepth=max_ply)
         return not cut

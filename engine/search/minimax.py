@@ -65,15 +65,15 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             pv[ply] = None
             length = 0
             return utility(s, player) if terminal else evaluate(s, player)
-        child_ply = ply + 1
+        child_ply, kept = ply + 1, 0   # kept: the length of the line kept so far
         if sides[to_move(s)] == side:  # MAX-VALUE
             v = -math.inf
             for a in actions(s):
                 if tracer:
                     tracer.move(ply, a)
                 child = node(result(s, a), child_ply)
-                if child > v or child == v and outcome_game and (v > 0 and length < best or v < 0 and length > best):
-                    v, best = child, length
+                if child > v or child == v and outcome_game and (v > 0 and length < kept or v < 0 and length > kept):
+                    v, kept = child, length
                     pv[ply] = (a, pv[child_ply])
         else:  # MIN-VALUE
             v = math.inf
@@ -81,10 +81,10 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                 if tracer:
                     tracer.move(ply, a)
                 child = node(result(s, a), child_ply)
-                if child < v or child == v and outcome_game and (v < 0 and length < best or v > 0 and length > best):
-                    v, best = child, length
+                if child < v or child == v and outcome_game and (v < 0 and length < kept or v > 0 and length > kept):
+                    v, kept = child, length
                     pv[ply] = (a, pv[child_ply])
-        length = best + 1
+        length = kept + 1
         return v
 
     def traced_value(s, ply):

@@ -85,12 +85,16 @@ def choose(game, state, name: str, settings, trace: bool, limits, requested: str
     return PYTHON if reason is not None else NATIVE
 
 
-def run(module, game, state, settings, *, deadline, trace: bool, limits, core: str | None = None):
+def run(module, game, state, settings, *, deadline, trace: bool, limits, core: str | None = None,
+        chosen: str | None = None):
     """Run search ``module`` with ``settings`` on the core :func:`choose` picks (``auto`` picks for the
-    algorithm it runs). Returns the :class:`~engine.result.SearchResult` with ``stats.core`` set."""
+    algorithm it runs), or on ``chosen``, the core a caller already had :func:`choose` pick for the same
+    arguments (engine.api.Search does, to know whether the search runs natively; choosing again converted
+    the state and the settings for the compiled core a second time). Returns the :class:`~engine.result.SearchResult`
+    with ``stats.core`` set."""
     if module.NAME == "auto":
         return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
-    if choose(game, state, module.NAME, settings, trace, limits, core) == NATIVE:
+    if (chosen or choose(game, state, module.NAME, settings, trace, limits, core)) == NATIVE:
         return search(game, state, module.NAME, settings, deadline, limits)
     return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
 

@@ -1,12 +1,11 @@
-"""The games and their rules: descriptions, legal moves, applying a move."""
+"""The games and their rules: descriptions, legal moves, applying a move (service/rules.py)."""
 from flask import Blueprint, current_app, jsonify
 from werkzeug.exceptions import NotFound
 
 import engine.api
 from engine.registry import GAME_MODULES
 
-from service.body import json_body
-from service.schemas import ApplyRequestSchema, StateRequestSchema
+from service import rules
 
 blueprint = Blueprint("games", __name__)
 
@@ -33,11 +32,6 @@ def list_games():
     return jsonify({"games": [fitted(d) for d in engine.api.describe_games()]})
 
 
-# Built once (building a schema deep-copies its fields, which cost a small request as much as the rest of
-# it); loading with them is safe from any thread.
-STATE_REQUEST, APPLY_REQUEST = StateRequestSchema(), ApplyRequestSchema()
-
-
 @blueprint.get("/v1/games/<game>")
 def describe_game(game):
     return jsonify(fitted(engine.api.describe_game(known_game(game))))
@@ -45,16 +39,9 @@ def describe_game(game):
 
 @blueprint.post("/v1/games/<game>/legal-moves")
 def legal_moves(game):
-    known_game(game)
-    request = STATE_REQUEST.load(json_body())
-    return jsonify(engine.api.legal_moves(game, request["state"], limits=current_app.config["SETTINGS"].limits(),
-                                          options=request.get("options")))
+    return jsonify(rules.respond("legal-moves", known_game(game)))
 
 
 @blueprint.post("/v1/games/<game>/apply")
 def apply(game):
-    known_game(game)
-    request = APPLY_REQUEST.load(json_body())
-    return jsonify(engine.api.apply(game, request["state"], request.get("move"),
-                                    limits=current_app.config["SETTINGS"].limits(), options=request.get("options"),
-                                    moves_json=request.get("moves")))
+    return jsonify(rules.respond("apply", known_game(game)))

@@ -10,8 +10,9 @@ from flask import Blueprint, current_app, jsonify
 import engine.api
 from engine.search import alphabeta, expectimax
 
+from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
-from service.body import json_body
+from service.body import big_body, json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
@@ -60,9 +61,9 @@ def search_request() -> dict:
     (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
     ticket: given by the server's door, or taken here once the body is read)."""
     def read() -> dict:
-        request = request_schema().load(json_body())
+        request = schemas.load(request_schema(), json_body())
         return {"game_id": request["game"], "state_json": request["state"],
-                "algorithm": effective_algorithm(request["algorithm"]),
+                "algorithm": effective_algorithm(request["algorithm"]), "options": request.get("options"),
                 "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
     return admitted(read)
 
@@ -104,12 +105,14 @@ def run_search(request: dict):
     the interpreter lock while it searches. So does a search that its state bounds to a few milliseconds
     (``Search.small``: a textbook tree), which a search process would only delay. Any other search on the
     Python core runs in one of the worker's search processes (service/search_pool.py), with the time left,
-    so that the worker's threads are not kept waiting for the interpreter while it runs. Errors in the
-    request are raised before any search."""
+    so that the worker's threads are not kept waiting for the interpreter while it runs; so does any search
+    whose body is too big for its state to be read in the worker (``big_body``: a tree of thousands of
+    nodes), on whichever core, unread here. Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
-    prepared = engine.api.Search(**request)
-    if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
-        return prepared.run()
+    if not big_body():
+        prepared = engine.api.Search(**request)
+        if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
+            return prepared.run()
     left_ms = remaining_ms(limit_ms, since)
     with pool_for(current_app).search({**request, "time_limit_ms": left_ms},
                                       wait_s=left_ms / 1000.0 + GRACE_SECONDS) as process:

@@ -22,11 +22,12 @@ from flask import Blueprint, Response, current_app
 import engine.api
 from engine.errors import EngineError
 
+from service.body import big_body
 from service.errors import INTERNAL_DETAIL, engine_problem, problem_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
 from service.routes.search import search_request, search_slot
-from service.search_pool import GRACE_SECONDS, INFO, SearchFailed, pool_for
+from service.search_pool import GRACE_SECONDS, INFO, READY, UNDER_WAY, SearchFailed, pool_for
 from service.search_threads import SearchThread
 from service.serialize import progress_info, search_response
 
@@ -47,8 +48,8 @@ def search_stream():
     held = ExitStack()  # the search's admission, released when the search ends or the response is closed
     held.enter_context(search_slot(request))
     try:
-        prepared = engine.api.Search(**request)  # errors in the request are answered here, before the stream
-        response = Response(events(prepared, request, pool_for(current_app), streamed_search(), held.close),
+        start = starter(request, pool_for(current_app), held)  # the request's errors, before the stream
+        response = Response(events(start, request, streamed_search(), held.close),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -57,19 +58,32 @@ def search_stream():
     return response
 
 
-def events(prepared: engine.api.Search, request: dict, pool, log: dict, release):
-    """The stream's bytes, the search (``prepared``, made of ``request``) running in a thread (compiled
-    core) or one of ``pool``'s processes (Python core), which loads ``request`` itself. Closing the
-    generator (the client went away) ends it.
+def starter(request: dict, pool, held: ExitStack):
+    """A function that starts the search of ``request`` and gives the running search: in a thread
+    (compiled core), or in one of ``pool``'s processes (Python core), which loads ``request`` itself. The
+    request's errors are raised now, before the stream: the state is read here, or, when the body is too
+    big for the worker to read it (``big_body``), the search is started in a process now and its reading
+    awaited (``READY``); that search is then closed with ``held`` too, should the stream never start."""
+    if big_body():
+        process = pool_for_search(pool, request, request["time_limit_ms"] / 1000.0)
+        held.callback(process.close)
+        process.next_message(None)    # READY, or the request's error raised
+        return lambda: process
+    prepared = engine.api.Search(**request)
+    if prepared.runs_native or prepared.unread is not None:
+        return lambda: SearchThread(prepared.run, stop=prepared.cancel)
+    return lambda: pool_for_search(pool, request, prepared.deadline.remaining())
+
+
+def events(start, request: dict, log: dict, release):
+    """The stream's bytes, the search of ``request`` started by ``start()`` (:func:`starter`). Closing
+    the generator (the client went away) ends it.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too).
     ``release()`` gives back the search's admission once the search has answered, before the last event."""
     game_id, algorithm, trace = request["game_id"], request["algorithm"], request["trace"]
     process = None
     try:
-        if prepared.runs_native or prepared.unread is not None:
-            process = SearchThread(prepared.run, stop=prepared.cancel)
-        else:
-            process = pool_for_search(pool, request, prepared.deadline.remaining())
+        process = start()
         with IN_FLIGHT.track_inprogress():
             while True:
                 message = process.next_message(HEARTBEAT_SECONDS)
@@ -77,6 +91,8 @@ def events(prepared: engine.api.Search, request: dict, pool, log: dict, release)
                     yield KEEP_ALIVE
                     continue
                 kind, data = message
+                if kind == READY:
+                    continue
                 if kind == INFO:
                     yield event(INFO, progress_info(data, game_id))
                 else:
@@ -97,7 +113,7 @@ def events(prepared: engine.api.Search, request: dict, pool, log: dict, release)
             process.stop(STOP_GRACE_SECONDS)
             if not log:  # the client left first: the stopped search's figures, if its answer came in time
                 for kind, data in process.leftovers():
-                    if kind != INFO:
+                    if kind not in UNDER_WAY:
                         note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
             process.close()
 

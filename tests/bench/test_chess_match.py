@@ -1,6 +1,7 @@
 """The chess match's plumbing: the openings, the material adjudication, and sunfish as a player
 (untimed: a short time a move, only legality is asserted)."""
 import chess
+import chess.engine
 import pytest
 
 from bench import adjudication, openings, peers, players
@@ -52,3 +53,21 @@ def test_sunfish_player_answers_a_legal_move(moves):
                                 game.state_to_json(state), game, state, 50, 1)
     move = players.build("sunfish").choose(position)
     assert move in [game.move_to_json(m) for m in game.actions(state)]
+
+
+class FirstMoveEngine:
+    """A stand-in for Stockfish: plays the first legal move, as chess.engine's ``play`` answers."""
+
+    def play(self, board, limit):
+        return chess.engine.PlayResult(next(iter(board.legal_moves)), None)
+
+
+@pytest.mark.parametrize("ours_white", [True, False])
+def test_a_stockfish_game_ends_by_the_rules_or_by_material_at_the_ply_limit(ours_white):
+    from bench import stockfish
+    points, end, plies = stockfish.play_game(FirstMoveEngine(), ("e2e4", "e7e5"), ours_white, 0.02, 8)
+    assert plies == 8 and end.startswith("adjudicated") and points in (0.0, 0.5, 1.0)
+    # Scholar's mate against a first-legal-move defender: our side mates, by the rules, long before the limit.
+    points, end, plies = stockfish.play_game(FirstMoveEngine(), ("e2e4", "a7a6", "d1h5", "a6a5", "f1c4", "a5a4"),
+                                             True, 0.2, 40)
+    assert (points, end) == (1.0, "checkmate") and plies == 7

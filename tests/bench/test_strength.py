@@ -6,8 +6,8 @@ import pytest
 from bench import elo, match, openings, players, solo_summary, strength
 
 
-def tally(w, d, l):
-    return elo.Tally(w, d, l)
+def tally(wins, draws, losses):
+    return elo.Tally(wins, draws, losses)
 
 
 def test_score_counts_a_draw_as_half():

@@ -11,7 +11,7 @@ SEARCH_MS = 400
 
 
 def moves_played(page) -> list:
-    return [item.text_content() for item in page.locator("#move-list li").all()]
+    return [item.text_content() for item in page.locator("#move-list li .move-text").all()]
 
 
 def wait_for_plies(page, n: int) -> None:
@@ -126,7 +126,7 @@ def test_backgammon_rolls_and_plays(page):
     choose(page, "backgammon", "X", "expectimax", SEARCH_MS)
     wait_for_human(page, "X", ply=2)  # chance rolled for X first
     high, low = moves_played(page)[0].split("-")
-    assert sorted(page.locator('[data-testid="dice"]').text_content().split()[1:]) == sorted([high, low])
+    assert sorted(t.text_content() for t in page.locator('[data-testid="dice"] .die-pips').all()) == sorted([high, low])
     page.locator("#moves button").first.click()
     wait_for_human(page, "X", ply=6)  # X's play, O's roll and play, X's roll
     assert len(moves_played(page)) == 5

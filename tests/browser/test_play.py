@@ -87,6 +87,8 @@ def test_figure_5_2_textbook_alpha_beta_greys_out_the_pruned_leaves(page):
     page.select_option("#preset", "figure-5-2")
     page.select_option("#watch-algorithm", "alphabeta-textbook")
     page.click("#run")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('step 0 of')")
+    page.click("#last")  # a run starts at step 0 (issue 31): the result is shown at the last step
     page.wait_for_selector('#watch-stats [data-stat="visited nodes"]')
     stat = lambda name: page.locator(f'#watch-stats [data-stat="{name}"]').text_content()
     assert stat("visited nodes") == "11" and stat("value") == "3" and stat("best move") == "B"

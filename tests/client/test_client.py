@@ -37,7 +37,8 @@ def test_games_and_game(client):
 
 def test_legal_moves_and_apply(client):
     position = client.legal_moves("connect4", {"moves": "4453"})
-    assert (position["to_move"], position["moves"], position["terminal"]) == ("X", list(range(7)), False)
+    assert (position["to_move"], position["legal_moves"], position["terminal"]) == ("X", list(range(7)), False)
+    assert position["players"] == ["X", "O"] and position["moves"] == position["legal_moves"]
     applied = client.apply("connect4", {"moves": "4453"}, 3)
     assert applied["state"]["moves"] == "44534" and applied["to_move"] == "O"
     won = client.apply("tictactoe", {"board": ["XX.", "OO.", "..."]}, 2)
@@ -51,6 +52,19 @@ def test_options_reach_the_rules(client):
     assert after["probabilities"] == pytest.approx([1 / 15] * 15)
     position = client.legal_moves("2048", after["state"], options={"tile_probabilities": {"4": 1.0}})
     assert position["probabilities"] == after["probabilities"]
+
+
+def test_options_reach_the_search_and_its_stream(client):
+    """Game options go in ``options`` on every route: a 2048 whose only new tile is a 4 values a board
+    otherwise than the default odds do, and the answer echoes them."""
+    board, options = {"board": [[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]}, {"tile_probabilities": {"4": 1.0}}
+    algorithm = {"name": "expectimax", "depth": 2, "core": "python"}
+    answer = client.search("2048", board, algorithm, time_limit_ms=5000, options=options)
+    default = client.search("2048", board, algorithm, time_limit_ms=5000)
+    assert answer["options"] == options and default["options"] == {}
+    assert answer["value"] != default["value"] and answer["players"] == ["player"]
+    streamed = list(client.search_stream("2048", board, algorithm, time_limit_ms=5000, options=options))[-1].data
+    assert (streamed["value"], streamed["options"]) == (answer["value"], options)
 
 
 def test_search(client):

@@ -11,7 +11,7 @@ from service.spec import load_spec
 SCHEMAS = load_spec()["components"]["schemas"]
 PAIRS = {"SearchResponse": types.SearchResponse, "MoveValue": types.MoveValue, "Stats": types.Stats,
          "SearchInfo": types.SearchInfo, "Position": types.Position, "AppliedPosition": types.AppliedPosition,
-         "Game": types.Game, "GameList": types.GameList, "Problem": types.Problem}
+         "Game": types.Game, "PlayerInfo": types.PlayerInfo, "GameList": types.GameList, "Problem": types.Problem}
 
 
 def fields(schema: dict) -> tuple:

@@ -171,7 +171,7 @@ def test_openspiel_rule_a_mans_move_does_not_start_the_count_again():
     assert game.state_to_json(state)["history"] == []
     with pytest.raises(AlgorithmMismatch) as caught:
         load("checkers", {}, man_move_resets="no")
-    assert "algorithm.man_move_resets" in caught.value.errors
+    assert "options.man_move_resets" in caught.value.errors
 
 
 def test_the_table_key_keeps_what_the_future_depends_on():

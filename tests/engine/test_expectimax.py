@@ -73,6 +73,34 @@ def test_star1_prunes_a_hand_computed_chance_node():
     assert star1.moves[1].value == pytest.approx(1.0)
 
 
+def star1_preset():
+    """The watch view's Star1 tree (service/static/play/presets.js, issue 31): MAX chooses a1 or a2;
+    chance picks a MIN node, whose leaves lie in 1..10."""
+    def min_node(p, a, b):
+        return {"p": p, "type": "min", "children": [{"value": a}, {"value": b}]}
+    return {"root": {"id": "A", "type": "max", "children": [
+        {"id": "a1", "type": "chance", "children": [min_node(0.5, 3, 5), min_node(0.5, 4, 6)]},
+        {"id": "a2", "type": "chance", "children": [min_node(0.8, 1, 2), min_node(0.2, 10, 9)]}]}}
+
+
+def test_star1_prunes_the_watch_views_tree():
+    """By hand: a1 = .5 min(3, 5) + .5 min(4, 6) = 3.5 and a2 = .8 min(1, 2) + .2 min(10, 9) = 2.6, so A =
+    3.5 by a1. The utilities are bounded by 10 (the typed tree's range, widened to its negation: -10..10).
+    With Star1, a2's first MIN node is searched in the window (1.875, 10): below 1.875, a2 would be at most
+    .8 * 1.875 + .2 * 10 = 3.5 = alpha. Its first leaf, 1, cuts the MIN node (the 2 is pruned), and then a2
+    is at most .8 * 1 + .2 * 10 = 2.8 <= 3.5: its second MIN node and both its leaves are pruned. 11 nodes
+    against 15; the trace's root entry names the bounds Star1 used."""
+    plain = search("tree", star1_preset(), {"name": "expectimax", "pruning": False}, trace=True)
+    star1 = search("tree", star1_preset(), {"name": "expectimax"}, trace=True)
+    assert (plain.move, star1.move) == ("a1", "a1") and plain.value == star1.value == 3.5
+    assert move_values(plain) == {"a1": 3.5, "a2": pytest.approx(2.6)}
+    assert (plain.stats.nodes, star1.stats.nodes, plain.stats.cutoffs, star1.stats.cutoffs) == (15, 11, 0, 2)
+    assert [m.bound for m in star1.moves] == ["exact", "upper"] and star1.moves[1].value == pytest.approx(2.8)
+    assert [e["path"] for e in star1.trace[-3:]] == [["a2"], ["a2", 0], ["a2", 0, 0]]
+    assert star1.trace[-2]["alpha"] == pytest.approx(1.875) and star1.trace[-2]["beta"] == 10
+    assert star1.trace[0]["bounds"] == [-10, 10] and "bounds" not in plain.trace[0]
+
+
 def test_a_rounded_star1_cut_stays_a_bound():
     """Found by the property below: after the first move's 12.666..., the second chance node cuts after
     its first child (12 with p 2/3: at most 12 + 14/3 in all), a bound that rounds to a hair above alpha.

@@ -42,7 +42,9 @@ def finite_within(result, lo, hi) -> None:
     the range. Exact values are checked by the callers where only comparisons are involved."""
     reported = [result.value] + [m.value for m in result.moves] + list(result.values or [])
     reported.extend(u for m in result.moves for u in m.values or [])
-    reported.extend(entry["value"] for entry in result.trace or [] if entry["value"] is not None)
+    for entry in result.trace or []:  # a number, or max^n's vector
+        value = entry["value"]
+        reported.extend(value if isinstance(value, list) else [] if value is None else [value])
     low, high = min(lo, -hi), max(hi, -lo)
     slack = 1e-12 * high
     for v in reported:

@@ -88,9 +88,13 @@ def test_chance_root_is_refused():
 
 
 def test_trace():
+    """Every entry carries its node's whole vector (the watch view shows max^n's vectors, issue 31), as
+    the API's TraceEntry says of n-player searches."""
     r = search("tree", FIGURE_5_4, {"name": "maxn"}, trace=True)
-    assert len(r.trace) == 15 and r.trace[0]["value"] == 1.0
-    assert r.trace[3] == {"path": [0, 0, 0], "ply": 3, "alpha": None, "beta": None, "value": 1.0}
+    assert len(r.trace) == 15 and r.trace[0]["value"] == [1.0, 2.0, 6.0]
+    assert r.trace[3] == {"path": [0, 0, 0], "ply": 3, "alpha": None, "beta": None, "value": [1.0, 2.0, 6.0]}
+    assert [e["value"] for e in r.trace if len(e["path"]) == 2] == [[1, 2, 6], [6, 1, 2], [1, 5, 2], [5, 4, 5]]
+    assert [e["value"] for e in r.trace if len(e["path"]) == 1] == [[1, 2, 6], [1, 5, 2]]
 
 
 def test_one_player_game_against_chance_equals_expectimax():

@@ -202,6 +202,19 @@ def test_a_solved_position_reports_the_disc_difference():
     assert result.move == result.pv[0] and result.move in api.legal_moves("othello", state)["moves"]
 
 
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_solve_gives_the_endgame_solver_the_whole_time(core):
+    """``solve`` applies to Othello too: its own endgame solver takes the whole time limit."""
+    from engine.search import native
+    if core not in native.game_cores(othello.GAME_TYPE):
+        pytest.skip("the compiled core is not built")
+    state = othello.GAME_TYPE.sample_states[2]                           # 12 empty squares
+    result = api.search("othello", state, {"name": "alphabeta", "solve": True, "core": core}, 20_000)
+    _, s = load(state)
+    assert result.stats.stop_reason == "solved" and result.stats.core == core
+    assert result.value == GAME.solve_endgame(s, Deadline(), True, 1000, Stats()).score
+
+
 def test_the_solver_passes_at_the_root():
     """Black passes; White then wins every square, by h8 at once or by g8, a pass and h8."""
     result = api.search("othello", BLACK_PASSES, {"name": "alphabeta"}, 5000)
@@ -309,7 +322,8 @@ def test_a_heuristic_proof_after_the_solver_ran_out_is_scored_too(monkeypatch):
     rng = random.Random(31)
     for _ in range(3):
         state = random_state(rng, 8)
-        result = api.search("othello", GAME.state_to_json(state), {"name": "alphabeta", "forced_move_search": True},
+        result = api.search("othello", GAME.state_to_json(state), {"name": "alphabeta", "forced_move_search": True,
+                                                                     "core": "python"},
                             20_000)  # a forced move is searched too: the proof, not the 50 ms answer, is tested
         expected = plain_solve(state)
         assert result.value == expected and result.outcome is not None and result.plies_to_end == len(result.pv)

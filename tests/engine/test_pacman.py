@@ -80,7 +80,8 @@ def test_food_in_a_dead_end():
     assert result.move == "West" and result.value == 508.0
     won = play(state, "West", "West", "West")
     assert won["result"] == "win" and won["score"] == 508 and won["food"] == []
-    assert api.legal_moves("pacman", won) == {"to_move": None, "moves": [], "terminal": True,
+    assert api.legal_moves("pacman", won) == {"to_move": None, "players": ["Pacman", "Ghost1"],
+                                              "legal_moves": [], "moves": [], "terminal": True,
                                               "utilities": {"Pacman": 508.0, "Ghost1": -508.0}}
 
 

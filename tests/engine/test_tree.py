@@ -24,6 +24,10 @@ def error_of(tree, limits=Limits()):
     ({"type": "max", "children": [{"value": 1}, {"id": "x"}]}, "state.root.children[1]", "children or a value"),
     ({"type": "max", "children": [{"value": "1"}]}, "state.root.children[0].value", "finite number"),
     ({"type": "max", "children": [{"value": True}]}, "state.root.children[0].value", "finite number"),
+    ({"type": "max", "children": [{"value": 1}, {"value": float("inf")}]}, "state.root.children[1].value",
+     "finite number"),
+    ({"type": "max", "children": [{"value": float("nan")}]}, "state.root.children[0].value", "finite number"),
+    ({"type": "max", "children": [{"value": [1, 2]}]}, "state.root.children[0].value", "finite number"),
     ({"type": "maxi", "children": [{"value": 1}]}, "state.root.type", "max"),
     ({"type": "max", "children": [{"value": 1, "chlidren": []}]}, "state.root.children[0]", "unknown keys"),
     ({"type": "chance", "children": [{"value": 1, "p": 0.5}, {"value": 2, "p": 0.6}]},
@@ -123,6 +127,28 @@ def test_every_node_knows_its_height_and_the_tree_whether_it_can_evaluate(tree):
         assert game.plies_bound(i) == height(node)
         nodes[i + 1:i + 1] = node.get("children", [])
     assert (EVALUATION in game.capabilities) == all_evaluated(tree["root"])
+
+
+def leaves_and_evals(node) -> list:
+    """Every number of a typed tree's leaves and evals."""
+    own = [node["value"]] if "value" in node else [node["eval"]] if "eval" in node else []
+    return own + [x for child in node.get("children", []) for x in leaves_and_evals(child)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(game_trees(), game_trees(with_eval=True), game_trees(kinds=("max", "min", "chance"))))
+def test_every_leaf_is_read_as_a_float_and_the_bounds_hold_every_number(tree):
+    """A typed tree's leaves are read in place (engine/games/tree.py): as floats, each at its node, the
+    utility bounds the least and the greatest of the leaves and evals."""
+    game, _ = load("tree", tree)
+    nodes = [tree["root"]]
+    for i in range(len(game.mover)):
+        node = nodes[i]
+        if "value" in node:
+            assert type(game.leaf_value[i]) is float and game.leaf_value[i] == node["value"]
+        nodes[i + 1:i + 1] = node.get("children", [])
+    numbers = leaves_and_evals(tree["root"])
+    assert game.utility_bounds == (min(numbers), max(numbers))
 
 
 def test_a_wide_utility_vector_is_refused_before_it_is_read():

@@ -109,7 +109,7 @@ def test_tile_probabilities_override():
                 {"65536": 1.0}, {"2": True}):
         with pytest.raises(AlgorithmMismatch) as error:
             api.load("2048", {"board": rows}, tile_probabilities=bad)
-        assert "algorithm.tile_probabilities" in error.value.errors
+        assert "options.tile_probabilities" in error.value.errors
 
 
 def test_tile_probabilities_reach_the_game_through_search():

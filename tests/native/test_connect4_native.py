@@ -252,9 +252,9 @@ def test_out_of_time_answers_with_the_last_iteration():
 
 def test_no_time_at_all_falls_back_to_the_first_ordered_move():
     state = connect4.parse_moves("4453")
-    for algorithm, settings in [("minimax", {"depth": 9}), ("alphabeta", {"depth": 20, "move_ordering": False,
+    for algorithm, options in [("minimax", {"depth": 9}), ("alphabeta", {"depth": 20, "move_ordering": False,
                                                                          "transposition_table": False})]:
-        result = native_search(state, algorithm, seconds=0.0, **settings)
+        result = native_search(state, algorithm, seconds=0.0, **options)
         assert result["stats"]["timed_out"] and result["stats"]["stop_reason"] == "time_limit"
         assert result["move"] in GAME.actions(state)
 

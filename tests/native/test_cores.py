@@ -162,3 +162,17 @@ print([line for line in client.get("/metrics").get_data(as_text=True).splitlines
     lines = [line for line in done.stdout.splitlines() if not line.startswith("{")]  # request log lines
     assert lines == ["False", "python", "['python']", "['algorithm.core']", "['tactician_native_core 0.0']"]
     assert "running on the python core only" in done.stderr
+
+
+@pytest.mark.parametrize("algorithm", [{"name": "alphabeta", "depth": 3}, {"name": "alphabeta", "core": "python", "depth": 3},
+                                       {"name": "mcts", "iterations": 50, "seed": 1}])
+def test_a_search_has_its_core_chosen_once(monkeypatch, algorithm):
+    """engine.api.Search chooses the core to know whether the search runs natively; running it does not
+    ask the compiled core again (issue 33: a tenth of a native search's bridge went to asking twice)."""
+    needs_native("connect4")
+    calls = []
+    choose = native.choose
+    monkeypatch.setattr(native, "choose", lambda *args: calls.append(args) or choose(*args))
+    result = engine.api.search("connect4", C4, algorithm, time_limit_ms=5000)
+    assert len(calls) == 1
+    assert result.stats.core == choose(*calls[0])

@@ -96,3 +96,13 @@ def test_where_no_keys_are_listed_a_key_is_not_a_way_out_of_the_address_limit():
     client = ValidatingClient(app)
     with holding(app, api_key="first"):
         problem(post(client, api_key="second"), 429)
+
+
+def test_without_keys_configured_no_request_pays_a_keys_digest(monkeypatch):
+    """Every request is counted by address when no keys are configured: its key's SHA-256 digest, which
+    the request log and the per-client limits each asked for, is not computed (issue 33: trivial searches
+    a second)."""
+    from service import fairness as fairness_module
+    app = make_app()
+    monkeypatch.setattr(fairness_module, "api_key_digest", lambda key: pytest.fail("digest computed"))
+    assert fairness_module.fairness(app).key_of("some-key", "10.0.0.1") == "addr:10.0.0.1"

@@ -3,7 +3,6 @@ Through a real gunicorn (service/gunicorn.conf.py) with the health listener on a
 (``HEALTH_BIND``, service/health_listener.py). Every wait is bounded."""
 import json
 import signal
-import socket
 import threading
 import time
 

@@ -12,7 +12,8 @@ ENDGAME = {"board": ["WWWWWWWW", "WBBBBBWW", "WBWBWWBW", "WBBWBWBW", "WBWBBBWW",
 def test_legal_moves_and_apply_speak_squares(client):
     response = client.post("/v1/games/othello/legal-moves", json={"state": {}})
     assert response.status_code == 200
-    assert response.get_json() == {"to_move": "B", "moves": ["d3", "c4", "f5", "e6"], "terminal": False,
+    assert response.get_json() == {"to_move": "B", "players": ["B", "W"], "legal_moves": ["d3", "c4", "f5", "e6"],
+                                   "moves": ["d3", "c4", "f5", "e6"], "terminal": False,
                                    "utilities": None}
     response = client.post("/v1/games/othello/apply", json={"state": {}, "move": "f5"})
     body = response.get_json()

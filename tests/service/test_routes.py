@@ -80,7 +80,8 @@ def test_each_game_s_example_request_runs(client):
 
 def test_legal_moves_of_a_tictactoe_position(client):
     response = client.post("/v1/games/tictactoe/legal-moves", json={"state": {"board": ["X.O", "...", "..."]}})
-    assert response.get_json() == {"to_move": "X", "moves": [1, 3, 4, 5, 6, 7, 8], "terminal": False,
+    assert response.get_json() == {"to_move": "X", "players": ["X", "O"], "legal_moves": [1, 3, 4, 5, 6, 7, 8],
+                                   "moves": [1, 3, 4, 5, 6, 7, 8], "terminal": False,
                                    "utilities": None}
 
 

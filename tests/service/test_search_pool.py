@@ -10,7 +10,7 @@ import pytest
 import engine.api
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.limits import Limits
-from service.search_pool import INFO, RESULT, SearchFailed, SearchPool
+from service.search_pool import INFO, READY, RESULT, SearchFailed, SearchPool
 
 engine.api.preload()  # as the app does: the processes then start with the engine loaded
 
@@ -74,7 +74,7 @@ def test_the_result_is_the_one_the_search_gives_in_the_worker(pool):
     assert (there.move, there.value, there.pv, there.stats.nodes) == (here.move, here.value, here.pv, here.stats.nodes)
 
 
-def test_progress_reports_arrive_in_order_before_the_result_when_asked(pool):
+def test_the_state_s_reading_then_progress_reports_arrive_in_order_before_the_result_when_asked(pool):
     with pool().search(request(), progress=True) as process:
         kinds, depths = [], []
         while True:
@@ -84,7 +84,7 @@ def test_progress_reports_arrive_in_order_before_the_result_when_asked(pool):
                 depths.append(data.depth)
             if kind == RESULT:
                 break
-    assert kinds[-1] == RESULT and set(kinds[:-1]) == {INFO}
+    assert kinds[0] == READY and kinds[-1] == RESULT and set(kinds[1:-1]) == {INFO}  # READY: the state is read
     assert depths == sorted(depths) and depths[-1] == 5
     with pool().search(request()) as process:
         assert process.next_message(30)[0] == RESULT  # not asked: no progress

@@ -17,9 +17,10 @@ from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDER
 from engine.games.chess import notation
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend, structure
-from engine.games.chess.position import (BOARD, CHECK, EG, EP, KEY, MG, PHASE, PLY, REASONS, REPEATS, moves,
+from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, MG, PHASE, PLY, REASONS, REPEATS,
+                                         RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
-from engine.registry import NO_CHANCE, GameType
+from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "chess"
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -32,6 +33,8 @@ PROMOTION_GAIN = [0] + [VICTIM[p] - VICTIM["P"] for p in PROMOTIONS[1:]]
 DELTA_MARGIN = 200                            # centipawns a capture may gain beyond its victim (PST swings)
 NOISY_FIRST = 100_000                         # ordering: captures and promotions before every quiet move
 ASPIRATION_WIDTH = 35 / CENTIPAWNS_PER_UNIT   # a third of a pawn each side of the last iteration's score
+
+PLAYER_INFO = (Player("white", "White", "#ffffff"), Player("black", "Black", "#222222"))
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -49,11 +52,17 @@ GAME_TYPE = GameType(
                 "\"e8=Q\") and an uppercase promotion (\"e7e8Q\") are accepted too",
     example_request={"game": "chess", "state": {"fen": START_FEN, "moves": ["e2e4", "e7e5"]},
                      "algorithm": {"name": "alphabeta"}, "time_limit_ms": 1000},
-    players=("white", "black"),
+    players=player_ids(PLAYER_INFO),
+    player_info=PLAYER_INFO,
+    history_field="moves",
+    conventions="The players are white and black; a FEN writes the side to move as w or b and their pieces in "
+                "upper and lower case. A move is UCI (\"e2e4\", squares a1..h8 with rank 1 White's); SAN is "
+                "accepted and written beside it (san, pv_san, played_san).",
     chance=NO_CHANCE,
     zero_sum=True,
     alternating=True,
     outcomes=True,
+    native_core=True,
     utility_bounds=(-1.0, 1.0),
     max_length=None,
     key_fixes_ply=False,
@@ -73,10 +82,6 @@ class Chess(Game):
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION,
                               ASPIRATION})
-    players = ("white", "black")
-    outcome_game = True
-    zero_sum = True
-    utility_bounds = (-1.0, 1.0)
     notation = "san"
 
     # --- the rules -------------------------------------------------------------------------------
@@ -161,6 +166,11 @@ class Chess(Game):
 
     def aspiration_width(self, state):
         return ASPIRATION_WIDTH
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/chess.cpp): ``(board, rights, ep,
+        clock, ply, history)``, the history as position keys; the core derives the rest."""
+        return state[BOARD], state[RIGHTS], state[EP], state[CLOCK], state[PLY], state[HISTORY]
 
     # --- JSON ------------------------------------------------------------------------------------
 

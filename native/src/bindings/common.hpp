@@ -1,6 +1,7 @@
 // What the module's bindings share: the entry point each game provides, and its helpers.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -32,10 +33,25 @@ struct Entry {
 // The games with a compiled core, by id: each game's binding file registers its entry.
 using Entries = std::map<std::string, Entry>;
 
+// The move sequences of `depth` plies from `s` (shorter where the game ends): the rules' test count.
+template <class G>
+uint64_t perft(const G& game, const typename G::State& s, int depth) {
+  if (depth == 0 || game.is_terminal(s)) return 1;
+  int moves[G::MAX_MOVES];
+  const int n = game.actions(s, moves);
+  uint64_t total = 0;
+  for (int i = 0; i < n; ++i) total += perft(game, game.result(s, moves[i]), depth - 1);
+  return total;
+}
+
 // bindings/connect4.cpp: the "connect4" entry, and the rules for the equivalence tests.
 void bind_connect4(nb::module_& m, Entries& entries);
 // bindings/mnk.cpp: the "tictactoe" entry, likewise.
 void bind_mnk(nb::module_& m, Entries& entries);
+// bindings/othello.cpp: the "othello" entry, likewise.
+void bind_othello(nb::module_& m, Entries& entries);
+// bindings/chess.cpp: the "chess" entry, likewise.
+void bind_chess(nb::module_& m, Entries& entries);
 // bindings/twenty48.cpp: the "2048" entry, likewise.
 void bind_twenty48(nb::module_& m, Entries& entries);
 

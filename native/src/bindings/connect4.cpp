@@ -36,14 +36,6 @@ Result search(nb::handle state, const Request& request, const Budget& budget) {
   return run_search(GAME, s, request, budget);
 }
 
-uint64_t perft(const State& s, int depth) {
-  if (depth == 0 || GAME.is_terminal(s)) return 1;
-  int moves[Connect4::MAX_MOVES], n = GAME.actions(s, moves);
-  uint64_t count = 0;
-  for (int i = 0; i < n; ++i) count += perft(GAME.result(s, moves[i]), depth - 1);
-  return count;
-}
-
 std::vector<int> listed(int (Connect4::*list)(const State&, int*) const, const State& s) {
   int moves[Connect4::MAX_MOVES];
   return std::vector<int>(moves, moves + (GAME.*list)(s, moves));
@@ -89,7 +81,7 @@ void bind_connect4(nb::module_& m, Entries& entries) {
   m.def("connect4_perft", [](nb::handle s, int depth) {
     State state = decode(s);
     nb::gil_scoped_release release;
-    return perft(state, depth);
+    return perft(GAME, state, depth);
   }, "The number of move sequences of `depth` plies from `s` (shorter where the game ends).");
 }
 

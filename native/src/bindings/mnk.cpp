@@ -102,16 +102,6 @@ Result search_entry(nb::handle py_state, const Request& request, const Budget& b
   });
 }
 
-template <class G>
-uint64_t perft(const G& game, const typename G::State& s, int depth) {
-  if (depth == 0 || game.is_terminal(s)) return 1;
-  int moves[G::MAX_MOVES];
-  int n = game.actions(s, moves);
-  uint64_t total = 0;
-  for (int i = 0; i < n; i++) total += perft(game, game.result(s, moves[i]), depth - 1);
-  return total;
-}
-
 }  // namespace
 
 void bind_mnk(nb::module_& m, Entries& entries) {

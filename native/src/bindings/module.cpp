@@ -148,6 +148,8 @@ NB_MODULE(tactician_native, m) {
   }, "The first n draws of the searches' generator seeded with `seed`: random.Random(seed).random()'s.");
   bind_connect4(m, entries());
   bind_mnk(m, entries());
+  bind_othello(m, entries());
+  bind_chess(m, entries());
   bind_twenty48(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <algorithm>
 #include <vector>
 
 #include "core/budget.hpp"
@@ -41,31 +42,37 @@ bool reaches_end(const G& game, const typename G::State& s, int depth) {
   return bound >= 0 && depth >= bound;
 }
 
-// The principal variation below each ply (a triangular table): line(ply) is the line of the node last
-// valued at that ply, set to `move` then the line below it by `extend`.
+// The principal variation below each ply: line(ply) is the line of the node last valued at that ply, set
+// to `move` then the line below it by `extend`. Rows are added as the search goes deeper (`plies`: the
+// rows made at once), so a game without a bound on its length (chess: MAX_ID_DEPTH) costs only the plies
+// it reaches.
 class PvTable {
  public:
-  explicit PvTable(int plies) : width_(plies + 2), moves_(size_t(width_) * width_), length_(width_, 0) {}
-  void clear(int ply) { length_[ply] = 0; }
+  explicit PvTable(int plies) : rows_(size_t(std::min(plies, 256)) + 2) {}
+  void clear(int ply) {
+    reach(ply);
+    rows_[ply].clear();
+  }
   void extend(int ply, int move) {
-    int* row = &moves_[size_t(ply) * width_];
-    const int* below = row + width_;
-    int n = length_[ply + 1];
-    row[0] = move;
-    for (int i = 0; i < n; ++i) row[i + 1] = below[i];
-    length_[ply] = n + 1;
+    reach(ply);
+    std::vector<int>& row = rows_[ply];
+    const std::vector<int>& below = rows_[ply + 1];
+    row.clear();
+    row.push_back(move);
+    row.insert(row.end(), below.begin(), below.end());
   }
   // [move] followed by the line below ply 0's child (ply 1), as the root's lines are kept.
   std::vector<int> root_line(int move) const {
     std::vector<int> line{move};
-    line.insert(line.end(), moves_.begin() + width_, moves_.begin() + width_ + length_[1]);
+    line.insert(line.end(), rows_[1].begin(), rows_[1].end());
     return line;
   }
 
  private:
-  int width_;
-  std::vector<int> moves_;
-  std::vector<int> length_;
+  void reach(int ply) {
+    if (size_t(ply) + 2 > rows_.size()) rows_.resize(size_t(ply) + 2);
+  }
+  std::vector<std::vector<int>> rows_;
 };
 
 // The plies a search may go below its root: the game's bound, else MAX_ID_DEPTH.

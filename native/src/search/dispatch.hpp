@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "search/alphabeta.hpp"
+#include "search/endgame.hpp"
 #include "search/mcts.hpp"
 #include "search/minimax.hpp"
 #include "search/pvs.hpp"
@@ -13,13 +14,15 @@ namespace tactician {
 // The answer of request.algorithm for `s` (not terminal): "minimax"; "alphabeta", the textbook search
 // when move_ordering and transposition_table are both off, else the enhanced one (pvs.hpp, with the exact
 // solve: request.solve gives it the whole budget); "mcts" (mcts.hpp). Values from the point of view of the player to move.
+// In a game with an endgame solver of its own, a proven result is scored by it (search/endgame.hpp).
 template <class G>
 Result run_search(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
   if (game.is_terminal(s)) throw std::invalid_argument("the game is over: no move to search");
-  if (request.algorithm == "minimax") return minimax(game, s, request, budget);
+  auto scored = [&](Result r) { return scored_outcome(game, s, std::move(r), budget, true, request.tt_max_entries); };
+  if (request.algorithm == "minimax") return scored(minimax(game, s, request, budget));
   if (request.algorithm == "alphabeta")
-    return request.textbook() ? textbook_alphabeta(game, s, request, budget) : pvs(game, s, request, budget);
-  if (request.algorithm == "mcts") return mcts(game, s, request, budget);
+    return request.textbook() ? scored(textbook_alphabeta(game, s, request, budget)) : pvs(game, s, request, budget);
+  if (request.algorithm == "mcts") return scored(mcts(game, s, request, budget));
   throw std::invalid_argument("no native search " + request.algorithm);
 }
 

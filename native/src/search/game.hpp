@@ -40,6 +40,21 @@
 //       a threat-space search: the mover's forced win (its line: a proof), or nothing; the mover's moves that
 //       may stop the opponent's forced win (perhaps none), or nothing when it found no such win. Both add the
 //       positions they visit to stats.nodes and let Timeout through.
+//   std::optional<Solution> solve_endgame(const State&, const Budget&, bool ordering, int64_t tt_capacity,
+//                                         Stats&) const;                                       (ENDGAME_SOLVER)
+//       a game's own exact solver, scored by the game (Othello: the final disc difference): the Solution
+//       of the position for the player to move, or nothing when it is beyond the solver's reach; adds the
+//       positions it visits to the stats and lets Timeout through (search/endgame.hpp uses it)
+//   int noisy_actions(const State&, NoisyMove* out) const;                                     (QUIESCENCE)
+//       the legal captures and promotions, in the order to search them, each with the most it may gain
+//       (delta pruning); with it the enhanced search runs quiescence at its horizon and late-move reductions
+//   bool null_move(const State&, State& out) const;                                            (NULL_MOVE)
+//       the state with the turn passed, in `out`; false where no pass is allowed (check, likely zugzwang)
+//   bool repeated(const State&) const;                                                         (REPETITION)
+//       whether the position occurred before in the state's history (scored as a draw below the root)
+//   double aspiration_width(const State&) const;                                               (ASPIRATION)
+//       the half-width of the aspiration window around the last iteration's score
+//   static constexpr int MOVE_CODES;   when moves are not below MAX_MOVES: every move is below this
 //   unsigned knowledge() const;
 //       which of CANDIDATES, EXTENSIONS and THREATS this instance lists, when that depends on the instance
 //       (m,n,k: boards of 81 cells or more), as the Python game's capabilities do; without it, a game lists
@@ -50,6 +65,7 @@
 // Every move is an int: the move's JSON form in the API (a column, a cell index).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -64,6 +80,20 @@ namespace tactician {
 struct Playout {
   double utility[2];
   int plies;
+};
+
+// What a game's own endgame solver proves (engine.game.Solution): the score for the player to move, a
+// perfect line, and the root moves' scores (exact, or upper bounds), the best first.
+struct Solution {
+  int score;
+  std::vector<int> pv;
+  std::vector<MoveValue> moves;
+};
+
+// A noisy move (noisy_actions) and the most it may gain, in the evaluation's units.
+struct NoisyMove {
+  double gain;
+  int move;
 };
 
 // has_immediate_win<G>: G defines `int immediate_win(const State&) const` (-1: none), and so on.
@@ -88,6 +118,13 @@ TACTICIAN_DETECT(forcing, std::declval<const G&>().forcing(TACTICIAN_STATE))
 TACTICIAN_DETECT(threat_search, (TACTICIAN_THREAT(threat_win), TACTICIAN_THREAT(threat_defences)))
 #undef TACTICIAN_THREAT
 TACTICIAN_DETECT(knowledge, std::declval<const G&>().knowledge())
+TACTICIAN_DETECT(solve_endgame, std::declval<const G&>().solve_endgame(TACTICIAN_STATE, std::declval<const Budget&>(),
+                                                                         true, int64_t(0), std::declval<Stats&>()))
+TACTICIAN_DETECT(noisy_actions, std::declval<const G&>().noisy_actions(TACTICIAN_STATE, std::declval<NoisyMove*>()))
+TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, std::declval<typename G::State&>()))
+TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
+TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
+TACTICIAN_DETECT(move_codes, G::MOVE_CODES)
 #undef TACTICIAN_STATE
 
 // The knowledge of the searches' enhancements, named as the Python capabilities.
@@ -105,6 +142,15 @@ bool lists(const G& game) {
     return (game.knowledge() & K) != 0;
   else
     return true;
+}
+
+// The number of move codes: every move is below it (G::MOVE_CODES, else G::MAX_MOVES).
+template <class G>
+constexpr int move_codes() {
+  if constexpr (has_move_codes<G>::value)
+    return G::MOVE_CODES;
+  else
+    return G::MAX_MOVES;
 }
 
 // child_type<G>::type: G::Child, or for a game without safe children a struct of the same fields.

@@ -5,7 +5,8 @@
 // history, the game's own ordering; below the root, the safe children where the game has them) and, in
 // outcome games, wins scored WIN - ply. Without a depth limit, the exact solver first takes a share of the
 // time (SOLVE_SHARE) when the plies left fit the time (solve_max_plies), or the whole budget with
-// request.solve.
+// request.solve; a game with an endgame solver of its own (search/endgame.hpp) gives that solver the turn
+// instead, and has it score any result the deepening proves.
 //
 // The knowledge a game lists (game.hpp; m,n,k on boards of 81+ cells) adds pvs.py's enhancements: forward
 // pruning to the candidate moves (CANDIDATES, with ordering), where a node whose candidates all lose while
@@ -13,6 +14,14 @@
 // iteration's depth); and, in outcome games, the threat phase at the root (THREATS) within its shares of
 // the time (WIN_SHARE, DEFENCE_SHARE): the mover's forced win is played, the opponent's restricts the root
 // to the moves that may stop it. The threat searches' positions count among the nodes, as in Python.
+//
+// Chess's knowledge (game.hpp's optional calls) adds the rest of pvs.py's Enhancements: quiescence through
+// the noisy moves at the horizon, with stand-pat and delta pruning (QUIESCENCE; the noisy moves also go
+// first in the order, MVV-LVA, after the table move), late-move reductions of quiet moves (with it and
+// ordering), null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws
+// below the root (REPETITION) and aspiration windows at the root (ASPIRATION). Since null moves and
+// reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
+// its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +31,7 @@
 #include <vector>
 
 #include "search/common.hpp"
+#include "search/endgame.hpp"
 #include "search/solver.hpp"
 #include "search/table.hpp"
 
@@ -36,6 +46,11 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
+// pvs.py's null-move and late-move-reduction parameters, and its mate search's share and reach.
+constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
+constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
+constexpr double MATE_SHARE = 0.5;
+constexpr int MATE_MAX_MOVES = 3;
 
 inline int solve_max_plies(const Budget& budget) {
   return budget.remaining() < LONG_SOLVE_SECONDS ? SOLVE_MAX_PLIES : LONG_SOLVE_MAX_PLIES;
@@ -55,6 +70,8 @@ class Pvs {
   static constexpr bool WIN_TEST = G::OUTCOME_GAME && has_immediate_win<G>::value;
   static constexpr int NEXT_WIN = WIN_TEST ? 3 : 1;  // a player who cannot win at once wins this much later
   static constexpr bool SAFE = has_safe_children<G>::value;
+  static constexpr bool QUIESCENCE = has_noisy_actions<G>::value, NULL_MOVE = has_null_move<G>::value;
+  static constexpr bool REPETITION = has_repeated<G>::value, ASPIRATION = has_aspiration_width<G>::value;
   enum Flag : int8_t { TT_EXACT, TT_LOWER, TT_UPPER };
   struct Entry {
     double score;  // relative to the node (to_table)
@@ -73,8 +90,9 @@ class Pvs {
       : game_(game), root_(root), request_(request), budget_(budget), ordering_(request.move_ordering),
         safe_(SAFE && request.move_ordering && WIN_TEST), pruning_(ordering_ && lists<CANDIDATES>(game)),
         extensions_(lists<EXTENSIONS>(game)), threats_(G::OUTCOME_GAME && lists<THREATS>(game)),
+        quiescence_(QUIESCENCE), null_move_(NULL_MOVE && ordering_), reductions_(QUIESCENCE && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
-        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(G::MAX_MOVES, 0) {}
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(move_codes<G>(), 0) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
@@ -84,7 +102,15 @@ class Pvs {
     bool root_complete;
     const int n = searched_moves(root_, moves, root_complete);
     std::vector<int> ranking(moves, moves + n);
-    if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
+    if constexpr (has_solve_endgame<G>::value) {
+      // Without a depth limit, the game's own endgame solver first, within the same share of the time (it
+      // declines at once beyond its reach).
+      if (request_.depth < 0) {
+        Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
+        if (auto solved = endgame_solve(game_, root_, share, ordering_, tt_capacity_, stats_)) return *solved;
+        stats_.stop_reason = COMPLETED;
+      }
+    } else if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
       if (solves_first(request_, bound, solve_max_plies(budget_))) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
@@ -94,23 +120,41 @@ class Pvs {
     }
     bool timed_out = false, exhausted = false, completed = false;
     int completed_depth = 0;
+    double completed_score = 0.0;
     std::vector<RootScore> scores;
     std::vector<int> line;
-    std::optional<std::vector<int>> won;  // by threats: the answer, with no deepening
+    std::optional<std::vector<int>> won;  // by threats or the mate search: the answer, with no deepening
     if (threats_) won = threat_phase(ranking, root_complete);
     if (won) {
       completed = true, completed_depth = int(won->size()), line = *won;
       scores = {{line[0], WIN - completed_depth, Bound::Exact}};
       stats_.stop_reason = SOLVED;
+    } else if (depth < 0 && G::OUTCOME_GAME && (null_move_ || reductions_)) {
+      if (prove_win(ranking, scores, line)) {  // a proven win ends the search: no deepening
+        won = line;
+        completed = true, completed_depth = horizon_;  // (the plies of the win found)
+        stats_.stop_reason = SOLVED;
+      }
     }
     try {
       for (int d = 1; !won && d <= last; ++d) {
         ++stats_.nodes;
         horizon_ = d;
         std::vector<RootScore> pass;
-        std::vector<int> pass_line = root_pass(d, ranking, pass);
+        std::vector<int> pass_line;
+        bool searched = false;
+        if constexpr (ASPIRATION)
+          if (completed && std::fabs(completed_score) < PROVEN) {
+            const double width = game_.aspiration_width(root_);
+            searched = root_pass(d, ranking, pass, pass_line, completed_score - width, completed_score + width);
+          }
+        if (!searched) {
+          pass.clear();
+          root_pass(d, ranking, pass, pass_line, -INF, INF);
+        }
         double best_score = -INF;
         for (const RootScore& rs : pass) best_score = std::max(best_score, rs.score);
+        completed_score = best_score;
         if (!root_complete && best_score < PROVEN) ++guesses_;
         if (tt_capacity_) pass_line = table_line(pass_line, d, best_score);
         completed = true, completed_depth = d, scores = pass, line = pass_line;
@@ -158,7 +202,7 @@ class Pvs {
       r.outcome = outcome_of(r.value);
       r.plies_to_end = draw_length(line);
     }
-    return finish(r, timed_out);
+    return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
   }
 
  private:
@@ -167,7 +211,7 @@ class Pvs {
   // -(WIN - p); the table keeps scores relative to the node.
   double negamax(const State& s, int d, double alpha, double beta, int ply) {
     if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0)  // the poll, keeping the time to free the table
-      budget_.check_room(double(tt_.slots()) * TABLE_FREE_SECONDS_PER_SLOT);
+      clock_->check_room(double(tt_.slots()) * TABLE_FREE_SECONDS_PER_SLOT);
     if (ply > stats_.max_depth) stats_.max_depth = ply;
     pv_.clear(ply);
     const int player = game_.to_move(s);
@@ -187,9 +231,16 @@ class Pvs {
       beta = std::min(beta, WIN - ply - NEXT_WIN);
       if (alpha >= beta) return alpha;
     }
-    if (extensions_ && ply < 2 * horizon_ && forcing(s)) ++d;
-    if (d <= 0) {
+    if constexpr (REPETITION)
+      if (ply && game_.repeated(s)) {  // a repetition: either side could repeat again
+        ++stats_.leaves, ++guesses_;
+        return 0.0;
+      }
+    if (extensions_ && d >= 0 && ply < 2 * horizon_ && forcing(s)) ++d;
+    if (d <= 0) {  // the horizon (d 0), or inside quiescence (d -1)
       ++stats_.leaves, ++guesses_;
+      if constexpr (QUIESCENCE)
+        if (quiescence_) return quiesce(s, alpha, beta, ply, d == 0);
       return game_.evaluate(s, player);
     }
     int table_move = -1;
@@ -211,6 +262,21 @@ class Pvs {
             beta = std::min(beta, score);
         }
       }
+    if constexpr (NULL_MOVE)  // null-move pruning at scout nodes (a null window: off the principal variation)
+      if (null_move_ && d >= NULL_MIN_DEPTH && beta == std::nextafter(alpha, INF) && std::fabs(beta) < PROVEN) {
+        const double v = null_move_score(s, d, beta, ply);
+        if (!std::isnan(v)) {
+          ++guesses_;
+          return v;
+        }
+      }
+    int loud[QUIESCENCE ? G::MAX_MOVES : 1], n_loud = 0;  // the noisy moves, MVV-LVA, searched first
+    if constexpr (QUIESCENCE)
+      if (quiescence_ && ordering_) {
+        NoisyMove noisy[G::MAX_MOVES];
+        n_loud = game_.noisy_actions(s, noisy);
+        for (int i = 0; i < n_loud; ++i) loud[i] = noisy[i].move;
+      }
     Child children[SAFE ? G::MAX_MOVES : 1];  // the safe children, where the game has them
     int moves[G::MAX_MOVES], n = 0;
     bool complete = true;
@@ -225,7 +291,10 @@ class Pvs {
       }
     if (!safe_) n = searched_moves(s, moves, complete);
     int order[G::MAX_MOVES];
-    order_moves(moves, n, table_move, ply, order);
+    order_moves(moves, n, table_move, ply, n_loud ? loud : nullptr, n_loud, order);
+    bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
+    bool reduces = false;
+    if constexpr (QUIESCENCE) reduces = reductions_ && reducible(s, d, moves, n, order, ply, loud, n_loud, quiet);
     const double alpha0 = alpha;
     double best = -INF;
     int best_move = -1;
@@ -237,7 +306,11 @@ class Pvs {
       if (i == 0) {
         v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
       } else {
-        v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
+        // No reduction once a proven score is in the window: a shallower search could hide the defence
+        // against a mate, or the shorter mate.
+        const int reduction = reduces && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet) : 0;
+        v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
+        if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
         if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
       }
       if (v > best) {
@@ -265,26 +338,104 @@ class Pvs {
   }
 
   // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
-  // the table move, the killers, then the rest by history (stable: ties in the game's order), except that
-  // safe children keep their threat-score order (better than history, pvs.py measured). Without ordering,
-  // only the table move goes first.
-  void order_moves(const int* moves, int n, int table_move, int ply, int* order) const {
-    for (int i = 0; i < n; ++i) order[i] = i;
+  // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order), the killers, then
+  // the rest by history (stable: ties in the game's order), except that safe children keep their
+  // threat-score order (better than history, pvs.py measured). Without ordering, only the table move goes
+  // first.
+  void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, int n_loud, int* order) const {
+    auto among = [](const int* list, int count, int move) { return std::find(list, list + count, move) != list + count; };
+    int rest[G::MAX_MOVES], n_rest = 0;
+    for (int i = 0; i < n; ++i)
+      if (!among(loud, n_loud, moves[i])) rest[n_rest++] = i;
     if (ordering_ && !safe_)
-      std::stable_sort(order, order + n, [&](int a, int b) { return history_[moves[a]] > history_[moves[b]]; });
+      std::stable_sort(rest, rest + n_rest, [&](int a, int b) { return history_[moves[a]] > history_[moves[b]]; });
     int front = 0;
     auto bring_forward = [&](int move) {
-      for (int i = front; i < n; ++i)
-        if (moves[order[i]] == move) {
-          std::rotate(order + front, order + i, order + i + 1);
-          ++front;
+      for (int i = 0; i < n; ++i)
+        if (moves[i] == move) {
+          if (!among(order, front, i)) order[front++] = i;
           return;
         }
     };
     if (table_move >= 0) bring_forward(table_move);
+    for (int i = 0; i < n_loud; ++i) bring_forward(loud[i]);
     if (ordering_)
       for (int killer : killers_[ply])
         if (killer >= 0) bring_forward(killer);
+    const int first = front;
+    for (int i = 0; i < n_rest; ++i)
+      if (!among(order, first, rest[i])) order[front++] = rest[i];
+  }
+
+  // pvs.py's quiesce: the score of non-terminal `s` for its mover at the horizon, fail-soft like negamax.
+  // The mover may stand pat on the evaluation or play on through the noisy moves, skipping those whose
+  // gain cannot lift the evaluation above alpha (delta pruning); their children are negamax nodes of depth
+  // -1, quiescence again. In check at the horizon itself (`first`), no standing pat: every move is searched.
+  double quiesce(const State& s, double alpha, double beta, int ply, bool first) {
+    double best = -INF;
+    int moves[G::MAX_MOVES], n;
+    if (first && extensions_ && forcing(s)) {
+      bool complete;
+      n = searched_moves(s, moves, complete);
+    } else {
+      const double stand = best = game_.evaluate(s, game_.to_move(s));
+      if (stand >= beta) return stand;
+      if (stand > alpha) alpha = stand;
+      NoisyMove noisy[G::MAX_MOVES];
+      const int listed = game_.noisy_actions(s, noisy);
+      n = 0;
+      for (int i = 0; i < listed; ++i)
+        if (stand + noisy[i].gain > alpha) moves[n++] = noisy[i].move;
+    }
+    for (int i = 0; i < n; ++i) {
+      const double v = -negamax(game_.result(s, moves[i]), -1, -beta, -alpha, ply + 1);
+      if (v > best) {
+        best = v;
+        if (v > alpha) {
+          alpha = v;
+          pv_.extend(ply, moves[i]);
+          if (v >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+
+  // pvs.py's null_move_score: if the mover, passing, still reaches `beta` in a shallower search, a real
+  // move would too (the game allows no pass where zugzwang is likely). The score to cut with (never a
+  // proven one: a pass proves nothing), or NaN.
+  double null_move_score(const State& s, int d, double beta, int ply) {
+    if constexpr (NULL_MOVE) {
+      if (game_.evaluate(s, game_.to_move(s)) < beta) return NAN;
+      State passed;
+      if (!game_.null_move(s, passed)) return NAN;
+      const double v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, std::nextafter(-beta, INF), ply + 1);
+      if (v < beta) return NAN;
+      return v >= PROVEN ? beta : v;
+    }
+    return NAN;
+  }
+
+  // pvs.py's reducible: whether late-move reductions may reduce moves here (not at shallow depths nor in
+  // a forcing state), and in `quiet`, by place in the order, the moves they may reduce: after the first
+  // LMR_FIRST, neither noisy nor a killer.
+  bool reducible(const State& s, int d, const int* moves, int n, const int* order, int ply, const int* loud,
+                 int n_loud, bool* quiet) const {
+    if (d < LMR_MIN_DEPTH || n <= LMR_FIRST || (extensions_ && forcing(s))) return false;
+    const auto& killers = killers_[ply];
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+      const int move = moves[order[i]];
+      quiet[i] = i >= LMR_FIRST && std::find(loud, loud + n_loud, move) == loud + n_loud && move != killers[0] &&
+                 move != killers[1];
+      any |= quiet[i];
+    }
+    return any;
+  }
+
+  int late_move_reduction(int i, const State& child, const bool* quiet) const {
+    if (i < LMR_FIRST || !quiet[i] || (extensions_ && forcing(child))) return 0;
+    return i >= LMR_DEEPER_AFTER ? 2 : 1;
   }
 
   void remember_cutoff(int move, int ply, int d) {
@@ -294,27 +445,74 @@ class Pvs {
   }
 
   // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
-  // `scores` (the first exact, a later one exact if it beat the best so far, else an upper bound); the PV.
-  std::vector<int> root_pass(int d, const std::vector<int>& ranking, std::vector<RootScore>& scores) {
-    double alpha = -INF;
-    std::vector<int> line;
+  // `scores` (the first exact, a later one exact if it beat the best so far, else an upper bound) and the PV
+  // in `line`. With an aspiration window (lo, hi): false as soon as a move reaches hi, or when no move
+  // beats lo, and the caller searches again with the full window.
+  bool root_pass(int d, const std::vector<int>& ranking, std::vector<RootScore>& scores, std::vector<int>& line,
+                 double lo, double hi) {
+    double alpha = lo;
     guesses_ = 0;
     for (size_t i = 0; i < ranking.size(); ++i) {
       const int a = ranking[i];
       const State child = game_.result(root_, a);
       double v;
       if (i == 0) {
-        v = -negamax(child, d - 1, -INF, -alpha, 1);
+        v = -negamax(child, d - 1, -hi, -alpha, 1);
       } else {
         v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, 1);
-        if (v > alpha) v = -negamax(child, d - 1, -INF, -alpha, 1);
+        if (v > alpha) v = -negamax(child, d - 1, -hi, -alpha, 1);
       }
-      const bool improved = v > alpha;  // (the first move's, always: alpha is -INF)
+      if (v >= hi) return false;
+      const bool improved = v > alpha;
       scores.push_back({a, v, improved ? Bound::Exact : Bound::Upper});
       if (improved) alpha = v, line = pv_.root_line(a);
     }
+    if (line.empty()) return false;
     if (tt_capacity_) store(game_.key(root_), {to_table(alpha, 0), d, TT_EXACT, line[0]});
-    return line;
+    return true;
+  }
+
+  // pvs.py's prove_win, the mate search: the shortest forced win for the mover in at most MATE_MAX_MOVES
+  // of its moves, within MATE_SHARE of the time (true, with the root's scores, the winning move's last,
+  // and the line), or false. For n = 1, 2, ... a null-window pass asks whether some root move wins within
+  // 2n - 1 plies, full-width (no null moves, reductions or quiescence), so that a win it finds is proven
+  // and, every shorter n having failed, the shortest.
+  bool prove_win(const std::vector<int>& ranking, std::vector<RootScore>& scores, std::vector<int>& line) {
+    const bool quiescence = quiescence_, null_move = null_move_, reductions = reductions_;
+    quiescence_ = null_move_ = reductions_ = false;
+    const Budget share = budget_.share(MATE_SHARE);
+    clock_ = &share;
+    bool found = false;
+    try {
+      std::vector<State> children;
+      for (int a : ranking) children.push_back(game_.result(root_, a));
+      for (int n = 1; n <= MATE_MAX_MOVES && !found; ++n) {
+        horizon_ = 2 * n - 1;
+        found = win_pass(horizon_, ranking, children, scores, line);
+      }
+    } catch (Timeout&) {
+    }
+    quiescence_ = quiescence, null_move_ = null_move, reductions_ = reductions;
+    clock_ = &budget_;
+    return found;
+  }
+
+  // pvs.py's win_pass: whether a root move wins within `d` plies; the scores of the moves tried (upper
+  // bounds: at best a win two plies later) and the winner's exact one last, and the line.
+  bool win_pass(int d, const std::vector<int>& ranking, const std::vector<State>& children,
+                std::vector<RootScore>& scores, std::vector<int>& line) {
+    const double lo = WIN - d - 0.5, hi = std::nextafter(lo, INF);
+    scores.clear();
+    for (size_t i = 0; i < ranking.size(); ++i) {
+      const double v = -negamax(children[i], d - 1, -hi, -lo, 1);
+      if (v > lo) {
+        scores.push_back({ranking[i], WIN - d, Bound::Exact});
+        line = table_line(pv_.root_line(ranking[i]), d, WIN - d);
+        return true;
+      }
+      scores.push_back({ranking[i], std::min(v, WIN - d - 2), Bound::Upper});
+    }
+    return false;
   }
 
   // The principal variation, completed from the table where a table cut-off or the horizon left it
@@ -323,10 +521,10 @@ class Pvs {
   // the search first where the table's growing or clearing, which cannot poll, would overrun the budget.
   void store(uint64_t key, const Entry& entry) {
     if (int64_t(tt_.size()) >= tt_capacity_) {
-      budget_.check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
+      clock_->check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
       tt_.clear();
     } else if (tt_.grows_next()) {
-      budget_.check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
+      clock_->check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
     }
     tt_.store(key, entry);
   }
@@ -398,6 +596,8 @@ class Pvs {
   const Request& request_;
   const Budget& budget_;
   const bool ordering_, safe_, pruning_, extensions_, threats_;
+  bool quiescence_, null_move_, reductions_;  // (off during the mate search)
+  const Budget* clock_ = &budget_;            // what the nodes poll: the mate search's share, or the whole
   const int64_t tt_capacity_;
   DictTable<Entry> tt_;
   PvTable pv_;

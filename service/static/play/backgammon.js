@@ -1,9 +1,10 @@
 // A backgammon board drawn from the state: "points" (24 counts, X's positive, point 1 first, counted from
 // X's side), "bar", "off" and "dice". X's home board (points 1-6) is at the bottom right, as X sees it.
-// Plays are chosen with the buttons below the board, in the API's standard notation.
-import { svg } from "./svg.js";
+// Plays are chosen with the buttons below the board, in the API's standard notation. The dice are drawn
+// beside the board, by the checkers borne off, clear of the point numbers; a legend says which colour is X.
+import { html, svg } from "./svg.js";
 
-const W = 30, STACK = 5, H = W * STACK + 10, GAP = 30;
+const W = 30, STACK = 5, H = W * STACK + 10, GAP = 30, DIE = 24;
 const SIDES = { X: ["#b3261e", "#fff"], O: ["#f5ecd7", "#222"] };
 
 export function isBackgammon(state) {
@@ -54,9 +55,35 @@ export function drawBackgammon(container, state) {
     const y = top ? 16 : height - 8;
     root.append(svg("text", { x: 14.5 * W, y, class: "bg-off", "data-off": side }, `${side} off ${off[side] || 0}`));
   }
-  const dice = Array.isArray(state.dice) ? state.dice.join(" ") : "to roll";
-  root.append(svg("text", { x: 3 * W, y: H + GAP / 2 + 5, class: "bg-dice", "data-testid": "dice" },
-                  `${state.to_move || "X"}: ${dice}`));
-  container.replaceChildren(root);
+  drawDice(root, state, 14.5 * W, H + GAP / 2);
+  container.replaceChildren(root, legend());
   return root;
+}
+
+/** The dice (or "to roll") of the side to move, centred on (x, y), in that side's colours. */
+function drawDice(root, state, x, y) {
+  const side = state.to_move === "O" ? "O" : "X";
+  const [fill, ink] = SIDES[side];
+  const g = svg("g", { class: "bg-dice", "data-testid": "dice", "data-side": side });
+  g.append(svg("text", { x, y: y - DIE / 2 - 8, class: "bg-dice-label" }, `${state.to_move || "X"} to play`));
+  const dice = Array.isArray(state.dice) ? state.dice : [];
+  dice.forEach((pips, i) => {
+    const left = x - dice.length * (DIE + 4) / 2 + i * (DIE + 4) + 2;
+    g.append(svg("rect", { x: left, y: y - DIE / 2, width: DIE, height: DIE, rx: 4, fill, class: "die" }));
+    g.append(svg("text", { x: left + DIE / 2, y, fill: ink, class: "die-pips" }, String(pips)));
+  });
+  if (!dice.length) g.append(svg("text", { x, y, class: "bg-dice-label" }, "to roll"));
+  root.append(g);
+}
+
+/** Which colour is which side, and which way each moves. */
+function legend() {
+  const p = html("p", { class: "bg-legend", "data-testid": "bg-legend" });
+  for (const [side, words] of [["X", "red, moves from 24 down to 1 (home: 1-6, bottom right)"],
+                               ["O", "cream, moves from 1 up to 24 (home: 19-24, top right)"]]) {
+    const item = html("span", { "data-side": side });
+    item.append(html("span", { class: "swatch", style: `background: ${SIDES[side][0]}` }), ` ${side}: ${words}`);
+    p.append(item, " ");
+  }
+  return p;
 }

@@ -101,6 +101,35 @@ function numberedCell(board, n) {
   return r * board.cols + 2 * ((n - 1) % perRow) + (r % 2 === 0 ? 1 : 0);
 }
 
+/** The cell a disc dropped in column `c` lands on: its lowest empty cell (-1: the column is full). */
+function landingCell(board, c) {
+  for (let r = board.rows - 1; r >= 0; r--) if (board.cells[r][c] === ".") return r * board.cols + c;
+  return -1;
+}
+
+/**
+ * The longest line of equal pieces through `cell` (row, column or diagonal), as cell indices: the line a
+ * k-in-a-row game's last move completed.
+ */
+export function lineThrough(board, cell) {
+  const r0 = Math.floor(cell / board.cols), c0 = cell % board.cols, piece = board.cells[r0][c0];
+  let best = [cell];
+  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+    const line = [cell];
+    for (const sign of [1, -1]) {
+      for (let r = r0 + sign * dr, c = c0 + sign * dc; r >= 0 && r < board.rows && c >= 0 && c < board.cols
+           && board.cells[r][c] === piece; r += sign * dr, c += sign * dc) line.push(r * board.cols + c);
+    }
+    if (line.length > best.length) best = line;
+  }
+  return piece === "." ? [] : best;
+}
+
+/** Whether the game's integer moves are columns (no more moves than columns: Connect Four). */
+export function playsByColumn(board, moveSchema) {
+  return Boolean(moveSchema) && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < board.cols;
+}
+
 /**
  * What a click plays: {from, to} cell indices (from null for a move of one click, whose `to` lists the
  * cells any of which plays it), or null for a move with no cell.
@@ -110,8 +139,7 @@ export function targetsOf(move, board, moveSchema) {
   const inside = (cells) => cells.every((i) => Number.isInteger(i) && i >= 0 && i < size);
   let cells = null;
   if (Number.isInteger(move)) {
-    const byColumn = moveSchema && Number.isInteger(moveSchema.maximum) && moveSchema.maximum < board.cols;
-    if (byColumn) return { from: null, to: [...Array(board.rows).keys()].map((r) => r * board.cols + move) };
+    if (playsByColumn(board, moveSchema)) return { from: null, to: [...Array(board.rows).keys()].map((r) => r * board.cols + move) };
     cells = [move];
   } else if (typeof move === "string" && SQUARES.test(move)) {
     cells = move.match(/[a-h][1-8]/g).map((name) => {
@@ -182,9 +210,11 @@ function cellName(board, r, c) {
 
 /**
  * Draw `board` into `container`. `moves`: the legal moves as [{move, label}]; `onMove(move)` plays one
- * (null: no clicks now); `lastCells`: the cells of the last move, highlighted.
+ * (null: no clicks now); `marks`: {class: [cells]}, the cells to mark with that class (the last move,
+ * a hint, a winning line); `flipped`: the board turned round (chess, for Black).
  */
-export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, lastCells = [] } = {}) {
+export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, marks = {},
+                                             flipped = false } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
   const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
   const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`, class: `board ${board.kind}`, "data-testid": "board",
@@ -195,6 +225,7 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
   const legal = new Set(board.kind !== "othello" ? [] : moves
     .map((m) => targetsOf(m.move, board, moveSchema)).filter((t) => t && t.from === null).flatMap((t) => t.to));
   const groups = [];
+  const byColumn = onMove !== null && playsByColumn(board, moveSchema);
   let selected = null;
 
   const offer = (candidates) => {
@@ -237,7 +268,8 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
     for (let c = 0; c < board.cols; c++) {
       const index = r * board.cols + c;
       const value = board.cells[r][c];
-      const g = svg("g", { transform: `translate(${c * CELL},${r * CELL})`, "data-cell": index });
+      const [x, y] = flipped ? [board.cols - 1 - c, board.rows - 1 - r] : [c, r];
+      const g = svg("g", { transform: `translate(${x * CELL},${y * CELL})`, "data-cell": index });
       const dark = (board.kind === "chess" || board.kind === "draughts") && (r + c) % 2 === 1;
       g.append(svg("rect", { width: CELL, height: CELL, class: dark ? "cell dark" : "cell",
                              style: typeof value === "number" ? `fill: ${tileColour(value)}` : undefined }));
@@ -250,11 +282,23 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
         g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.12, class: "legal-mark" }));
       }
       const playable = targeted.some((m) => (m.from === null ? m.to.includes(index) : m.from === index));
-      if (playable || targeted.some((m) => m.from !== null && m.to[0] === index)) {
+      const landing = targeted.some((m) => m.from !== null && m.to[0] === index);
+      if (landing) g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.15, class: "target-dot" }));
+      if (value === "." && byColumn) g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.38, class: "preview-disc" }));
+      if (playable || landing) {
         clickable(g, `${name || `row ${r + 1}, column ${c + 1}`}`, () => click(index));
         if (playable) g.classList.add("playable");
+        // The focus ring drawn inside the cell: an outline would be cut by the board's edge and its neighbours.
+        g.append(svg("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 4, class: "focus-ring" }));
       }
-      if (lastCells.includes(index)) g.classList.add("last");
+      for (const [mark, cells] of Object.entries(marks)) if (cells.includes(index)) g.classList.add(mark);
+      if (byColumn && playable) {  // where a disc dropped in this column would land
+        const show = (on) => groups[landingCell(board, c)]?.classList.toggle("preview", on);
+        g.addEventListener("mouseenter", () => show(true));
+        g.addEventListener("mouseleave", () => show(false));
+        g.addEventListener("focus", () => show(true));
+        g.addEventListener("blur", () => show(false));
+      }
       groups.push(g);
       root.append(g);
     }

@@ -2,7 +2,7 @@
 // the state puts them (where a game in progress says nothing, the layout's own letters). Positions are
 // [x, y], x from the left and y from the bottom, as the API has them; a scared ghost moves at half speed,
 // so its position may be halfway between cells.
-import { svg } from "./svg.js";
+import { html, svg } from "./svg.js";
 
 const CELL = 28;
 const GHOST_COLOURS = ["#e53935", "#ec80b4", "#26c6da", "#ffa726"];
@@ -19,6 +19,17 @@ function fromLayout(layout, letter) {
     if (ch === letter) found.push([x, layout.length - 1 - r]);
   }));
   return found;
+}
+
+/** The ghosts of the maze: the state's, else the layout's letters (ordered as the rules number them). */
+function ghostsOf(state) {
+  return state.ghosts || fromLayout(state.layout, "G").sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map((position) => ({ position, scared: 0 }));
+}
+
+/** The players of a position: in a maze, Pacman and as many ghosts as it has; elsewhere all of them. */
+export function playersOf(state, players) {
+  return isMaze(state) ? players.slice(0, 1 + ghostsOf(state).length) : players;
 }
 
 export function drawMaze(container, state) {
@@ -38,9 +49,7 @@ export function drawMaze(container, state) {
   for (const position of state.capsules || fromLayout(layout, "o")) {
     root.append(svg("circle", { ...at(position), r: 7, class: "capsule" }));
   }
-  const ghosts = state.ghosts || fromLayout(layout, "G").sort((a, b) => a[0] - b[0] || a[1] - b[1])
-    .map((position) => ({ position, scared: 0 }));
-  ghosts.forEach((ghost, i) => {
+  ghostsOf(state).forEach((ghost, i) => {
     const { cx, cy } = at(ghost.position);
     const r = CELL * 0.42;
     const g = svg("g", { transform: `translate(${cx},${cy})`, class: ghost.scared ? "ghost scared" : "ghost",
@@ -61,6 +70,7 @@ export function drawMaze(container, state) {
                               + `${r * Math.cos(open)},${r * Math.sin(open)} Z` }));
     root.append(g);
   }
-  container.replaceChildren(root);
+  const score = html("p", { class: "maze-score", "data-testid": "maze-score" }, `Score ${state.score ?? 0}`);
+  container.replaceChildren(score, root);
   return root;
 }

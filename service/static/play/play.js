@@ -1,12 +1,17 @@
 // The "Play" panel: any game of GET /v1/games against the AI. The page keeps the states played (for
-// undo) and asks the API for everything else: the legal moves, the result of a move, the AI's search
-// (streamed, so its iterations show while it thinks).
+// undo, the move list and going back) and asks the API for everything else: the legal moves, the result
+// of a move, the AI's search (streamed, so its iterations show while it thinks), a hint.
 import { describeError, postJSON, streamSearch } from "./api.js";
-import { drawBackgammon, isBackgammon } from "./backgammon.js";
-import { boardOf, drawGrid, targetsOf } from "./board.js";
-import { drawMaze, isMaze } from "./maze.js";
-import { drawTree } from "./tree.js";
-import { fillStats, formatDistinct, formatNumber, html, moveText, showError, svg } from "./svg.js";
+import { showExport, wireExport } from "./export.js";
+import { drawMoveList } from "./history.js";
+import { playersOf } from "./maze.js";
+import { LineWriter, moveLabels } from "./notation.js";
+import { readSettings, restore, save } from "./persist.js";
+import { drawOutcome, resultText } from "./outcome.js";
+import { levelName, searchAlgorithm } from "./settings.js";
+import { clearThinking, showInfo, showInfoLine, showResult } from "./thinking.js";
+import { drawPosition } from "./view.js";
+import { html, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const BOTH = "both (hot seat)", NOBODY = "nobody (AI against AI)";
@@ -21,60 +26,117 @@ const FIRST_GAME = "tictactoe";
 const KEY_MOVES = { ArrowUp: ["up", "North"], ArrowDown: ["down", "South"], ArrowLeft: ["left", "West"],
                     ArrowRight: ["right", "East"], " ": ["Stop"] };
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export class PlayPanel {
   constructor(games) {
     this.games = new Map(games.map((g) => [g.id, g]));
-    this.history = [];      // [{state, info, move}] from the start of the game; the last is the position
+    this.line = [];         // [{state, info, move, answer?}] from the start: every position reached (answer: the AI's search there)
+    this.history = [];      // the line up to the position shown (its last entry); the rest can be gone back to
     this.search = null;     // the AbortController of the search running, if any
     this.streaming = null;  // the AbortController of the search whose request is open (not yet answered)
     this.cancelledAt = -Infinity;  // when the page last aborted an open search of its own (performance.now())
     this.pending = false;   // a move or a position sent to the rules, not answered yet
+    this.waiting = null;    // the timer of a move waiting for its delay (the AI's, chance's)
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
+    this.hint = null;       // {position, move} of the last hint asked for
+    this.perspective = new Map();  // game id -> the fixed player whose view a search's values take, if not the mover's
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
     if (this.games.has(FIRST_GAME)) select.value = FIRST_GAME;
     select.addEventListener("change", () => this.chooseGame());
-    $("side").addEventListener("change", () => this.maybeAiMove());
-    $("algorithm").addEventListener("change", () => this.hintSettings());
+    $("side").addEventListener("change", () => { this.save(); this.maybeAiMove(); });
+    $("algorithm").addEventListener("change", () => this.settingsChanged());
+    $("level").addEventListener("input", () => this.settingsChanged());
+    for (const id of ["depth", "time-limit", "ai-delay"]) $(id).addEventListener("change", () => this.save());
     $("new-game").addEventListener("click", () => this.newGame());
     $("undo").addEventListener("click", () => this.undo());
     $("ai-move").addEventListener("click", () => this.aiMove());
+    $("hint").addEventListener("click", () => this.askHint());
     $("stop").addEventListener("click", () => this.stopThinking());
     $("load-state").addEventListener("click", () => this.loadPasted());
     $("state-text").addEventListener("input", () => { this.editing = true; });
     $("extra").addEventListener("change", () => this.refresh());
+    wireExport();
     document.addEventListener("keydown", (event) => this.key(event));
-    this.chooseGame();
+    this.open(restore());
   }
 
   get game() { return this.games.get($("game").value); }
   get position() { return this.history[this.history.length - 1]; }
 
-  chooseGame() {
+  /** Open with what persist.js kept (the game as it was, or a shared link's position), else a new game. */
+  open(kept) {
+    this.stopThinking();
+    if (!kept || !this.games.has(kept.settings?.game)) {
+      this.chooseGame();
+      return;
+    }
+    $("game").value = kept.settings.game;
+    this.chooseGame(false);
+    for (const [id, value] of Object.entries(kept.settings)) {
+      const field = $(id);
+      if (id !== "game" && field && (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === value))) {
+        field.value = value;
+      }
+    }
+    this.settingsChanged(false);
+    if (kept.line) {
+      try {
+        this.line = kept.line;
+        this.history = kept.line.slice(0, kept.shown);
+        this.show();
+      } catch (error) {  // kept by another version of the page, say: a new game rather than a broken page
+        const problem = `The game kept in this browser could not be shown (${error.message}): a new game.`;
+        this.newGame().then(() => this.showError(problem));
+        return;
+      }
+      this.maybeAiMove();
+    } else if (kept.state !== undefined) {
+      this.setPosition([], kept.state);
+    } else {
+      this.newGame();
+    }
+  }
+
+  /** A game chosen: its sides and algorithms, and (unless `start` is false) a new game. */
+  chooseGame(start = true) {
     const game = this.game;
-    const side = $("side");
-    side.replaceChildren(...game.players.map((p) => html("option", { value: p }, p)),
-                         html("option", { value: BOTH }, BOTH), html("option", { value: NOBODY }, NOBODY));
+    this.sideOptions(game.players);
     const algorithm = $("algorithm");
     algorithm.replaceChildren(...game.algorithms.map((a) => html("option", { value: a }, a)));
     // The strongest default the game offers: auto when the service has it, else alpha-beta, else MCTS.
     const preferred = ["auto", "alphabeta", "expectimax", "mcts"].find((a) => game.algorithms.includes(a));
     if (preferred) algorithm.value = preferred;
-    this.hintSettings();
-    this.newGame();
+    this.settingsChanged(false);
+    if (start) this.newGame();
   }
 
-  hintSettings() {
+  /** The side selector: these players (those of the position), both, or nobody; the choice kept if it can be. */
+  sideOptions(players) {
+    const side = $("side");
+    const options = [...players, BOTH, NOBODY];
+    if (same([...side.options].map((o) => o.value), options)) return;
+    const chosen = side.value;
+    side.replaceChildren(...options.map((p) => html("option", { value: p }, p)));
+    if (options.includes(chosen)) side.value = chosen;
+  }
+
+  /** The algorithm or the level changed: the level applies to auto only, and the example settings follow. */
+  settingsChanged(keep = true) {
     const name = $("algorithm").value;
     const hints = { mcts: '{"seed": 1, "iterations": 5000}', alphabeta: '{"move_ordering": false}',
-                    expectimax: '{"opponent_model": "epsilon_greedy"}', auto: '{"level": 3}' };
+                    expectimax: '{"opponent_model": "epsilon_greedy"}', auto: '{"seed": 1}' };
     $("extra").placeholder = `e.g. ${hints[name] || "{}"}`;
+    $("level").disabled = name !== "auto";
+    $("level").title = name === "auto" ? "" : "levels are the auto algorithm's: choose auto to play a level";
+    $("level-name").textContent = levelName(Number($("level").value));
+    if (keep) this.save();
   }
 
   newGame() {
-    this.setPosition([], this.game.initial_state);
+    return this.setPosition([], this.game.initial_state);
   }
 
   undo() {
@@ -83,10 +145,19 @@ export class PlayPanel {
     let keep = this.history.length - 1;
     do { keep--; } while (keep > 0 && human !== BOTH && this.history[keep].info.to_move !== human);
     if (keep < 0) return;
+    this.goTo(keep);
+  }
+
+  /** Show the position after ply `ply` of the line (0: the start); the AI waits for "AI move now". */
+  goTo(ply) {
     this.stopThinking();
-    this.history = this.history.slice(0, keep + 1);
+    this.history = this.line.slice(0, ply + 1);
     this.generation++;
     this.editing = false;
+    clearThinking();  // the answer shown was for another position: the one that chose the last move, if any
+    const before = this.history[this.history.length - 2];
+    if (before && before.answer) showResult(before.answer, this.game);
+    this.clearError();
     this.show();
   }
 
@@ -125,7 +196,7 @@ export class PlayPanel {
     return Object.fromEntries(Object.entries(extra).filter(([name]) => names.has(name)));
   }
 
-  /** The request of a rules route: the state and the game's options, if any. */
+  /** A request with the game's options, if any, in their place on every route: `options`. */
   rules(body) {
     const options = this.gameOptions();
     return Object.keys(options).length ? { ...body, options } : body;
@@ -152,7 +223,8 @@ export class PlayPanel {
       if (generation !== this.generation) return;
       this.pending = false;
       this.history = [...history, { state, info, move }];
-      this.clearThinking();
+      this.line = [...this.history];
+      clearThinking();
       this.show();
       this.maybeAiMove();
     } catch (error) {
@@ -180,6 +252,8 @@ export class PlayPanel {
       if (generation !== this.generation) return;
       const { state, ...info } = answer;
       this.history.push({ state, info, move });
+      const next = this.line[this.history.length - 1];
+      if (!next || !same(next.move, move)) this.line = [...this.history];  // a new line from here
       this.pending = false;
       this.show();
       this.maybeAiMove();
@@ -212,31 +286,50 @@ export class PlayPanel {
     this.play(move);
   }
 
-  /** Whoever is to move next: chance draws an outcome, the AI searches, a human waits for a click. */
+  /**
+   * Whoever is to move next: chance draws an outcome, the AI searches (after the delay set, when it plays
+   * both sides), a human waits for a click.
+   */
   maybeAiMove() {
     const position = this.position;
     if (!position || position.info.terminal) return;
     const mover = position.info.to_move;
-    if (mover === "chance") {
-      const generation = this.generation;
-      setTimeout(() => {
-        if (generation !== this.generation) return;
-        this.play(drawOutcome(position.info), false);
-      }, CHANCE_DELAY_MS);
-      return;
-    }
     const human = $("side").value;
-    if (human === BOTH || mover === human) return;
-    this.aiMove();
+    if (mover !== "chance" && (human === BOTH || mover === human)) return;
+    const generation = this.generation;
+    const delay = mover === "chance" ? CHANCE_DELAY_MS : human === NOBODY ? Math.max(0, Number($("ai-delay").value) || 0) : 0;
+    const next = () => {
+      this.waiting = null;
+      if (generation !== this.generation) return;
+      const side = $("side").value;  // it may have changed meanwhile
+      if (mover === "chance") this.play(drawOutcome(position.info), false);
+      else if (side !== BOTH && side !== mover) this.aiMove();
+      else $("stop").disabled = true;
+    };
+    if (!delay) return next();
+    this.waiting = setTimeout(next, delay);
+    $("stop").disabled = mover === "chance";  // the AI's next move can be stopped while it waits
   }
 
+  /** The search request's algorithm: the one chosen, its depth, auto's level, and the settings typed. */
   algorithmRequest() {
-    const algorithm = { name: $("algorithm").value };
-    const depth = $("depth").value.trim();
-    if (depth) algorithm.depth = Number(depth);
-    const extra = $("extra").value.trim();
-    if (extra) Object.assign(algorithm, JSON.parse(extra));
+    const algorithm = searchAlgorithm($("algorithm").value, $("depth").value, Number($("level").value),
+                                      $("extra").value);
+    for (const name of Object.keys(this.gameOptions())) delete algorithm[name];  // they go in `options`
     return algorithm;
+  }
+
+  /** A search request for `position` with `algorithm`, in the time limit set. */
+  searchBody(position, algorithm) {
+    const body = this.rules({ game: this.game.id, state: position.state, algorithm });
+    const limit = $("time-limit").value.trim();
+    if (limit) body.time_limit_ms = Number(limit);
+    return body;
+  }
+
+  /** The player whose view a search's values take at `position`: its mover, or the game's fixed one. */
+  perspectiveAt(position) {
+    return this.perspective.get(this.game.id) || position.info.to_move;
   }
 
   async aiMove() {
@@ -253,23 +346,35 @@ export class PlayPanel {
       this.showError(`More settings must be a JSON object: ${error.message}`);
       return;
     }
-    const body = { game: this.game.id, state: position.state, algorithm };
-    const limit = $("time-limit").value.trim();
-    if (limit) body.time_limit_ms = Number(limit);
+    const body = this.searchBody(position, algorithm);
     const controller = new AbortController();
     this.search = controller;
     this.show();  // the board and the move buttons take no move while the AI thinks
     $("stop").disabled = false;
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
-    this.clearThinking();
+    clearThinking();
+    const game = this.game;
+    const writer = new LineWriter(game.id, position, (b) => this.rules(b));
+    const labels = moveLabels(position.info);
+    let latest = 0;  // the last progress shown: a line written late for an earlier one is dropped
+    const onInfo = (info) => {
+      const shown = ++latest;
+      showInfo(info, labels[position.info.moves.findIndex((m) => same(m, info.move))], game,
+               this.perspectiveAt(position));
+      writer.write(info.pv).then((pv) => {
+        if (shown === latest && this.search === controller) showInfoLine(pv);
+      }, () => {});
+    };
     try {
       this.streaming = controller;
-      const result = await streamSearch(body, (info) => this.showInfo(info), controller.signal)
+      const result = await streamSearch(body, onInfo, controller.signal)
         .finally(() => { if (this.streaming === controller) this.streaming = null; });
       if (generation !== this.generation) return;
       this.search = null;
       $("stop").disabled = true;
-      this.showResult(result);
+      if (result.perspective !== position.info.to_move) this.perspective.set(game.id, result.perspective);
+      position.answer = result;  // shown again when the game goes back to the position after its move
+      showResult(result, game);
       await this.play(result.move, false);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
@@ -293,9 +398,47 @@ export class PlayPanel {
     }
   }
 
+  /**
+   * A hint: the engine's best move for the human to move (auto at full strength, in the time set), marked
+   * on the board and its button. It is the search's answer, shown like the AI's, and nothing is played.
+   */
+  async askHint() {
+    const position = this.position;
+    if (!this.humanTurn()) return;
+    const generation = this.generation;
+    const controller = new AbortController();
+    this.search = controller;
+    this.show();
+    $("stop").disabled = false;
+    this.setStatus(`Looking for a good move for ${position.info.to_move}…`);
+    const body = this.searchBody(position, { name: "auto" });
+    try {
+      const result = await postJSON("/v1/search", body, controller.signal);
+      if (generation !== this.generation || this.search !== controller) return;
+      this.search = null;
+      $("stop").disabled = true;
+      this.hint = { position, move: result.move };
+      showResult(result, this.game);
+      this.show();
+      const index = position.info.moves.findIndex((m) => same(m, result.move));
+      this.setStatus(`Hint for ${position.info.to_move}: ${moveLabels(position.info)[index] ?? result.move}.`);
+    } catch (error) {
+      if (error.name === "AbortError" || this.search !== controller) return;
+      this.search = null;
+      $("stop").disabled = true;
+      this.showError(describeError(error));
+      this.show();
+    }
+  }
+
   /** Stop the AI's search, if one runs; a move sent to the rules is forgotten (its answer is ignored). */
   stopThinking() {
     this.pending = false;
+    if (this.waiting) {  // an AI move waiting for its delay
+      clearTimeout(this.waiting);
+      this.waiting = null;
+      this.generation++;
+    }
     if (this.search) {
       if (this.streaming === this.search) this.cancelledAt = performance.now();  // not a retry's wait
       this.search.abort();
@@ -313,41 +456,31 @@ export class PlayPanel {
     if (!position) return;
     const { state, info } = position;
     if (!this.editing) $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
+    this.sideOptions(playersOf(state, this.game.players));
     const humanTurn = this.humanTurn();  // not the AI's turn (the side chosen), nor its search, nor a pending move
-    const onMove = humanTurn ? (move) => this.play(move) : null;
-    const labels = moveLabels(info);
-    const area = $("board");
-    area.classList.remove("checking");
-    const board = boardOf(state);
-    if (isMaze(state)) {
-      drawMaze(area, state);
-    } else if (isBackgammon(state)) {
-      drawBackgammon(area, state);
-    } else if (board) {
-      const previous = this.history[this.history.length - 2];
-      const last = previous && position.move !== undefined ? targetsOf(position.move, boardOf(previous.state) || board,
-                                                                         this.game.move_schema) : null;
-      const lastCells = !last ? [] : last.from === null ? (last.to.length === 1 ? last.to : []) : [last.from, ...last.to];
-      drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
-                              moveSchema: this.game.move_schema, onMove, lastCells });
-    } else if (state && state.root) {
-      drawTree(area, state.root, { onChild: onMove });
-    } else {
-      area.replaceChildren(html("p", { class: "hint" }, "This game's state has no board the page can draw; "
-                                     + "play with the move buttons below."));
-    }
-    const moves = $("moves");
-    moves.replaceChildren(...info.moves.map((m, i) => {
-      const button = html("button", { "data-move": JSON.stringify(m) }, labels[i]);
-      if (info.probabilities) button.title = `probability ${formatNumber(info.probabilities[i])}`;
-      button.disabled = !humanTurn;
-      button.addEventListener("click", () => this.play(m));
-      return button;
-    }));
-    this.showMoveList();
+    const hint = this.hint && this.hint.position === position ? this.hint.move : undefined;
+    $("board").classList.remove("checking");
+    $("help").textContent = drawPosition($("board"), $("moves"), this.history,
+                                         this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint,
+                                                      second: $("side").value === this.game.players[1] });
+    drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply));
+    showExport(this.history, this.game, (p) => this.playerName(p));
     $("undo").disabled = this.history.length < 2;
     $("ai-move").disabled = info.terminal || info.to_move === "chance";
+    $("hint").disabled = !humanTurn;
     this.showStatus();
+    if (!this.pending) this.save();
+  }
+
+  /** Who plays `player`: "Human", or the AI and its algorithm. */
+  playerName(player) {
+    const side = $("side").value;
+    return side === BOTH || side === player ? "Human" : `Tactician (${$("algorithm").value})`;
+  }
+
+  save() {
+    if (!this.position) return;
+    save(readSettings(), this.line, this.history.length, !$("play").hidden);
   }
 
   /** The position's result, or who is to move (the AI's search, while it runs, says so itself). */
@@ -362,131 +495,20 @@ export class PlayPanel {
     }
   }
 
-  /** The moves played since the start, each in the game's notation where it has one (chess: SAN). */
-  showMoveList() {
-    const items = this.history.slice(1).map((entry, i) => {
-      const before = this.history[i].info;
-      const index = before.moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(entry.move));
-      return html("li", { "data-mover": before.to_move }, index >= 0 ? moveLabels(before)[index] : moveText(entry.move));
-    });
-    $("move-list").replaceChildren(...items);
-    $("move-list").scrollTop = $("move-list").scrollHeight;
-  }
-
   setStatus(text, kind = "") {
     const status = $("status");
     status.textContent = text;
     status.dataset.kind = kind;
   }
 
-  clearThinking() {
-    $("stats").replaceChildren();
-    $("bars").replaceChildren();
-  }
-
-  showInfo(info) {
-    fillStats($("stats"), [
-      ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value], ["best move", moveText(info.move)],
-      ["PV", info.pv.map(moveText).join(" ")], ["nodes", info.nodes], ["nodes/s", info.nodes_per_second],
-      ["time (ms)", info.time_ms], ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
-    ], "info");
-  }
-
-  showResult(result) {
-    const s = result.stats;
-    const notation = Object.keys(result).find((k) => k.startsWith("pv_"))?.slice(3);
-    const pv = notation ? result[`pv_${notation}`] : result.pv.map(moveText);
-    const rows = [
-      ["move", notation ? result[notation] : moveText(result.move)],
-      ["value", formatDistinct([result.value, ...result.moves.map((m) => m.value)])[0]],  // as in the bars
-      ["perspective", result.perspective],
-      ["outcome", result.outcome ?? "not proven"],
-      ["plies to end", result.plies_to_end ?? "–"],
-      // As the answer names them: the deepest iteration finished, and the deepest ply visited.
-      ["depth completed", s.depth_completed], ["deepest ply", s.max_depth], ["nodes", s.nodes], ["nodes/s", s.nodes_per_second],
-      ["time (ms)", s.time_ms], ["stopped", s.stop_reason], ["PV", pv.join(" ")],
-    ];
-    if (s.iterations !== null) rows.push(["iterations", s.iterations]);
-    if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
-    fillStats($("stats"), rows, "result");
-    drawBars($("bars"), result.moves, result.move, notation);
-  }
-
   showError(text) {
-    showError($("play-error"), text);
+    const box = $("play-error");
+    showError(box, text);
+    const { top, bottom } = box.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ block: "center" });  // a phone's paste
   }
 
   clearError() {
     showError($("play-error"));
   }
-}
-
-/** A chance outcome, drawn by the probabilities the rules give with the outcomes. */
-function drawOutcome(info) {
-  const p = info.probabilities || info.moves.map(() => 1 / info.moves.length);
-  let r = Math.random() * p.reduce((sum, x) => sum + x, 0);
-  for (let i = 0; i < info.moves.length; i++) {
-    r -= p[i];
-    if (r < 0) return info.moves[i];
-  }
-  return info.moves[info.moves.length - 1];
-}
-
-/** Each legal move as people write it: in the game's notation where the rules give one (chess: SAN). */
-function moveLabels(info) {
-  const notation = Object.keys(info).find((k) => !["moves", "probabilities"].includes(k) && Array.isArray(info[k])
-                                                 && info[k].length === info.moves.length);
-  return info.moves.map((m, i) => (notation ? info[notation][i] : outcomeText(m)));
-}
-
-/** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
-function outcomeText(move) {
-  if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {
-    return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
-  }
-  return moveText(move);
-}
-
-/** The game's result from the final utilities: the winner of a two-sided game, else every utility. */
-function resultText(game, info) {
-  const utilities = info.utilities || {};
-  const entries = Object.entries(utilities);
-  if (entries.length === 2 && game.zero_sum) {
-    const [[a, ua], [b, ub]] = entries;
-    if (ua === ub) return "Game over: a draw.";
-    return `Game over: ${ua > ub ? a : b} wins.`;
-  }
-  return `Game over: ${entries.map(([p, u]) => `${p} ${formatNumber(u)}`).join(", ")}.`;
-}
-
-/** Every root move's value as a horizontal bar, from the lowest value to the highest. */
-function drawBars(container, moves, chosen, notation) {
-  if (!moves.length) {
-    container.replaceChildren();
-    return;
-  }
-  const values = moves.map((m) => m.value);
-  const texts = formatDistinct(values);  // enough digits to tell the values apart
-  let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
-  if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
-  const rowHeight = 22, labelWidth = 70, barWidth = 220, width = labelWidth + barWidth + 110;
-  const scale = (v) => labelWidth + ((v - lo) / (hi - lo)) * barWidth;
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${moves.length * rowHeight + 4}`, class: "bars",
-                             role: "img", "aria-label": "value of every root move" });
-  moves.forEach((m, i) => {
-    const y = i * rowHeight + 2;
-    const x0 = scale(0), x1 = scale(m.value);
-    const best = JSON.stringify(m.move) === JSON.stringify(chosen);
-    chart.append(svg("text", { x: labelWidth - 6, y: y + 15, class: "bar-label", "text-anchor": "end" },
-                     notation && m[notation] ? m[notation] : moveText(m.move)));
-    chart.append(svg("rect", { x: Math.min(x0, x1), y: y + 3, width: Math.max(1, Math.abs(x1 - x0)),
-                               height: rowHeight - 6, class: best ? "bar best" : "bar",
-                               "data-move": JSON.stringify(m.move) }));
-    const note = `${texts[i]}${m.bound !== "exact" ? ` (${m.bound})` : ""}`
-                 + `${m.visits !== null && m.visits !== undefined ? ` ${m.visits} visits` : ""}`;
-    chart.append(svg("text", { x: labelWidth + barWidth + 6, y: y + 15, class: "bar-value" }, note));
-  });
-  chart.append(svg("line", { x1: scale(0), x2: scale(0), y1: 0, y2: moves.length * rowHeight + 4,
-                             class: "axis" }));
-  container.replaceChildren(chart);
 }

@@ -11,7 +11,7 @@ export const PRESETS = {
     ] } },
   },
   chance: {
-    title: "A tree with chance nodes (expectiminimax, after AIMA figure 5.11)",
+    title: "Chance nodes, after AIMA figure 5.11: Star1 finds nothing to cut (a leaf of 40 keeps every outcome open)",
     algorithm: "expectimax",
     state: { root: { id: "A", type: "max", children: [
       { id: "a1", type: "chance", children: [
@@ -21,6 +21,23 @@ export const PRESETS = {
       { id: "a2", type: "chance", children: [
         { p: 0.9, type: "min", children: [{ value: 1 }, { value: 2 }] },
         { p: 0.1, type: "min", children: [{ value: 40 }, { value: 30 }] },
+      ] },
+    ] } },
+  },
+  // a1 = .5 min(3, 5) + .5 min(4, 6) = 3.5; a2's first MIN node is worth at most 1, so a2 is at most
+  // .8 * 1 + .2 * 10 = 2.8 < 3.5 whatever its second outcome: Star1 cuts it (11 nodes instead of 15;
+  // tests/engine/test_expectimax.py checks the same tree by hand).
+  star1: {
+    title: "Star1 prunes: chance nodes whose utilities are bounded (1 to 10)",
+    algorithm: "expectimax",
+    state: { root: { id: "A", type: "max", children: [
+      { id: "a1", type: "chance", children: [
+        { p: 0.5, type: "min", children: [{ value: 3 }, { value: 5 }] },
+        { p: 0.5, type: "min", children: [{ value: 4 }, { value: 6 }] },
+      ] },
+      { id: "a2", type: "chance", children: [
+        { p: 0.8, type: "min", children: [{ value: 1 }, { value: 2 }] },
+        { p: 0.2, type: "min", children: [{ value: 10 }, { value: 9 }] },
       ] },
     ] } },
   },

@@ -39,6 +39,7 @@ export function clickable(element, label, action) {
 export function formatNumber(x, digits = 3) {
   if (x === null || x === undefined) return "–";
   if (typeof x !== "number") return String(x);
+  x += 0;  // -0 (a level value seen from the other side) reads 0
   if (Number.isInteger(x)) return x.toLocaleString("en");
   if (Math.abs(x) >= 1e6) return x.toExponential(digits);
   return String(Number(x.toFixed(digits)));

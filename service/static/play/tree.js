@@ -1,9 +1,16 @@
-// Explicit game trees (the `tree` game's state): layout, drawing, and the reading of a search trace.
+// Explicit game trees (the `tree` game's state): layout and drawing, with what a search found at each node.
 // A child's move label is its "move", else its "id", else its index, as the API defines it; a trace
 // entry's path is the list of labels from the root.
 import { clickable, formatNumber, moveText, svg } from "./svg.js";
 
 const DX = 76, DY = 84, MARGIN = 30, R = 15;
+export const EXACT = "exact", UPPER = "upper", LOWER = "lower";  // a node's value, or a bound of it
+
+/** A value as the tree shows it: a number, max^n's vector "(1,2,6)", an upper bound "≤2", a lower "≥5". */
+export function valueText(value, bound = EXACT) {
+  const prefix = bound === UPPER ? "≤" : bound === LOWER ? "≥" : "";
+  return prefix + (Array.isArray(value) ? `(${value.map((x) => formatNumber(x)).join(",")})` : formatNumber(value));
+}
 
 function labelOf(child, index) {
   if (child.move !== undefined) return child.move;
@@ -32,7 +39,7 @@ export function layout(root) {
   return nodes;
 }
 
-function kindOf(node) {
+export function kindOf(node) {
   if (!Array.isArray(node.children) || node.children.length === 0) return "leaf";
   if (node.player !== undefined) return "player";
   return node.type || "max";
@@ -42,73 +49,45 @@ function shape(kind, node) {
   if (kind === "max") return svg("polygon", { points: `0,${-R} ${R},${R * 0.8} ${-R},${R * 0.8}` });
   if (kind === "min") return svg("polygon", { points: `0,${R} ${R},${-R * 0.8} ${-R},${-R * 0.8}` });
   if (kind === "chance") return svg("circle", { r: R });
-  if (kind === "player") return svg("rect", { x: -R, y: -R, width: 2 * R, height: 2 * R, rx: 4 });
-  return svg("rect", { x: -R * 0.8, y: -R * 0.8, width: 1.6 * R, height: 1.6 * R });
-}
-
-function valueText(value) {
-  if (Array.isArray(value)) return `(${value.map((x) => formatNumber(x)).join(",")})`;
-  return formatNumber(value);
-}
-
-const bound = (x, infinity) => (x === null || x === undefined ? infinity : formatNumber(x));
-
-/**
- * Read a trace: for each visited node (by path key) its entry and the step at which the search left its
- * subtree (from then on its value is known). `entries` is the trace of the response.
- */
-export function readTrace(entries) {
-  const visits = new Map();
-  const open = [];
-  entries.forEach((entry, step) => {
-    const key = keyOf(entry.path);
-    while (open.length && !isPrefix(open[open.length - 1].entry.path, entry.path)) {
-      open.pop().finished = step;
-    }
-    const visit = { entry, step, finished: entries.length };
-    visits.set(key, visit);
-    open.push(visit);
-  });
-  return visits;
-}
-
-function isPrefix(prefix, path) {
-  return prefix.length < path.length && prefix.every((label, i) => keyOf([label]) === keyOf([path[i]]));
+  // max^n's nodes and leaves hold a vector: wide enough for "(1,2,6)"
+  if (kind === "player") return svg("rect", { x: -1.8 * R, y: -R, width: 3.6 * R, height: 2 * R, rx: 4 });
+  const half = Array.isArray(node.value) ? 1.8 * R : 0.8 * R;
+  return svg("rect", { x: -half, y: -R * 0.8, width: 2 * half, height: 1.6 * R });
 }
 
 /**
- * Draw the tree. `view`: {visits (from readTrace), step (entries shown so far; Infinity: all),
- * chosen (the principal variation's moves), windows (show each visited node's alpha and beta),
- * onChild(label) to make the root's children clickable}.
+ * Draw the tree. `view`: {at(key) (what is known of the node at path key `key` at the step shown, as
+ * story.js's `tellTrace(...).at` gives it; absent: a tree not searched yet), chosen (the principal
+ * variation's moves), windows (show each visited node's alpha and beta), onChild(label) to make the root's
+ * children clickable}.
  */
 export function drawTree(container, root, view = {}) {
   const nodes = layout(root);
   const leaves = nodes.filter((n) => n.children.length === 0).length;
   const depth = Math.max(...nodes.map((n) => n.depth));
   const width = Math.max(1, leaves) * DX + 2 * MARGIN, height = depth * DY + 2 * MARGIN + 30;
-  const visits = view.visits || null;
-  const step = view.step === undefined ? Infinity : view.step;
   const chosen = new Set();
   (view.chosen || []).forEach((_, i) => chosen.add(keyOf(view.chosen.slice(0, i + 1))));
   const at = (n) => ({ x: MARGIN + n.x * DX + DX / 2, y: MARGIN + n.depth * DY + R });
-  const current = visits ? [...visits.values()].find((v) => v.step === step - 1) : null;
   const canvas = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "tree", "data-testid": "tree",
                               width, role: "img", "aria-label": "game tree" });
   const edges = svg("g"), marks = svg("g");
   canvas.append(edges, marks);
   for (const n of nodes) {
-    const visit = visits ? visits.get(n.key) : null;
-    const seen = visit && visit.step < step;
+    const known = view.at ? view.at(n.key) : null;
     const classes = ["node", kindOf(n.node)];
-    if (visits && !visit) classes.push("pruned");
-    else if (visits && !seen) classes.push("unseen");
-    if (seen) classes.push("visited");
+    if (known) {
+      if (known.pruned) classes.push("pruned");
+      else if (known.beyond) classes.push("beyond");
+      else if (!known.seen) classes.push("unseen");
+      if (known.seen) classes.push("visited");
+      if (known.current) classes.push("current");
+    }
     if (chosen.has(n.key) || (n.depth === 0 && chosen.size)) classes.push("chosen");
-    if (current && current.entry === (visit && visit.entry)) classes.push("current");
     const p = at(n);
     if (n.parent) {
       const q = at(n.parent);
-      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "unseen", "chosen"].includes(c))];
+      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "beyond", "unseen", "chosen"].includes(c))];
       edges.append(svg("line", { x1: q.x, y1: q.y, x2: p.x, y2: p.y, class: edgeClasses.join(" ") }));
       const label = n.path[n.path.length - 1];
       const probability = n.node.p !== undefined ? ` p=${formatNumber(n.node.p)}` : "";
@@ -121,19 +100,22 @@ export function drawTree(container, root, view = {}) {
                          "data-path": n.key, "data-testid": "tree-node" });
     g.append(shape(kindOf(n.node), n.node));
     const leaf = n.children.length === 0;
-    const shown = visit && (visit.finished <= step || (leaf && seen)) ? visit.entry.value : null;
-    const text = leaf ? valueText(n.node.value) : shown !== null ? valueText(shown) : "";
+    const text = leaf ? valueText(n.node.value) : known && known.known ? valueText(known.value, known.bound) : "";
     g.append(svg("text", { y: 4, class: "node-value" }, text));
-    if (!leaf && shown !== null) g.setAttribute("data-value", JSON.stringify(shown));
+    if (!leaf && known && known.known) {
+      g.setAttribute("data-value", JSON.stringify(known.value));
+      g.setAttribute("data-bound", known.bound);
+    }
     if (n.node.id !== undefined) {
-      g.append(svg("text", { x: -R - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
+      const left = n.node.player !== undefined ? -1.8 * R : -R;  // beside the box
+      g.append(svg("text", { x: left - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
     }
     if (n.node.player !== undefined && !leaf) {
       g.append(svg("text", { y: -R - 4, class: "node-id" }, `P${n.node.player}`));
     }
-    if (seen && view.windows) {
-      g.append(svg("text", { y: R + 13, class: "alpha-beta" },
-                   `α ${bound(visit.entry.alpha, "−∞")} β ${bound(visit.entry.beta, "+∞")}`));
+    if (known && known.seen && view.windows) {
+      const [alpha, beta] = known.window;
+      g.append(svg("text", { y: R + 13, class: "alpha-beta" }, `α ${bound(alpha, "−∞")} β ${bound(beta, "+∞")}`));
     }
     if (view.onChild && n.depth === 1) {
       clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
@@ -143,3 +125,5 @@ export function drawTree(container, root, view = {}) {
   container.replaceChildren(canvas);
   return canvas;
 }
+
+const bound = (x, infinity) => (x === null || x === undefined ? infinity : formatNumber(x));

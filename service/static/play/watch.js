@@ -1,18 +1,24 @@
-// The "Watch the search" panel: run a search with its trace on an explicit tree, draw the tree with each
-// node's value and window, grey out what was pruned, highlight the chosen line, step through the visits,
-// and compare the node count with the same search with pruning off (or on).
+// The "Watch the search" panel: run a search with its trace on an explicit tree, then step through the
+// visits (by hand, or played at an adjustable delay) from the start: each node's value and window appear
+// as the search learns them, what is pruned greys out at the step where it is cut, one narrated line per
+// event says what happened and why (story.js), and the result (value, best move, the chosen line, the
+// node count against the same search with pruning off, or on) is shown at the last step only.
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
-import { drawTree, readTrace } from "./tree.js";
+import { tellTrace } from "./story.js";
+import { drawTree } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
+const STEPPING = ["first", "back", "forward", "last", "autoplay"];  // the controls of a run's steps
 
 export class WatchPanel {
   constructor() {
-    this.run = null;  // {root, visits, entries, result, compared}
+    this.run = null;  // {root, entries, story, result, compared, choice}
     this.step = 0;
+    this.timer = null;  // the next step of a playing run
+    this.shown = -1;  // the last step whose lines are in the narration
     this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
@@ -26,6 +32,9 @@ export class WatchPanel {
     $("back").addEventListener("click", () => this.goTo(this.step - 1));
     $("forward").addEventListener("click", () => this.goTo(this.step + 1));
     $("last").addEventListener("click", () => this.goTo(Infinity));
+    $("autoplay").addEventListener("click", () => (this.timer === null ? this.play() : this.pause()));
+    $("delay").addEventListener("input", () => this.showDelay());
+    this.showDelay();
     $("tree").addEventListener("keydown", (event) => {
       const moves = { ArrowLeft: this.step - 1, ArrowRight: this.step + 1, Home: 0, End: Infinity };
       if (event.key in moves) {
@@ -50,11 +59,14 @@ export class WatchPanel {
 
   /** The tree as typed; drawn without a search until the next run. */
   edited() {
+    this.pause();
     this.run = null;
     this.generation++;
     this.clearError();
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
+    this.forget();
+    for (const id of STEPPING) $(id).disabled = true;  // nothing to step through until a run
     const state = this.parsedState();
     if (state && state.root) drawTree($("tree"), state.root);
   }
@@ -77,6 +89,7 @@ export class WatchPanel {
 
   /** One run at a time (the API lets a client hold one search): Run is disabled until it has answered. */
   async runSearch() {
+    this.pause();
     this.clearError();
     const state = this.parsedState();
     if (!state) return;
@@ -89,8 +102,14 @@ export class WatchPanel {
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
       if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
-      this.run = { root: state.root, entries, visits: readTrace(entries), result, compared, choice };
-      this.goTo(Infinity);
+      const story = tellTrace(state.root, entries, {
+        windows: windowed(choice.algorithm), result,
+        opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
+      });
+      this.forget();
+      this.run = { root: state.root, entries, story, result, compared, choice };
+      for (const id of STEPPING) $(id).disabled = false;
+      this.goTo(0);
     } catch (error) {
       if (generation === this.generation) this.showError(describeError(error));
     } finally {
@@ -98,26 +117,88 @@ export class WatchPanel {
     }
   }
 
-  goTo(step) {
+  /** Show the run after `step` visits (0: before the search; Infinity: the end); a step by hand stops
+   * the playing. */
+  goTo(step, playing = false) {
     if (!this.run) return;
-    const total = this.run.entries.length;
+    if (!playing) this.pause();
+    const { entries, story, result, compared, choice } = this.run;
+    const total = entries.length;
     this.step = Math.max(0, Math.min(total, step));
-    const { result, compared, choice } = this.run;
-    drawTree($("tree"), this.run.root, { visits: this.run.visits, step: this.step,
-                                        chosen: this.step === total ? result.pv : [],
-                                        windows: ["alphabeta", "expectimax"].includes(choice.algorithm.name) });
-    const current = this.run.entries[this.step - 1];
+    const over = this.step === total;
+    drawTree($("tree"), this.run.root, { at: (key) => story.at(key, this.step), chosen: over ? result.pv : [],
+                                        windows: windowed(choice.algorithm) });
+    this.keepInView();
+    const current = entries[this.step - 1];
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
       : `step ${this.step} of ${total}: visit ${current.path.length ? current.path.map(moveText).join(" → ") : "root"}`;
-    const rows = [
-      ["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
-      ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs],
-    ];
-    if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
-    if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
-    else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
-    if (this.run.entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
-    fillStats($("watch-stats"), rows, "result");
+    this.narrate();
+    const rows = [["visited so far", this.step]];
+    if (over) {
+      rows.push(["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
+                ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
+      if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
+      if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
+      else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
+      if (entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
+    }
+    fillStats($("watch-stats"), rows, over ? "result" : "step");
+  }
+
+  /** The story so far: every step's lines up to this one, the current step's marked and read out. Lines
+   * are added and removed as the step moves, so that a step costs its own lines, not the whole story's. */
+  narrate() {
+    const { steps } = this.run.story;
+    const log = $("narration");
+    while (log.lastElementChild && Number(log.lastElementChild.dataset.step) > this.step) log.lastElementChild.remove();
+    for (let s = Math.min(this.shown, this.step) + 1; s <= this.step; s++) {
+      log.append(...steps[s].map((line) => html("li", { "data-step": s }, line)));
+    }
+    this.shown = this.step;
+    log.querySelectorAll("li.now").forEach((item) => item.classList.remove("now"));
+    log.querySelectorAll(`li[data-step="${this.step}"]`).forEach((item) => item.classList.add("now"));
+    log.scrollTop = log.scrollHeight;
+    $("narration-now").textContent = steps[this.step].join(" ");
+  }
+
+  /** A tree wider than its box (on a phone) scrolls sideways to the node the current step visits. */
+  keepInView() {
+    const area = $("tree"), node = area.querySelector("g.current");
+    if (!node || area.scrollWidth <= area.clientWidth) return;
+    const box = area.getBoundingClientRect(), mark = node.getBoundingClientRect();
+    area.scrollLeft += (mark.left + mark.width / 2) - (box.left + box.width / 2);
+  }
+
+  /** No story shown. */
+  forget() {
+    $("narration").replaceChildren();
+    $("narration-now").textContent = "";
+    this.shown = -1;
+  }
+
+  /** Step forward every `delay` milliseconds until the end (from the start when at the end). */
+  play() {
+    if (!this.run) return;
+    if (this.step === this.run.entries.length) this.goTo(0);
+    const tick = () => {
+      this.goTo(this.step + 1, true);
+      if (this.step === this.run.entries.length) this.pause();
+      else this.timer = setTimeout(tick, Number($("delay").value));
+    };
+    this.timer = setTimeout(tick, Number($("delay").value));
+    $("autoplay").textContent = "Pause";
+    $("autoplay").setAttribute("aria-pressed", "true");
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    $("autoplay").textContent = "Play";
+    $("autoplay").setAttribute("aria-pressed", "false");
+  }
+
+  showDelay() {
+    $("delay-text").textContent = `${$("delay").value} ms`;
   }
 
   showError(text) {
@@ -127,4 +208,13 @@ export class WatchPanel {
   clearError() {
     showError($("watch-error"));
   }
+}
+
+/** Whether the search's trace has alpha and beta: alpha-beta, and expectimax with Star1. */
+function windowed(algorithm) {
+  return algorithm.name === "alphabeta" || (algorithm.name === "expectimax" && algorithm.pruning !== false);
+}
+
+function hasChance(node) {
+  return node.type === "chance" || (Array.isArray(node.children) && node.children.some(hasChance));
 }

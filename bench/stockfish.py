@@ -1,0 +1,111 @@
+"""``python -m bench.stockfish [--elos 1700 2000 2200] [--openings 1] [--seconds 1]``: ``auto`` against
+Debian's Stockfish held to a ``UCI_Elo``, a short ladder.
+
+Stockfish (``/usr/games/stockfish``; installed here with apt-get when missing and this is root, as
+scripts/test installs its Debian packages) is driven through python-chess's ``chess.engine`` with
+``UCI_LimitStrength``, one thread. Each opening of :data:`bench.openings.CHESS_OPENINGS` (the first
+``--openings``) is played twice, our side with either colour, both sides with ``--seconds`` a move, one game
+at a time in this process. A game ends by the rules (python-chess's ``outcome(claim_draw=True)``), or at
+``--max-plies`` by material (3 pawns or more ahead wins: :func:`bench.adjudication.material_balance`). Prints a Markdown section
+for bench/STRENGTH.md: per level the result, the score's Elo difference with its 95% interval
+(:mod:`bench.elo`) and what it says of our Elo on Stockfish's scale.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import time
+
+import chess
+import chess.engine
+
+from bench import elo
+from bench.adjudication import material_balance
+from bench.openings import CHESS_OPENINGS
+
+DECISIVE_LEAD = 3                     # pawns ahead at --max-plies that win an unfinished game
+
+
+def stockfish_path() -> str:
+    """Debian's stockfish, installed first when missing (as root with apt-get); SystemExit if it cannot be."""
+    found = shutil.which("stockfish") or ("/usr/games/stockfish" if os.path.exists("/usr/games/stockfish") else None)
+    if found is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "stockfish"], check=False, env=env)
+        found = shutil.which("stockfish") or ("/usr/games/stockfish" if os.path.exists("/usr/games/stockfish") else None)
+    if found is None:
+        raise SystemExit("stockfish is not installed (apt-get install stockfish)")
+    return found
+
+
+def play_game(engine, opening: tuple, ours_white: bool, seconds: float, max_plies: int) -> tuple:
+    """``(points for us, how it ended, plies)`` of one game against the configured engine (anything with
+    python-chess's ``play(board, limit)``)."""
+    from engine import api
+    board, moves = chess.Board(), list(opening)
+    for m in opening:
+        board.push_uci(m)
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        if board.turn == (chess.WHITE if ours_white else chess.BLACK):
+            move = api.search("chess", {"moves": moves}, {"name": "auto"}, time_limit_ms=int(seconds * 1000)).move
+        else:
+            move = engine.play(board, chess.engine.Limit(time=seconds)).move.uci()
+        board.push_uci(move)
+        moves.append(move)
+    ours = chess.WHITE if ours_white else chess.BLACK
+    outcome = board.outcome(claim_draw=True)
+    if outcome is not None:
+        points = 0.5 if outcome.winner is None else 1.0 if outcome.winner == ours else 0.0
+        return points, outcome.termination.name.lower(), board.ply()
+    ahead = material_balance(board) * (1 if ours_white else -1)
+    points = 1.0 if ahead >= DECISIVE_LEAD else 0.0 if ahead <= -DECISIVE_LEAD else 0.5
+    return points, f"adjudicated ({ahead:+d} material)", board.ply()
+
+
+def run(elos, openings: int, seconds: float, max_plies: int) -> str:
+    from engine import api
+    from engine.search import native
+    api.preload()
+    path = stockfish_path()
+    version = subprocess.run([path], input="quit\n", capture_output=True, text=True).stdout.splitlines()[0]
+    lines = [f"## Chess: `auto` against Stockfish (a short ladder)\n\n`python -m bench.stockfish --elos "
+             f"{' '.join(map(str, elos))} --openings {openings} --seconds {seconds:g} --max-plies {max_plies}`, "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {version}; our core: "
+             f"{'native' if 'chess' in native.native_games() else 'python'}. {2 * openings} games a level "
+             f"(each opening with both colours), {seconds:g} s a move for both, one game at a time; a game "
+             f"unfinished at {max_plies} plies is adjudicated by material. Few games: the intervals are wide.\n",
+             "| UCI_Elo | result (ours) | Elo difference [95%] | our Elo estimate | games (points, end, plies) |",
+             "|---|---|---|---|---|"]
+    engine = chess.engine.SimpleEngine.popen_uci(path)
+    try:
+        for level in elos:
+            engine.configure({"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 64})
+            tally, games = elo.Tally(), []
+            for opening in CHESS_OPENINGS[:openings]:
+                for ours_white in (True, False):
+                    points, end, plies = play_game(engine, opening, ours_white, seconds, max_plies)
+                    tally = tally.add(points)
+                    games.append(f"{'W' if ours_white else 'B'} {points:g} {end} {plies}")
+                    print(f"UCI_Elo {level}: {games[-1]}", flush=True)
+            s, (lo, hi) = elo.score(tally), elo.score_interval(tally)
+            diff = elo.elo(s)
+            estimate = "-" if diff is None else f"{level + diff:.0f}"
+            lines.append(f"| {level} | +{tally.wins} ={tally.draws} -{tally.losses}, {100 * s:.1f}% | "
+                         f"{elo.fmt_elo(s)} [{elo.fmt_elo(lo)}, {elo.fmt_elo(hi)}] | {estimate} | {'; '.join(games)} |")
+    finally:
+        engine.quit()
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m bench.stockfish", description=__doc__.split("\n\n")[0])
+    p.add_argument("--elos", type=int, nargs="+", default=[1700, 2000, 2200], help="Stockfish's UCI_Elo levels")
+    p.add_argument("--openings", type=int, default=1, help="openings a level, each played with both colours")
+    p.add_argument("--seconds", type=float, default=1.0, help="time a move for both sides (default 1)")
+    p.add_argument("--max-plies", type=int, default=200, help="adjudicate by material after this many plies")
+    args = p.parse_args(argv)
+    print(run(args.elos, args.openings, args.seconds, args.max_plies))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+// Othello's exact endgame solver: engine/games/othello_endgame.py step for step, so that a position it
+// solves gets the same score, principal variation, root moves and node counts as Python's. The final disc
+// difference with perfect play, empty squares going to the winner (the score of the FFO test sets):
+//
+// - a negamax principal-variation search to the end on the two bitboards, fail-soft, null windows of one
+//   (scores are even);
+// - fastest first with ORDER_MIN_EMPTIES or more empty squares: the opponent's mobility after each move
+//   (a corner reply counting twice), corners first, parity breaking ties; below, parity alone (the moves
+//   in quadrants with an odd number of empty squares first);
+// - a table of proven bounds and the best move (DictTable, cleared once it holds tt_capacity entries as
+//   Python clears its dict) with TABLE_MIN_EMPTIES or more, enhanced transposition cut-offs with
+//   ETC_MIN_EMPTIES or more;
+// - with SHALLOW_EMPTIES or fewer, no move generation (after Edax): each empty square is tried for flips,
+//   the last one played out directly.
+//
+// Beyond Python's reach (PYTHON_REACH empty squares, where only this solver runs) two things differ: the
+// root is searched by null-window probes (MTD(f)) rather than a full window, and the table is a fixed
+// array whose newer entries replace older ones rather than a dict cleared when full. On the FFO positions
+// with 17-20 empty squares the two roughly halve the nodes (bench/RESULTS.md, Othello).
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "games/othello.hpp"
+#include "search/table.hpp"
+
+namespace tactician {
+
+namespace othello {
+
+constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6, ETC_MIN_EMPTIES = 7;
+// The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
+// LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
+// (per CPU second): 18 empty squares take about a tenth of a second of CPU, the FFO positions with 20-22
+// from 0.2 to 4 s, those with 24 and 26 more than 28 s (bench/RESULTS.md, Othello).
+constexpr int SHORT_REACH = 18, LONG_REACH = 26;
+constexpr double LONG_REACH_SECONDS = 2.0;
+// Python's reach: roots with more empty squares are searched by null-window probes (solve_by_probes),
+// roots within it as Python searches them, node for node.
+constexpr int PYTHON_REACH = 16;
+constexpr uint64_t QUADRANTS[4] = {0x0F0F0F0Full, 0xF0F0F0F0ull, 0x0F0F0F0Full << 32, 0xF0F0F0F0ull << 32};
+constexpr int NONE = 100;  // no bound: an infinity among the scores (|score| <= 64)
+
+// The empty squares of the quadrants that hold an odd number of them.
+inline uint64_t odd_regions(uint64_t empty) {
+  uint64_t odd = 0;
+  for (uint64_t quadrant : QUADRANTS)
+    if (popcount(empty & quadrant) & 1) odd |= empty & quadrant;
+  return odd;
+}
+
+// A table entry: the proven bounds of a position and the best move found there.
+struct EndgameEntry {
+  uint64_t me, them;  // the full position (the table's key is a hash of it)
+  int8_t low, high, move;
+};
+
+// The solver with its table: DictTable (Python's dict, cleared once it holds tt_capacity entries: the same
+// nodes as Python) within Python's reach; beyond it, SolverTable (a fixed array of about tt_capacity slots,
+// the newer entry replacing the older), because clearing everything every so often costs a long solve most
+// of what it learnt.
+template <class Table>
+class EndgameSolver {
+  using Entry = EndgameEntry;
+  static constexpr bool DICT = std::is_same_v<Table, DictTable<Entry>>;
+
+ public:
+  EndgameSolver(const Budget& budget, bool ordering, int64_t tt_capacity, Stats& stats)
+      : budget_(budget), ordering_(ordering), tt_capacity_(tt_capacity), stats_(stats), tt_(make_table(tt_capacity)) {}
+
+  // The solution for `me` to move against `them` (empty squares within reach); throws Timeout.
+  Solution solve(uint64_t me, uint64_t them) {
+    Solution solution;
+    ++stats_.nodes;
+    const uint64_t legal = legal_moves(me, them);
+    if (legal && popcount(~(me | them)) > PYTHON_REACH) {
+      solve_by_probes(me, them, legal, solution);
+    } else if (!legal) {  // the root player must pass
+      solution.score = -negamax(them, me, 0, false, -NONE, NONE, 1);
+      solution.moves.push_back({PASS, double(solution.score), Bound::Exact});
+    } else {
+      const uint64_t empty = ~(me | them);
+      Child children[32];
+      const int n = children_of(me, them, legal, empty, popcount(empty), -1, children);
+      int alpha = -NONE;
+      for (int i = 0; i < n; ++i) {
+        Child& c = build(children[i], me, them);
+        int v;
+        if (i == 0) {
+          v = -negamax(c.me, c.them, c.replies, c.known, -NONE, NONE, 1);
+        } else {
+          v = -negamax(c.me, c.them, c.replies, c.known, -alpha - 1, -alpha, 1);
+          if (v > alpha) v = -negamax(c.me, c.them, c.replies, c.known, -NONE, NONE, 1);
+        }
+        solution.moves.push_back({c.square, double(v), i == 0 || v > alpha ? Bound::Exact : Bound::Upper});
+        alpha = std::max(alpha, v);
+      }
+      solution.score = alpha;
+      std::stable_sort(solution.moves.begin(), solution.moves.end(), [&](const MoveValue& a, const MoveValue& b) {
+        return best_first(a, alpha) && !best_first(b, alpha);
+      });
+    }
+    solution.pv = principal_variation(me, them, solution.score);
+    return solution;
+  }
+
+ private:
+  // The root beyond Python's reach: the score by null-window probes over the even scores, each next to
+  // the bound the last one proved (MTD(f); each a pass over the moves that stops at the first to prove the
+  // probe's bound, which then goes first), then each other move against a window around the score (exact when it keeps the score, else
+  // an upper bound). Full windows, as Python's root searches its first move, cost far more there.
+  void solve_by_probes(uint64_t me, uint64_t them, uint64_t legal, Solution& solution) {
+    const uint64_t empty = ~(me | them);
+    Child children[32];
+    const int n = children_of(me, them, legal, empty, popcount(empty), -1, children);
+    int low = -64, high = 64, g = 0;  // the score lies in [low, high]; the first probe asks whether it is above 0
+    while (low < high) {
+      g = std::min(std::max(g, low), high - 2);  // is the score above g (at least g + 2)?
+      int upper = -NONE;
+      bool above = false;
+      for (int i = 0; i < n && !above; ++i) {
+        Child& c = build(children[i], me, them);
+        const int v = -negamax(c.me, c.them, c.replies, c.known, -(g + 2), -(g + 1), 1);
+        if (v > g + 1) {  // (a bound may be odd: the score beyond it is even)
+          low = v + (v & 1), above = true;
+          std::rotate(children, children + i, children + i + 1);
+        }
+        upper = std::max(upper, v);
+      }
+      if (!above) high = upper - (upper & 1);
+      g = above ? low : high - 2;  // the next probe next to the bound just proven (MTD(f), with fail-soft jumps)
+    }
+    solution.score = low;
+    solution.moves.push_back({children[0].square, double(low), Bound::Exact});
+    for (int i = 1; i < n; ++i) {
+      Child& c = build(children[i], me, them);
+      const int v = -negamax(c.me, c.them, c.replies, c.known, -(low + 1), -(low - 1), 1);
+      solution.moves.push_back({c.square, double(v), v == low ? Bound::Exact : Bound::Upper});
+    }
+  }
+
+  // A move to search: its square and, once built, its child (the discs after it, the opponent to move)
+  // with the child's legal squares when the ordering computed them (`known`).
+  struct Child {
+    int square;
+    bool built;
+    uint64_t me, them, replies;
+    bool known;
+  };
+
+  static Table make_table(int64_t capacity) {
+    if constexpr (DICT)
+      return Table();
+    else
+      return Table(capacity);
+  }
+
+  static bool best_first(const MoveValue& m, int score) { return m.bound == Bound::Exact && m.value == score; }
+  static uint64_t key_of(uint64_t me, uint64_t them) { return position_hash(me, them, 0); }
+  const Entry* find(uint64_t me, uint64_t them) const {
+    if (tt_capacity_ <= 0) return nullptr;
+    const Entry* e = tt_.find(key_of(me, them));
+    return e != nullptr && e->me == me && e->them == them ? e : nullptr;
+  }
+
+  Child& build(Child& c, uint64_t me, uint64_t them) const {
+    if (!c.built) {
+      const uint64_t f = flips(me, them, c.square);
+      c.me = them ^ f, c.them = me | f | uint64_t(1) << c.square, c.built = true, c.known = false;
+    }
+    return c;
+  }
+
+  // The squares of `squares` in natural order, or with ordering, those in odd regions first; their number.
+  int parity_order(uint64_t squares, uint64_t empty, Child* out) const {
+    int n = 0;
+    const uint64_t odd = ordering_ ? odd_regions(empty) : 0;
+    for (uint64_t b = squares & odd; b; b &= b - 1) out[n++] = {lowest(b), false, 0, 0, 0, false};
+    for (uint64_t b = squares & ~odd; b; b &= b - 1) out[n++] = {lowest(b), false, 0, 0, 0, false};
+    return n;
+  }
+
+  // The moves of `legal` in search order, `first` (the table's move, -1: none) first: fastest first
+  // (children built, with their legal squares) with ordering and enough empty squares, else parity order
+  // (children built when searched).
+  int children_of(uint64_t me, uint64_t them, uint64_t legal, uint64_t empty, int n_empty, int first,
+                  Child* out) const {
+    int n;
+    if (ordering_ && n_empty >= ORDER_MIN_EMPTIES) {
+      const uint64_t odd = odd_regions(empty);
+      int rank[32];
+      n = 0;
+      for (uint64_t b = legal; b; b &= b - 1) {
+        const int s = lowest(b);
+        const uint64_t bit = uint64_t(1) << s, f = flips(me, them, s);
+        Child c{s, true, them ^ f, me | f | bit, 0, true};
+        c.replies = legal_moves(c.me, c.them);
+        rank[n] = 4 * (popcount(c.replies) + popcount(c.replies & CORNERS)) - (bit & CORNERS ? 8 : 0) -
+                  (bit & odd ? 1 : 0);
+        out[n++] = c;
+      }
+      for (int i = 1; i < n; ++i) {  // insertion sort by rank, stable (ties by square)
+        Child c = out[i];
+        int r = rank[i], j = i;
+        for (; j > 0 && rank[j - 1] > r; --j) out[j] = out[j - 1], rank[j] = rank[j - 1];
+        out[j] = c, rank[j] = r;
+      }
+    } else {
+      n = parity_order(legal, empty, out);
+    }
+    if (first >= 0)
+      for (int i = 0; i < n; ++i)
+        if (out[i].square == first) {
+          std::rotate(out, out + i, out + i + 1);
+          break;
+        }
+    return n;
+  }
+
+  size_t table_slots() const {
+    if constexpr (DICT)
+      return tt_.slots();
+    else
+      return 0;
+  }
+
+  void visit(int ply) {
+    if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0)
+      budget_.check_room(DICT ? double(table_slots()) * TABLE_FREE_SECONDS_PER_SLOT : 0.0);
+    if (ply > stats_.max_depth) stats_.max_depth = ply;
+  }
+
+  // The final score for `me`, to move, when `square` is the only empty one.
+  int last_square(uint64_t me, uint64_t them, int square) {
+    ++stats_.nodes, ++stats_.leaves;
+    uint64_t f = flips(me, them, square);
+    if (f) return 2 * (popcount(me) + popcount(f)) - 62;
+    f = flips(them, me, square);
+    if (f) return 62 - 2 * (popcount(them) + popcount(f));
+    return final_score(me, them);
+  }
+
+  // negamax with at most SHALLOW_EMPTIES empty squares `empty` (`n` of them): no move generation, no
+  // table; `passed`: the opponent has just passed.
+  int shallow(uint64_t me, uint64_t them, uint64_t empty, int n, int alpha, int beta, int ply, bool passed) {
+    if (n == 1) {
+      const int square = 63 - __builtin_clzll(empty);
+      if (passed && !flips(me, them, square)) {
+        ++stats_.nodes, ++stats_.leaves;
+        return final_score(me, them);
+      }
+      return last_square(me, them, square);
+    }
+    visit(ply);
+    int best = -NONE;
+    const uint64_t odd = n > 3 && ordering_ ? odd_regions(empty) : 0;
+    for (uint64_t part : {empty & odd, empty & ~odd})
+      for (uint64_t b = part; b; b &= b - 1) {
+        const int s = lowest(b);
+        const uint64_t f = flips(me, them, s);
+        if (!f) continue;
+        const uint64_t bit = uint64_t(1) << s;
+        const int v = -shallow(them ^ f, me | f | bit, empty ^ bit, n - 1, -beta, -alpha, ply + 1, false);
+        if (v > best) {
+          best = v;
+          if (v > alpha) {
+            alpha = v;
+            if (v >= beta) {
+              ++stats_.cutoffs;
+              return v;
+            }
+          }
+        }
+      }
+    if (best == -NONE) {  // no move: a pass, or the end
+      if (passed) {
+        ++stats_.leaves;
+        return final_score(me, them);
+      }
+      return -shallow(them, me, empty, n, -beta, -alpha, ply + 1, true);
+    }
+    return best;
+  }
+
+  // The final disc difference for `me`, to move, whose legal squares are `legal` when `known`, fail-soft
+  // in (alpha, beta). A pass is a node of its own (one ply).
+  int negamax(uint64_t me, uint64_t them, uint64_t legal, bool known, int alpha, int beta, int ply) {
+    const uint64_t empty = ~(me | them);
+    const int n = popcount(empty);
+    if (n <= SHALLOW_EMPTIES) return n ? shallow(me, them, empty, n, alpha, beta, ply, false) : final_score(me, them);
+    visit(ply);
+    if (!known) legal = legal_moves(me, them);
+    if (!legal) {
+      const uint64_t replies = legal_moves(them, me);
+      if (replies) return -negamax(them, me, replies, true, -beta, -alpha, ply + 1);
+      ++stats_.leaves;
+      return final_score(me, them);
+    }
+    const bool tabled = tt_capacity_ > 0 && n >= TABLE_MIN_EMPTIES;
+    std::optional<Entry> hit;
+    int first = -1;
+    if (tabled)
+      if (const Entry* e = find(me, them)) {
+        hit = *e;
+        ++stats_.tt_hits;
+        first = e->move;
+        if (e->low >= beta) return e->low;
+        if (e->high <= alpha) return e->high;
+        alpha = std::max(alpha, int(e->low));
+        beta = std::min(beta, int(e->high));
+        if (alpha >= beta) return alpha;
+      }
+    const int alpha0 = alpha;
+    int best = -NONE, best_move = -1;
+    Child children[32];
+    const int count = children_of(me, them, legal, empty, n, first, children);
+    if (tabled && ordering_ && n >= ETC_MIN_EMPTIES)
+      for (int i = 0; i < count; ++i)  // a child whose entry already refutes the reply cuts at once
+        if (const Entry* e = find(children[i].me, children[i].them); e != nullptr && -e->high >= beta) {
+          ++stats_.tt_hits, ++stats_.cutoffs;
+          return -e->high;
+        }
+    for (int i = 0; i < count; ++i) {
+      Child& c = build(children[i], me, them);
+      int v;
+      if (i == 0) {
+        v = -negamax(c.me, c.them, c.replies, c.known, -beta, -alpha, ply + 1);
+      } else {
+        v = -negamax(c.me, c.them, c.replies, c.known, -alpha - 1, -alpha, ply + 1);
+        if (alpha < v && v < beta) v = -negamax(c.me, c.them, c.replies, c.known, -beta, -v, ply + 1);
+      }
+      if (v > best) {
+        best = v, best_move = c.square;
+        if (v > alpha) {
+          alpha = v;
+          if (v >= beta) {
+            ++stats_.cutoffs;
+            break;
+          }
+        }
+      }
+    }
+    if (tabled) {
+      if constexpr (DICT) {
+        if (int64_t(tt_.size()) >= tt_capacity_) {
+          budget_.check_room(double(tt_.slots()) * TABLE_CLEAR_SECONDS_PER_SLOT);
+          tt_.clear();
+        } else if (tt_.grows_next()) {
+          budget_.check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
+        }
+      }
+      int low = hit ? hit->low : -NONE, high = hit ? hit->high : NONE;
+      if (best > alpha0) low = best;
+      if (best < beta) high = best;
+      tt_.store(key_of(me, them), {me, them, int8_t(low), int8_t(high), int8_t(best_move)});
+    }
+    return best;
+  }
+
+  // A perfect line from the root, whose score for `me` is `score`: at each position, the first move (in
+  // search order) whose child a window around the expected score proves to keep it.
+  std::vector<int> principal_variation(uint64_t me, uint64_t them, int score) {
+    std::vector<int> line;
+    for (int ply = 0;; ++ply) {
+      const uint64_t legal = legal_moves(me, them);
+      if (!legal) {
+        if (!legal_moves(them, me)) return line;
+        line.push_back(PASS);
+        std::swap(me, them);
+        score = -score;
+        continue;
+      }
+      const uint64_t empty = ~(me | them);
+      const Entry* hit = find(me, them);
+      Child children[32];
+      const int n = children_of(me, them, legal, empty, popcount(empty), hit ? hit->move : -1, children);
+      Child* chosen = nullptr;
+      for (int i = 0; i < n; ++i) {
+        chosen = &build(children[i], me, them);
+        if (negamax(chosen->me, chosen->them, chosen->replies, chosen->known, -score - 1, -score + 1, ply + 1) == -score)
+          break;
+      }
+      line.push_back(chosen->square);
+      me = chosen->me, them = chosen->them, score = -score;
+    }
+  }
+
+  const Budget& budget_;
+  const bool ordering_;
+  const int64_t tt_capacity_;
+  Stats& stats_;
+  Table tt_;
+};
+
+}  // namespace othello
+
+// The solution of `s` for the player to move, or nothing beyond the solver's reach (see SHORT_REACH).
+inline std::optional<Solution> Othello::solve_endgame(const State& s, const Budget& budget, bool ordering,
+                                                      int64_t tt_capacity, Stats& stats) const {
+  const int empties = othello::popcount(~(s.me | s.them));
+  const int reach = budget.remaining() < othello::LONG_REACH_SECONDS ? othello::SHORT_REACH : othello::LONG_REACH;
+  if (empties > reach) return std::nullopt;
+  if (empties > othello::PYTHON_REACH)
+    return othello::EndgameSolver<SolverTable<othello::EndgameEntry>>(budget, ordering, tt_capacity, stats)
+        .solve(s.me, s.them);
+  return othello::EndgameSolver<DictTable<othello::EndgameEntry>>(budget, ordering, tt_capacity, stats)
+      .solve(s.me, s.them);
+}
+
+}  // namespace tactician
