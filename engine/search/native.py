@@ -13,7 +13,7 @@ import dataclasses
 from engine.errors import AlgorithmMismatch
 from engine.registry import EXPLICIT_CHANCE
 from engine.result import MoveValue, SearchResult, Stats
-from engine.search import mcts
+from engine.search import alphabeta, mcts
 from engine.search.settings import depth_in_plies
 
 NATIVE, PYTHON = "native", "python"
@@ -105,6 +105,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     reach the deadline's listener."""
     if name == mcts.NAME:
         mcts.require_budget(settings, deadline)
+    if name == alphabeta.NAME and settings.solve:
+        alphabeta.require_solvable(game)   # the same refusal as the Python core's (chess has no solver)
     token = tactician_native.Token()
     deadline.parts.append(token)        # Deadline.cancel() cancels its parts
     if deadline.cancelled:

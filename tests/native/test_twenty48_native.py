@@ -15,7 +15,6 @@ import pytest
 import engine.api
 from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.games import twenty48
 from engine.games.twenty48 import CHANCE_FLAG, MOVES
 from engine.limits import Limits
 from engine.search import expectimax, native
