@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.service import REPO_ROOT, Server, request
+from bench.service import REPO_ROOT, Server, proc_stats, request
 from bench.stats import median, nearest_rank
 
 ROUTE = "/v1/games/tree/legal-moves"
@@ -59,18 +59,8 @@ def client(port: int, body: bytes, until: float, out) -> None:
 def workers_cpu_s(master: int) -> float:
     """CPU seconds (user + system) used so far by the gunicorn workers of ``master`` themselves, without
     their search processes (Linux /proc)."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == master:   # after the command: state ppid ... utime (12th) stime (13th)
-            total += int(fields[11]) + int(fields[12])
-    return total / tick
+    ticks = sum(int(fields[11]) + int(fields[12]) for _, fields in proc_stats() if int(fields[1]) == master)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def one_run(port: int, body: bytes, clients: int, seconds: float, master: int) -> dict:

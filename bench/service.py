@@ -131,31 +131,33 @@ class Server:
         self.stop()
 
 
+def proc_stats():
+    """Each live process's pid and the fields of its ``/proc/<pid>/stat`` after the command (Linux): state
+    ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime ..."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                yield int(entry), fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+
+
 def group_cpu_seconds(leader):
     """CPU seconds (user + system) used so far by the process group ``leader`` leads: every live member,
     plus the reaped children the leader has waited for (gunicorn's recycled workers). Linux /proc only;
     None elsewhere."""
-    tick = os.sysconf("SC_CLK_TCK")
     total = 0
     try:
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            # after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
-            # utime stime cutime cstime
-            if int(fields[2]) != leader:
-                continue
-            total += int(fields[11]) + int(fields[12])
-            if int(entry) == leader:
-                total += int(fields[13]) + int(fields[14])
+        for pid, fields in proc_stats():
+            if int(fields[2]) == leader:                           # its process group
+                total += int(fields[11]) + int(fields[12])        # utime, stime
+                if pid == leader:
+                    total += int(fields[13]) + int(fields[14])    # cutime, cstime
     except OSError:
         return None
-    return total / tick
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def request(method, port, path, body=None, timeout=30, client="bench"):

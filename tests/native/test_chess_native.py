@@ -5,6 +5,8 @@ gains, evaluation, null moves, repetitions and the fifty-move rule), and the sam
 
 Build the module first (see native/) and put it on the path: ``PYTHONPATH=build/dev``.
 """
+from functools import partial
+
 import chess
 from hypothesis import given, settings, strategies as st
 import pytest
@@ -13,10 +15,11 @@ from engine.deadline import Deadline
 from engine.games.chess import GAME, notation
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, MG, PHASE, PLY, REPEATS, RIGHTS,
                                          STATUS, THREEFOLD, FIFTY_MOVES, passed)
-from engine.limits import Limits
 from engine.search import alphabeta, minimax
 
+from tests.native import equivalence
 from tests.native.conftest import needs_native
+from tests.native.equivalence import TT, assert_same
 
 tn = pytest.importorskip("tactician_native")
 
@@ -26,8 +29,6 @@ def chess_core():
     """Skip (fail under CI) where the built core has no chess (an older build)."""
     needs_native("chess")
 
-TT = Limits().tt_max_entries
-STAT_FIELDS = ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth", "depth_completed", "timed_out", "stop_reason")
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -59,29 +60,10 @@ def native_fields(native_state):
 
 
 def play_out(fen, choices):
-    state = state_of(fen)
-    states = [state]
-    for choice in choices:
-        if GAME.is_terminal(state):
-            break
-        legal = GAME.actions(state)
-        state = GAME.result(state, legal[choice % len(legal)])
-        states.append(state)
-    return states
+    return equivalence.play_out(GAME, choices, state_of(fen))
 
 
-def native_search(state, algorithm="alphabeta", seconds=None, **settings):
-    return tn.search("chess", GAME.native_state(state), algorithm, {"tt_max_entries": TT, **settings}, seconds,
-                     tn.Token(), None)
-
-
-def assert_same(native, python, stats=True):
-    assert (native["move"], native["value"], native["outcome"], native["plies_to_end"]) == (
-        python.move, python.value, python.outcome, python.plies_to_end)
-    assert native["pv"] == python.pv
-    assert [m[:3] for m in native["moves"]] == [(m.move, m.value, m.bound) for m in python.moves]
-    if stats:
-        assert {f: native["stats"][f] for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+native_search = partial(equivalence.native_search, GAME)
 
 
 # --- the rules -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ value, outcome, plies_to_end and best move as Python's and as Pons' test sets sa
 
 Build the module first (see native/) and put it on the path: ``PYTHONPATH=build/dev``.
 """
+from functools import partial
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -23,26 +24,17 @@ from engine.limits import Limits
 from engine.result import Stats
 from engine.search import alphabeta, minimax
 from engine.search.solver import exact_solve
+from tests.native import equivalence
+from tests.native.equivalence import TT, assert_same
 
 tn = pytest.importorskip("tactician_native")
 
 GAME = connect4.GAME
-TT = Limits().tt_max_entries
-STAT_FIELDS = ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth", "depth_completed", "timed_out", "stop_reason")
 columns = st.lists(st.integers(0, connect4.WIDTH - 1), max_size=connect4.CELLS)
 
 
 def play_out(choices, state=None):
-    """The states of a game that plays, at each turn, the legal column ``choice mod`` their number."""
-    state = state or connect4.initial_state()
-    states = [state]
-    for choice in choices:
-        if GAME.is_terminal(state):
-            break
-        legal = GAME.actions(state)
-        state = GAME.result(state, legal[choice % len(legal)])
-        states.append(state)
-    return states
+    return equivalence.play_out(GAME, choices, state or connect4.initial_state())
 
 
 def random_position(rng, plies):
@@ -53,27 +45,12 @@ def random_position(rng, plies):
             return state
 
 
-def native_search(state, algorithm="alphabeta", seconds=None, **settings):
-    return tn.search("connect4", GAME.native_state(state), algorithm, {"tt_max_entries": TT, **settings}, seconds,
-                     tn.Token(), None)
-
-
-def assert_same(native, python, stats=True):
-    """Every field of the answer the same; the statistics too unless ``stats`` is False."""
-    assert (native["move"], native["value"], native["outcome"], native["plies_to_end"]) == (
-        python.move, python.value, python.outcome, python.plies_to_end)
-    assert native["pv"] == python.pv
-    assert [m[:3] for m in native["moves"]] == [(m.move, m.value, m.bound) for m in python.moves]
-    if stats:
-        assert {f: native["stats"][f] for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+native_search = partial(equivalence.native_search, GAME)
 
 
 # --- the rules -----------------------------------------------------------------------------------
 
-def python_perft(state, depth):
-    if depth == 0 or GAME.is_terminal(state):
-        return 1
-    return sum(python_perft(GAME.result(state, a), depth - 1) for a in GAME.actions(state))
+python_perft = partial(equivalence.python_perft, GAME)
 
 
 def test_perft_from_the_start():

@@ -24,10 +24,10 @@ from engine.games.tictactoe import game_for
 from engine.limits import Limits
 from engine.search import alphabeta
 from engine.search.native import native_settings
+from tests.native.equivalence import STAT_FIELDS
 
 tn = pytest.importorskip("tactician_native")
 
-STAT_FIELDS = ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth", "depth_completed", "timed_out", "stop_reason")
 BOARDS = [(9, 9, 5), (11, 11, 5), (15, 15, 5)]
 # X to move wins by continuous threats (a sample state); with one more X in a corner, O is to move against it.
 THREATENED = ["O.O" + "." * 12] + ["." * 15] * 6 + [".....XXX......."] + ["." * 15] * 6 + ["X" + "." * 13 + "O"]

@@ -11,6 +11,7 @@ and the FFO positions check its answers.
 
 Build the module first (see native/) and put it on the path: ``PYTHONPATH=build/dev``.
 """
+from functools import partial
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -20,16 +21,15 @@ from bench.othello_ffo import load_positions, solve
 from engine.deadline import Deadline
 from engine.games import othello, othello_endgame
 from engine.games.othello_board import final_score
-from engine.limits import Limits
 from engine.result import Stats
 from engine.search import alphabeta, mcts, minimax
+from tests.native import equivalence
 from tests.native.conftest import needs_native
+from tests.native.equivalence import TT, assert_same
 
 tn = pytest.importorskip("tactician_native")
 
 GAME = othello.GAME
-TT = Limits().tt_max_entries
-STAT_FIELDS = ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth", "depth_completed", "timed_out", "stop_reason")
 choices = st.lists(st.integers(0, 63), max_size=130)
 
 
@@ -39,16 +39,7 @@ def _native():
 
 
 def play_out(picks, state=None):
-    """The states of a game that plays, at each turn, the legal move ``pick mod`` their number."""
-    state = state or othello.initial_state()
-    states = [state]
-    for pick in picks:
-        if GAME.is_terminal(state):
-            break
-        legal = GAME.actions(state)
-        state = GAME.result(state, legal[pick % len(legal)])
-        states.append(state)
-    return states
+    return equivalence.play_out(GAME, picks, state or othello.initial_state())
 
 
 def empties(state):
@@ -65,27 +56,12 @@ def random_position(rng, empty_squares):
             return state
 
 
-def native_search(state, algorithm="alphabeta", seconds=None, **settings_):
-    return tn.search("othello", GAME.native_state(state), algorithm, {"tt_max_entries": TT, **settings_}, seconds,
-                     tn.Token(), None)
-
-
-def assert_same(native, python, stats=True):
-    """Every field of the answer the same; the statistics too unless ``stats`` is False."""
-    assert (native["move"], native["value"], native["outcome"], native["plies_to_end"]) == (
-        python.move, python.value, python.outcome, python.plies_to_end)
-    assert native["pv"] == python.pv
-    assert [m[:3] for m in native["moves"]] == [(m.move, m.value, m.bound) for m in python.moves]
-    if stats:
-        assert {f: native["stats"][f] for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+native_search = partial(equivalence.native_search, GAME)
 
 
 # --- the rules -----------------------------------------------------------------------------------
 
-def python_perft(state, depth):
-    if depth == 0 or GAME.is_terminal(state):
-        return 1
-    return sum(python_perft(GAME.result(state, a), depth - 1) for a in GAME.actions(state))
+python_perft = partial(equivalence.python_perft, GAME)
 
 
 def spiel_perft(state, depth):

@@ -19,10 +19,10 @@ from engine.games.twenty48 import CHANCE_FLAG, MOVES
 from engine.limits import Limits
 from engine.search import expectimax, native
 from tests.native.conftest import needs_native
+from tests.native.equivalence import STAT_FIELDS
 
 tn = pytest.importorskip("tactician_native")
 
-STAT_FIELDS = ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth", "depth_completed", "timed_out", "stop_reason")
 TILES = [{"2": 0.9, "4": 0.1}, {"2": 1.0}, {"2": 0.5, "8": 0.25, "32": 0.25}]
 OPEN = {"board": [[2, 2, 0, 4], [0, 0, 0, 8], [0, 2, 0, 0], [0, 0, 0, 0]]}
 BOARDS = [OPEN,

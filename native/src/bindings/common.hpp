@@ -3,13 +3,17 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/vector.h>
 
 #include "core/budget.hpp"
 #include "core/request.hpp"
 #include "core/result.hpp"
+#include "search/game.hpp"
 
 namespace tactician {
 
@@ -42,6 +46,31 @@ uint64_t perft(const G& game, const typename G::State& s, int depth) {
   uint64_t total = 0;
   for (int i = 0; i < n; ++i) total += perft(game, game.result(s, moves[i]), depth - 1);
   return total;
+}
+
+// Binds `name`(s, depth): perft of the Python state `s` (`decode` reads it), with the GIL released.
+template <class G, class Decode>
+void bind_perft(nb::module_& m, const char* name, const G& game, Decode decode) {
+  m.def(name, [&game, decode](nb::handle s, int depth) {
+    typename G::State state = decode(s);
+    nb::gil_scoped_release release;
+    return perft(game, state, depth);
+  }, "The number of move sequences of `depth` plies from `s` (shorter where the game ends).");
+}
+
+// Binds `name`(s, draws): the game's random_playout from the Python state `s`, drawing its numbers from
+// `draws` in order, as ((utilities), plies, draws used), so that a test can give it Python's draws.
+template <class G, class Decode>
+void bind_random_playout(nb::module_& m, const char* name, const G& game, Decode decode) {
+  m.def(name, [&game, decode](nb::handle s, std::vector<double> draws) {
+    size_t used = 0;
+    auto uniform = [&]() {
+      if (used == draws.size()) throw std::invalid_argument("random_playout drew more numbers than given");
+      return draws[used++];
+    };
+    Playout p = game.random_playout(decode(s), uniform);
+    return nb::make_tuple(nb::make_tuple(p.utility[0], p.utility[1]), p.plies, used);
+  }, "((utilities), plies, draws used) of a playout that draws its numbers from `draws` in order.");
 }
 
 // bindings/connect4.cpp: the "connect4" entry, and the rules for the equivalence tests.

@@ -69,20 +69,8 @@ void bind_connect4(nb::module_& m, Entries& entries) {
   });
   m.def("connect4_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   m.def("connect4_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
-  m.def("connect4_random_playout", [](nb::handle s, std::vector<double> draws) {
-    size_t used = 0;
-    auto uniform = [&]() {
-      if (used == draws.size()) throw std::invalid_argument("random_playout drew more numbers than given");
-      return draws[used++];
-    };
-    Playout p = GAME.random_playout(decode(s), uniform);
-    return nb::make_tuple(nb::make_tuple(p.utility[0], p.utility[1]), p.plies, used);
-  }, "((utilities), plies, draws used) of a playout that draws its numbers from `draws` in order.");
-  m.def("connect4_perft", [](nb::handle s, int depth) {
-    State state = decode(s);
-    nb::gil_scoped_release release;
-    return perft(GAME, state, depth);
-  }, "The number of move sequences of `depth` plies from `s` (shorter where the game ends).");
+  bind_random_playout(m, "connect4_random_playout", GAME, decode);
+  bind_perft(m, "connect4_perft", GAME, decode);
 }
 
 }  // namespace tactician

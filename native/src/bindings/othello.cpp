@@ -60,20 +60,8 @@ void bind_othello(nb::module_& m, Entries& entries) {
   m.def("othello_ordered_actions", [](nb::handle s) { return listed(&Othello::ordered_actions, decode(s)); });
   m.def("othello_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   m.def("othello_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
-  m.def("othello_random_playout", [](nb::handle s, std::vector<double> draws) {
-    size_t used = 0;
-    auto uniform = [&]() {
-      if (used == draws.size()) throw std::invalid_argument("random_playout drew more numbers than given");
-      return draws[used++];
-    };
-    Playout p = GAME.random_playout(decode(s), uniform);
-    return nb::make_tuple(nb::make_tuple(p.utility[0], p.utility[1]), p.plies, used);
-  }, "((utilities), plies, draws used) of a playout that draws its numbers from `draws` in order.");
-  m.def("othello_perft", [](nb::handle s, int depth) {
-    State state = decode(s);
-    nb::gil_scoped_release release;
-    return perft(GAME, state, depth);
-  }, "The number of move sequences of `depth` plies from `s` (shorter where the game ends).");
+  bind_random_playout(m, "othello_random_playout", GAME, decode);
+  bind_perft(m, "othello_perft", GAME, decode);
   m.def("othello_solve_endgame", [](nb::handle s, bool ordering, int64_t tt_capacity, std::optional<double> seconds)
             -> nb::object {
     State state = decode(s);
