@@ -425,6 +425,7 @@ CORE_SEARCHES = [
     ("othello", {"to_move": "B"}, {"name": "mcts", "iterations": 1000, "seed": 12345},
      "MCTS 1000 iterations, the start"),
     ("othello", OTHELLO_12_EMPTY, {"name": "alphabeta"}, "endgame solver, 12 empty squares"),
+    ("chess", {}, {"name": "alphabeta", "depth": 6}, "alpha-beta depth 6, defaults, the start"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 9}, "expectimax depth 9, mid-game board"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 11, "probability_cutoff": 0.001},
      "expectimax depth 11, probability_cutoff 0.001, mid-game board"),
