@@ -111,12 +111,17 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     deadline.parts.append(token)        # Deadline.cancel() cancels its parts
     if deadline.cancelled:
         token.cancel()
-    listener = None if deadline.on_progress is None else (lambda report: deadline.report(**report))
+    move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
+
+    def progress(report):
+        """A report of the core's, its move and line in the game's moves (2048's are numbered 0-3 there)."""
+        deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]]})
+
+    listener = None if deadline.on_progress is None else progress
     answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
                                      deadline.remaining(), token, listener)
     stats = Stats(**answer["stats"], core=NATIVE)
     stats.finish(deadline.elapsed())
-    move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
     result = SearchResult(move=move_of(answer["move"]), value=answer["value"],
                           perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],

@@ -93,6 +93,25 @@ def test_a_native_stream_reports_its_iterations_then_the_answer(client):
     assert result["move"] == infos[-1]["move"] and result["value"] == infos[-1]["value"]
 
 
+@pytest.mark.parametrize("game_id", sorted(gid for gid in GAME_MODULES if game_type(gid).native_core))
+def test_every_compiled_core_streams_its_iterations_in_the_games_move_form(client, game_id):
+    """A progress report's move and line are in the game's JSON form, as the answer's are (2048's moves are
+    numbered 0-3 in the compiled core: its progress once reached the game's JSON writer unconverted, a 500
+    in the middle of a stream)."""
+    needs_native(game_id)
+    declared = game_type(game_id)
+    response = client.post("/v1/search/stream", json={"game": game_id, "state": declared.initial_state,
+                                                      "time_limit_ms": 300, "algorithm": {"name": "auto"}})
+    events = parse(response.get_data(as_text=True))
+    name, result = events[-1]
+    assert name == "result", events[-1]
+    assert result["stats"]["core"] == "native"
+    infos = [data for name, data in events if name == "info"]
+    legal = client.post(f"/v1/games/{game_id}/legal-moves", json={"state": declared.initial_state}).get_json()
+    assert infos or result["stats"]["stop_reason"] == "solved"      # (the empty 3 x 3 board is solved at once)
+    assert all(info["move"] in legal["legal_moves"] and info["pv"][0] == info["move"] for info in infos)
+
+
 def test_a_native_search_leaves_the_interpreter_to_other_threads():
     """While a native search runs in another thread, this thread's Python work goes on: a search that held
     the interpreter lock would stop it until the search ended. (At least a fifth of its pace alone: the
