@@ -277,7 +277,7 @@ class SearchPool:
         """``request`` for ``task`` (None: a search) on an idle process."""
         process = self.take()
         try:
-            process.conn.send((task, request, progress))
+            process.conn.send((task, request, progress, time.monotonic()))  # (before it is pickled)
         except OSError:
             self.give_back(process, clean=False)
             raise SearchFailed("the search's process could not be reached") from None
@@ -459,6 +459,16 @@ def watch_lifeline(lifeline: int) -> None:
     os._exit(0)
 
 
+def in_time_left(request: dict, sent: float) -> dict:
+    """A search ``request`` whose limit is what is left of it now, ``sent`` (the worker's
+    ``time.monotonic()``, a clock every process shares) being when its time left was counted: sending a
+    big state through the pipe (pickling, the pipe, unpickling) takes milliseconds of its time."""
+    if request.get("time_limit_ms") is None:
+        return request
+    spent_ms = max(0.0, time.monotonic() - sent) * 1000.0
+    return {**request, "time_limit_ms": max(0.0, request["time_limit_ms"] - spent_ms)}
+
+
 def serve(conn, nice: int, lifeline: int) -> None:
     """In a pool's process: run each request received (a search, or a task), send its messages; exit when
     told (None), or when the worker has gone."""
@@ -492,13 +502,13 @@ def serve(conn, nice: int, lifeline: int) -> None:
                 break
             if message is None:
                 break
-            task, request, progress = message
+            task, request, progress, sent = message
             searching["stopped"] = False
             try:
                 if task is not None:
                     result = task(**request)
                 else:
-                    prepared = engine.api.Search(**request)
+                    prepared = engine.api.Search(**in_time_left(request, sent))
                     searching["search"] = prepared
                     if progress:
                         conn.send((READY, None))

@@ -100,6 +100,12 @@ def search_slot(request: dict):
         yield
 
 
+# A search with a big body and a limit this short is answered in the worker: sending a megabyte of state
+# to a search process and back takes 25-40 ms (the README's margin is 25 ms), while reading it here is cut
+# short by the deadline, so the worker's interpreter is held for at most about this long.
+BIG_BODY_INLINE_MS = 25
+
+
 def run_search(request: dict):
     """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
     the interpreter lock while it searches. So does a search that its state bounds to a few milliseconds
@@ -107,9 +113,11 @@ def run_search(request: dict):
     Python core runs in one of the worker's search processes (service/search_pool.py), with the time left,
     so that the worker's threads are not kept waiting for the interpreter while it runs; so does any search
     whose body is too big for its state to be read in the worker (``big_body``: a tree of thousands of
-    nodes), on whichever core, unread here. Errors in the request are raised before any search."""
+    nodes), on whichever core, unread here, unless its limit is too short for that (``BIG_BODY_INLINE_MS``:
+    sending its state would take its time and more; reading it here stops at the deadline, and the answer
+    is the first move). Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
-    if not big_body():
+    if not big_body() or limit_ms <= BIG_BODY_INLINE_MS:
         prepared = engine.api.Search(**request)
         if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
             return prepared.run()

@@ -10,7 +10,7 @@ import pytest
 import engine.api
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.limits import Limits
-from service.search_pool import INFO, READY, RESULT, SearchFailed, SearchPool
+from service.search_pool import INFO, READY, RESULT, SearchFailed, SearchPool, in_time_left
 
 engine.api.preload()  # as the app does: the processes then start with the engine loaded
 
@@ -254,3 +254,12 @@ def test_a_process_leaves_when_its_worker_is_killed(tmp_path):
     while not all(gone(pid) for pid in pids) and time.monotonic() < give_up:
         time.sleep(0.05)
     assert all(gone(pid) for pid in pids)
+
+
+def test_the_time_a_request_spends_on_its_way_to_the_process_comes_off_its_limit():
+    """Sending a megabyte of state (pickling, the pipe, unpickling) takes milliseconds of the search's time:
+    the process searches for what is left once it has the request, by the clock every process shares."""
+    sent = time.monotonic() - 0.030
+    assert 65.0 <= in_time_left({"time_limit_ms": 100.0}, sent)["time_limit_ms"] <= 70.0
+    assert in_time_left({"time_limit_ms": 10.0}, sent)["time_limit_ms"] == 0.0
+    assert in_time_left({"state": {}}, sent) == {"state": {}}        # a rules task has no limit
