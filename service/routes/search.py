@@ -106,6 +106,12 @@ def search_slot(request: dict):
 BIG_BODY_INLINE_MS = 25
 
 
+def reads_state_here(request: dict) -> bool:
+    """Whether the worker reads the state of search ``request`` itself: unless its body is big
+    (``big_body``) and its limit leaves time to send the body to a search process unread."""
+    return not big_body() or request["time_limit_ms"] <= BIG_BODY_INLINE_MS
+
+
 def run_search(request: dict):
     """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
     the interpreter lock while it searches. So does a search that its state bounds to a few milliseconds
@@ -117,7 +123,7 @@ def run_search(request: dict):
     sending its state would take its time and more; reading it here stops at the deadline, and the answer
     is the first move). Errors in the request are raised before any search."""
     limit_ms, since = request["time_limit_ms"], time.perf_counter()
-    if not big_body() or limit_ms <= BIG_BODY_INLINE_MS:
+    if reads_state_here(request):
         prepared = engine.api.Search(**request)
         if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
             return prepared.run()

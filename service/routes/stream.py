@@ -22,11 +22,10 @@ from flask import Blueprint, Response, current_app
 import engine.api
 from engine.errors import EngineError
 
-from service.body import big_body
 from service.errors import INTERNAL_DETAIL, engine_problem, problem_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
-from service.routes.search import search_request, search_slot
+from service.routes.search import reads_state_here, search_request, search_slot
 from service.search_pool import GRACE_SECONDS, INFO, READY, UNDER_WAY, SearchFailed, pool_for
 from service.search_threads import SearchThread
 from service.serialize import progress_info, search_response
@@ -61,10 +60,11 @@ def search_stream():
 def starter(request: dict, pool, held: ExitStack):
     """A function that starts the search of ``request`` and gives the running search: in a thread
     (compiled core), or in one of ``pool``'s processes (Python core), which loads ``request`` itself. The
-    request's errors are raised now, before the stream: the state is read here, or, when the body is too
-    big for the worker to read it (``big_body``), the search is started in a process now and its reading
-    awaited (``READY``); that search is then closed with ``held`` too, should the stream never start."""
-    if big_body():
+    request's errors are raised now, before the stream: the state is read here, or, when the worker does
+    not read it (:func:`~service.routes.search.reads_state_here`: a big body), the search is started in a
+    process now and its reading awaited (``READY``); that search is then closed with ``held`` too, should
+    the stream never start."""
+    if not reads_state_here(request):
         process = pool_for_search(pool, request, request["time_limit_ms"] / 1000.0)
         held.callback(process.close)
         process.next_message(None)    # READY, or the request's error raised
