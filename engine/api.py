@@ -237,8 +237,8 @@ def to_json_progress(game, progress):
 
 def legal_moves(game_id: str, state_json, limits: Limits = Limits(), options: dict | None = None) -> dict:
     """``POST /v1/games/{game}/legal-moves``; ``options`` are the game's options (2048's
-    ``tile_probabilities``), as a search takes them in its ``algorithm`` object."""
-    game, state = load_with_options(game_id, state_json, limits, options)
+    ``tile_probabilities``), in the request's ``options`` as a search takes them."""
+    game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
     return describe_state(game, state)
 
 
@@ -247,7 +247,7 @@ def apply(game_id: str, state_json, move_json=None, limits: Limits = Limits(), o
     """``POST /v1/games/{game}/apply``: ``move_json``, or each of ``moves_json`` in order (an error on a
     move names ``moves[i]``). The answer's state is in the form of the request's; in a game with a
     notation (chess), ``played_san`` is the last move played in it."""
-    game, state = load_with_options(game_id, state_json, limits, options)
+    game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
     several = moves_json is not None
     played = moves_json if several else [move_json]
     move = None
@@ -312,12 +312,12 @@ def game_options(game_id: str, options: dict | None, in_algorithm: dict | None =
     return options
 
 
-def load_with_options(game_id: str, state_json, limits: Limits, options: dict | None,
+def load_with_options(game_id: str, state_json, limits: Limits, options: dict,
                       algorithm_only: set = frozenset()):
-    """``load`` under the game's ``options`` (:func:`game_options`); ``algorithm_only``: the names of those
-    that a search's ``algorithm`` carried and its ``options`` did not. A game's own errors name an option
-    ``options.<name>``; one of ``algorithm_only`` is named ``algorithm.<name>``, where the request sent it."""
-    options = game_options(game_id, options)
+    """``load`` under the game's ``options``, as :func:`game_options` gives them (checked);
+    ``algorithm_only``: the names of those that a search's ``algorithm`` carried and its ``options`` did
+    not. A game's own errors name an option ``options.<name>``; one of ``algorithm_only`` is named
+    ``algorithm.<name>``, where the request sent it."""
     try:
         return load(game_id, state_json, limits, **options)
     except EngineError as exc:
