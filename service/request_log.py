@@ -4,15 +4,19 @@ error by default), with the fields an operator of many replicas filters on: the 
 template, status, duration, the client key the per-client limits count by (service/fairness.py: a digest
 of the API key, never the key itself), the game of a game's route, and for searches the game, algorithm,
 nodes and whether time ran out. A streamed search's line is written when its stream closes, so that it has
-the search's figures and the stream's whole duration."""
-import json
+the search's figures and the stream's whole duration.
+
+Every request pays for its line, so the line is cheap: a new request id is this process's random prefix and a
+count, and while the logger has only its own handler (the default), the line is written in one system call
+without building a log record, which would only be formatted back into the same line."""
+import itertools
 import logging
+import os
 import re
-import sys
 import time
-import uuid
 
 from flask import Flask, Response, g, request
+import orjson
 
 from service.admission import arrived
 from service.fairness import client_key
@@ -22,9 +26,27 @@ REQUEST_ID = "X-Request-ID"
 SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")  # anything else is replaced, not logged
 
 
+class NewIds:
+    """New request ids: 32 hexadecimal digits, a random prefix drawn once per process (again in a forked
+    worker) and a count, so that ids are unique across processes and replicas without a random draw each."""
+
+    def __init__(self):
+        self.renew()
+        os.register_at_fork(after_in_child=self.renew)
+
+    def renew(self) -> None:
+        self.prefix, self.count = os.urandom(8).hex(), itertools.count()
+
+    def next(self) -> str:
+        return f"{self.prefix}{next(self.count):016x}"
+
+
+NEW_IDS = NewIds()
+
+
 def request_id(sent: str | None) -> str:
     """The id of a request whose ``X-Request-ID`` header was ``sent``: that, when it is a sane token."""
-    return sent if sent and SANE_ID.match(sent) else uuid.uuid4().hex
+    return sent if sent and SANE_ID.match(sent) else NEW_IDS.next()
 
 
 def begin() -> None:
@@ -49,7 +71,7 @@ def streamed_search() -> dict:
 
 
 def end(response: Response) -> Response:
-    request_id = g.get("request_id") or uuid.uuid4().hex
+    request_id = g.get("request_id") or NEW_IDS.next()
     response.headers[REQUEST_ID] = request_id
     started = arrived()
     line = request_line(request_id, request.method, request.url_rule.rule if request.url_rule is not None else None,
@@ -70,16 +92,39 @@ def request_line(request_id: str, method: str, route: str | None, status: int, c
             "client": client}
 
 
+class JSONLines(logging.Handler):
+    """The logger's default handler: each message as one line on standard error, in one ``write``."""
+
+    def __init__(self, fd: int = 2):
+        super().__init__()
+        self.fd = fd
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.write_line(record.getMessage().encode())
+
+    def write_line(self, data: bytes) -> None:
+        try:
+            os.write(self.fd, data + b"\n")  # one line, well under PIPE_BUF: never interleaved with another
+        except OSError:
+            pass  # a closed or full standard error must not fail the request, as with logging's handlers
+
+
+DEFAULT_HANDLER = JSONLines()
+
+
 def write(line: dict, started: float, search: dict) -> None:
     line["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
-    LOGGER.info(json.dumps({**line, **search}, separators=(",", ":")))
+    text = orjson.dumps({**line, **search})
+    if LOGGER.handlers == [DEFAULT_HANDLER] and not LOGGER.propagate:
+        if LOGGER.isEnabledFor(logging.INFO):
+            DEFAULT_HANDLER.write_line(text)
+    else:
+        LOGGER.info(text.decode())
 
 
 def register(app: Flask) -> None:
     if not LOGGER.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        LOGGER.addHandler(handler)
+        LOGGER.addHandler(DEFAULT_HANDLER)
         LOGGER.setLevel(logging.INFO)
         LOGGER.propagate = False
     app.before_request(begin)

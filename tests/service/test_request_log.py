@@ -1,5 +1,6 @@
 """One JSON line per request, with the request id echoed back."""
 import json
+import os
 
 import pytest
 
@@ -84,3 +85,29 @@ def test_a_stream_refused_before_it_starts_logs_at_once(client, lines):
     assert response.status_code == 422
     (line,) = lines()
     assert line["route"] == "/v1/search/stream" and line["status"] == 422 and "nodes" not in line
+
+
+def test_new_request_ids_are_unique_within_a_process_and_across_a_fork():
+    from service.request_log import NEW_IDS
+    ids = {NEW_IDS.next() for _ in range(1000)}
+    assert len(ids) == 1000 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a worker forked from the arbiter draws a prefix of its own
+        os.write(write, NEW_IDS.next().encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child_id = os.read(read, 64).decode()
+    assert child_id not in ids and child_id[:16] != NEW_IDS.next()[:16]
+
+
+def test_by_default_each_line_is_written_to_standard_error_in_one_write(monkeypatch):
+    """With only its own handler (the server's set-up), the line skips the log record: the same bytes."""
+    from service import request_log
+    read, write = os.pipe()
+    monkeypatch.setattr(request_log.DEFAULT_HANDLER, "fd", write)
+    monkeypatch.setattr(request_log.LOGGER, "handlers", [request_log.DEFAULT_HANDLER])
+    monkeypatch.setattr(request_log.LOGGER, "propagate", False)
+    request_log.write({"request_id": "r1", "status": 200}, started=0.0, search={"nodes": 11})
+    line = json.loads(os.read(read, 4096))
+    assert line["request_id"] == "r1" and line["nodes"] == 11 and line["duration_ms"] > 0
