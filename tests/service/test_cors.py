@@ -64,3 +64,13 @@ def test_the_preflight_advertises_only_the_methods_the_routes_take():
     answer = preflight(make_app().test_client(), FRONT)
     methods = {m.strip() for m in answer.headers["Access-Control-Allow-Methods"].split(",")}
     assert methods == {"GET", "HEAD", "POST", "OPTIONS"}
+
+
+@pytest.mark.parametrize("origins", ["*", FRONT])
+def test_a_request_without_origin_gets_no_cors_headers(origins):
+    """Only a browser's cross-origin call (it sends ``Origin``) needs them; the others skip flask-cors."""
+    client = make_app(CORS_ORIGINS=origins).test_client()
+    for response in (client.post("/v1/search", json=SEARCH), client.post("/v1/search", json={}),
+                     client.get("/livez")):
+        assert not [name for name, _ in response.headers if name.lower().startswith("access-control-")]
+    assert client.get("/livez", headers={"Origin": FRONT}).headers["Access-Control-Allow-Origin"] in ("*", FRONT)
