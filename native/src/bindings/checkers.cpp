@@ -101,6 +101,7 @@ std::vector<int> listed(int (Checkers::*list)(const State&, int*) const, nb::han
 
 void bind_checkers(nb::module_& m, Entries& entries) {
   entries["checkers"] = Entry(&search, &refusal);
+  checkers::KingsTable::get();   // built here, at import (as checkers_kings.py's), so that no search pays for it
   m.def("checkers_state", [](nb::handle s) {
     auto [game, state] = decode(s);
     return encode(game, state);
