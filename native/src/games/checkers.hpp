@@ -96,35 +96,26 @@ struct Move {
   int code;
 };
 
-// A move's code decoded (see the header comment); `valid` is false for a code that walks off the board.
+// The code of a legal move decoded (see the header comment): its squares and its captures. (The bindings
+// check a code from Python against the legal moves before it gets here.)
 struct Decoded {
-  uint64_t from = 0, to = 0, captured = 0;
-  bool jump = false, valid = false;
+  uint64_t from, to, captured;
 };
 
 inline Decoded decode_move(int code) {
-  Decoded d;
-  if (code < 0) return d;
-  d.from = d.to = ghost_of_index(code & 31);
-  d.jump = (code >> 5) & 1;
-  unsigned digits = unsigned(code) >> 6;
-  if (digits < 4) return d;                      // no sentinel over a digit
-  int k = 0;
-  while (digits >> (2 * (k + 1))) ++k;           // the sentinel's position: k digits below it
-  if ((digits >> (2 * k)) != 1 || (!d.jump && k != 1)) return d;
-  for (int i = 0; i < k; ++i) {
+  const bool jump = (code >> 5) & 1;
+  const unsigned digits = unsigned(code) >> 6;
+  Decoded d{ghost_of_index(code & 31), ghost_of_index(code & 31), 0};
+  for (int i = 0; digits >> (2 * (i + 1)); ++i) {   // up to the sentinel
     const int by = SHIFT[(digits >> (2 * i)) & 3];
-    if (d.jump) {
+    if (jump) {
       const uint64_t over = shifted(d.to, by);
-      if (!(over & ON_BOARD)) return d;
       d.captured |= over;
       d.to = shifted(over, by);
     } else {
       d.to = shifted(d.to, by);
     }
-    if (!(d.to & ON_BOARD)) return d;
   }
-  d.valid = true;
   return d;
 }
 
