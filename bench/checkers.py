@@ -89,8 +89,9 @@ def calibrate(pyspiel, seconds: float, seed: int) -> int:
     return max(1, int(trial * seconds / (time.perf_counter() - start)))
 
 
-def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed: int) -> tuple:
-    """One game; ``(result for us: 1, 0, -1, plies, how it ended)``."""
+def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed: int,
+              algorithm: str = "alphabeta") -> tuple:
+    """One game, our side searching with ``algorithm``; ``(result for us: 1, 0, -1, plies, how it ended)``."""
     os_game = pyspiel.load_game("checkers")
     referee = os_game.new_initial_state()
     bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, seed), 2 ** 0.5, simulations, 1000, True,
@@ -102,7 +103,7 @@ def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed:
         if game.is_terminal(state):
             return 0, plies, f"draw by our rules ({game.end_reason(state)}) at {fen_of(*state[:4])}"
         if referee.current_player() == us:
-            move = search("checkers", game.state_to_json(state), {"name": "alphabeta", **REFEREE_RULES},
+            move = search("checkers", game.state_to_json(state), {"name": algorithm, **REFEREE_RULES},
                           time_limit_ms=int(seconds * 1000)).move
             for action in openspiel_moves(referee)[move]:
                 referee.apply_action(action)
@@ -120,14 +121,16 @@ def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed:
     return int(returns), plies, f"{ending} at {fen_of(*state[:4])}, {len(state[4])} plies since the last capture"
 
 
-def run_match(games: int, seconds: float, seed: int) -> dict:
+def run_match(games: int, seconds: float, seed: int, algorithm: str = "alphabeta", bot_factor: float = 1.0) -> dict:
+    """``games`` games, our ``algorithm`` at ``seconds`` a move against the bot given the simulations it
+    runs in ``bot_factor`` times that."""
     import pyspiel
-    simulations = calibrate(pyspiel, seconds, seed)
-    print(f"OpenSpiel MCTS: {simulations} simulations a move ({seconds} s)", file=sys.stderr)
+    simulations = calibrate(pyspiel, seconds * bot_factor, seed)
+    print(f"OpenSpiel MCTS: {simulations} simulations a move ({seconds * bot_factor} s)", file=sys.stderr)
     rng = random.Random(seed)
     results = []
     for i in range(games):
-        result = play_game(pyspiel, i % 2 == 0, seconds, simulations, rng.randrange(2 ** 31))
+        result = play_game(pyspiel, i % 2 == 0, seconds, simulations, rng.randrange(2 ** 31), algorithm)
         results.append(result)
         print(f"game {i + 1} ({'Black' if i % 2 == 0 else 'White'}): {result}", file=sys.stderr)
     wins = sum(r == 1 for r, _, _ in results)
@@ -142,6 +145,9 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=0, help="games against OpenSpiel's MCTS bot")
     p.add_argument("--seconds", type=float, default=1.0, help="seconds a move in the match")
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--algorithm", default="alphabeta", help="our side's algorithm in the match (auto: the default player)")
+    p.add_argument("--bot-factor", type=float, default=1.0, metavar="F",
+                   help="the bot's simulations: those it runs in F times our seconds a move")
     args = p.parse_args(argv)
     ok = True
     if args.perft:
@@ -150,7 +156,7 @@ def main(argv=None):
             print(f"| {d} | {count:,} | {published:,} | {'yes' if count == published else 'NO'} | {seconds:.2f} |")
         ok = all(count == published for _, count, published, _ in rows)
     if args.games:
-        print(run_match(args.games, args.seconds, args.seed))
+        print(run_match(args.games, args.seconds, args.seed, args.algorithm, args.bot_factor))
     return 0 if ok else 1
 
 

@@ -426,6 +426,8 @@ CORE_SEARCHES = [
      "MCTS 1000 iterations, the start"),
     ("othello", OTHELLO_12_EMPTY, {"name": "alphabeta"}, "endgame solver, 12 empty squares"),
     ("chess", {}, {"name": "alphabeta", "depth": 6}, "alpha-beta depth 6, defaults, the start"),
+    ("checkers", {}, {"name": "alphabeta", "depth": 8}, "alpha-beta depth 8, defaults, the start"),
+    ("checkers", {}, {"name": "mcts", "iterations": 300, "seed": 12345}, "MCTS 300 iterations, the start"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 9}, "expectimax depth 9, mid-game board"),
     ("2048", MID_2048, {"name": "expectimax", "depth": 11, "probability_cutoff": 0.001},
      "expectimax depth 11, probability_cutoff 0.001, mid-game board"),

@@ -317,6 +317,7 @@ GAME_TYPE = GameType(
     value_scale="outcome",
     move_schema={"type": "string", "pattern": "^[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2})+)$"},
     options=(NO_PROGRESS_PLIES, MAN_MOVE_RESETS),
+    native_core=True,
     sample_states=(
         {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"},
         {"fen": "W:W9,10,11,19,K2:B5,6,13,14,15,22,K31"},
@@ -467,6 +468,32 @@ class Checkers(Game):
             irreversible += sum((men & m).bit_count() for m in masks)
         return irreversible + (irreversible + 1) * self.limit - len(history)
 
+    # --- the compiled core ---------------------------------------------------------------------------
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/checkers.cpp): ``(black, white,
+        kings, turn, history, no_progress_plies, man_move_resets)``, the history as positions (black, white,
+        kings, turn); the core keeps of it what can still matter."""
+        black, white, kings, turn, history, _ = state
+        return black, white, kings, turn, tuple(map(position_of, history)), self.limit, self.man_move_resets
+
+    def from_native_move(self, code: int) -> tuple:
+        """A move as the compiled core numbers it (native/src/games/checkers.hpp): bits 0-4 the starting
+        square less one, bit 5 set for a capture, then two bits for each step's or jump's direction (an
+        index into :data:`NATIVE_SHIFTS`), the first lowest, under a sentinel bit."""
+        at = start = BIT[(code & 31) + 1]
+        digits, captured, path = code >> 6, 0, [start]
+        for i in range((digits.bit_length() - 1) // 2):
+            shift = NATIVE_SHIFTS[digits >> 2 * i & 3]
+            if code & 32:
+                over = shifted(at, shift)
+                captured |= over
+                at = shifted(over, shift)
+            else:
+                at = shifted(at, shift)
+            path.append(at)
+        return start, at, captured, tuple(path) if len(path) > 2 else None
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move):
@@ -573,6 +600,14 @@ def bits_of(board: int) -> list:
         found.append(b)
         board ^= b
     return found
+
+
+# The directions of the compiled core's move codes: the shift of one diagonal step (a jump takes two).
+NATIVE_SHIFTS = (-5, -4, 4, 5)
+
+
+def shifted(board: int, by: int) -> int:
+    return board << by if by > 0 else board >> -by
 
 
 MOVE_RE = re.compile(r"^[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2})+)$")

@@ -83,5 +83,7 @@ void bind_othello(nb::module_& m, Entries& entries);
 void bind_chess(nb::module_& m, Entries& entries);
 // bindings/twenty48.cpp: the "2048" entry, likewise.
 void bind_twenty48(nb::module_& m, Entries& entries);
+// bindings/checkers.cpp: the "checkers" entry, likewise.
+void bind_checkers(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

@@ -151,6 +151,7 @@ NB_MODULE(tactician_native, m) {
   bind_othello(m, entries());
   bind_chess(m, entries());
   bind_twenty48(m, entries());
+  bind_checkers(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);

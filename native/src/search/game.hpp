@@ -55,6 +55,8 @@
 //   double aspiration_width(const State&) const;                                               (ASPIRATION)
 //       the half-width of the aspiration window around the last iteration's score
 //   static constexpr int MOVE_CODES;   when moves are not below MAX_MOVES: every move is below this
+//   static constexpr bool SPARSE_MOVE_CODES;  moves are codes too many to count in an array (checkers: a
+//                                      jump's whole path); tables by move are hash maps then
 //   unsigned knowledge() const;
 //       which of CANDIDATES, EXTENSIONS and THREATS this instance lists, when that depends on the instance
 //       (m,n,k: boards of 81 cells or more), as the Python game's capabilities do; without it, a game lists
@@ -68,6 +70,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -125,6 +128,7 @@ TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, 
 TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
 TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
 TACTICIAN_DETECT(move_codes, G::MOVE_CODES)
+TACTICIAN_DETECT(sparse_move_codes, G::SPARSE_MOVE_CODES)
 #undef TACTICIAN_STATE
 
 // The knowledge of the searches' enhancements, named as the Python capabilities.
@@ -152,6 +156,31 @@ constexpr int move_codes() {
   else
     return G::MAX_MOVES;
 }
+
+// A count by move (the history heuristic's): an array over the move codes, or a hash map for a game
+// whose codes are sparse (Python's dict in either case).
+template <class G, bool SPARSE = has_sparse_move_codes<G>::value>
+class MoveCounts {
+ public:
+  MoveCounts() : counts_(move_codes<G>(), 0) {}
+  int64_t get(int move) const { return counts_[move]; }
+  void add(int move, int64_t amount) { counts_[move] += amount; }
+
+ private:
+  std::vector<int64_t> counts_;
+};
+template <class G>
+class MoveCounts<G, true> {
+ public:
+  int64_t get(int move) const {
+    auto found = counts_.find(move);
+    return found == counts_.end() ? 0 : found->second;
+  }
+  void add(int move, int64_t amount) { counts_[move] += amount; }
+
+ private:
+  std::unordered_map<int, int64_t> counts_;
+};
 
 // child_type<G>::type: G::Child, or for a game without safe children a struct of the same fields.
 template <class G, class = void>

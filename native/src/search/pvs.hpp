@@ -92,7 +92,7 @@ class Pvs {
         extensions_(lists<EXTENSIONS>(game)), threats_(G::OUTCOME_GAME && lists<THREATS>(game)),
         quiescence_(QUIESCENCE), null_move_(NULL_MOVE && ordering_), reductions_(QUIESCENCE && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
-        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}), history_(move_codes<G>(), 0) {}
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
@@ -348,7 +348,7 @@ class Pvs {
     for (int i = 0; i < n; ++i)
       if (!among(loud, n_loud, moves[i])) rest[n_rest++] = i;
     if (ordering_ && !safe_)
-      std::stable_sort(rest, rest + n_rest, [&](int a, int b) { return history_[moves[a]] > history_[moves[b]]; });
+      std::stable_sort(rest, rest + n_rest, [&](int a, int b) { return history_.get(moves[a]) > history_.get(moves[b]); });
     int front = 0;
     auto bring_forward = [&](int move) {
       for (int i = 0; i < n; ++i)
@@ -441,7 +441,7 @@ class Pvs {
   void remember_cutoff(int move, int ply, int d) {
     auto& slot = killers_[ply];
     if (slot[0] != move && slot[1] != move) slot = {move, slot[0]};
-    history_[move] += int64_t(d) * d;
+    history_.add(move, int64_t(d) * d);
   }
 
   // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
@@ -602,7 +602,7 @@ class Pvs {
   DictTable<Entry> tt_;
   PvTable pv_;
   std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
-  std::vector<int64_t> history_;             // by move
+  MoveCounts<G> history_;                    // by move
   Stats stats_;
   int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table, pruning)
   int horizon_ = 0;      // the current iteration's depth (the extensions' cap)
