@@ -261,9 +261,11 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
     move names ``moves[i]``). The answer's state is in the form of the request's; in a game with a
     notation (chess), ``played_san`` is the last move played in it."""
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
+    if moves_json is not None and not moves_json:
+        raise EngineError("moves", "moves lists at least one move to apply")
     several = moves_json is not None
     played = [move_json] if moves_json is None else moves_json
-    move = None
+    previous, move = state, None
     for i, written in enumerate(played):
         field = f"moves[{i}]" if several else "move"
         try:
