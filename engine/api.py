@@ -4,19 +4,26 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
+from collections.abc import Callable, Set
 import dataclasses
 import sys
 import time
+from types import ModuleType
+from typing import Any
 
 from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
                            unknown_option_message, unknown_setting_message)
 from engine.limits import Limits
-from engine.result import FORCED, TIME_LIMIT, SearchResult, Stats
+from engine.game import JSON, Game, State
+from engine.result import FORCED, TIME_LIMIT, Progress, SearchResult, Stats
 from engine.registry import GAME_MODULES, game_module, game_type
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
-from engine.search.settings import settings_from
+from engine.search.settings import AlgorithmSettings, settings_from
+
+# Receives a search's progress reports (engine.result.Progress), their moves in JSON form.
+ProgressCallback = Callable[[Progress], None]
 
 # The setting every algorithm takes: search a position with a single legal move with the whole budget.
 FORCED_MOVE_SEARCH = "forced_move_search"
@@ -48,16 +55,18 @@ def preload() -> None:
         algorithm_module(name)
 
 
-def load(game_id: str, state_json, limits: Limits = Limits(), **options):
+def load(game_id: str, state_json: JSON, limits: Limits = Limits(), **options: Any) -> tuple[Game, State]:
     """``(game, state)`` for a JSON state; :class:`InvalidState` names the field at fault. A state is an
     object, but for chess, whose state may also be a FEN string."""
     if not isinstance(state_json, dict) and not (isinstance(state_json, str) and game_id in STRING_STATES):
         raise InvalidState("must be an object" + (" (a string is a state of chess alone: a FEN)"
                                                   if isinstance(state_json, str) else ""))
-    return game_module(game_id).load(state_json, limits=limits, **options)
+    loaded: tuple[Game, State] = game_module(game_id).load(state_json, limits=limits, **options)
+    return loaded
 
 
-def settings_for(game_id: str, algorithm: dict) -> tuple:
+def settings_for(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, AlgorithmSettings, dict[str, Any],
+                                                                str | None]:
     """``(module, settings, options, core)`` for an ``algorithm`` object (``{"name": ..., settings...}``):
     the search module, its settings dataclass, the game options that came with them, and the core asked
     for (``core``: ``"native"``, ``"python"``, or None for the default). A setting that is neither the
@@ -66,11 +75,11 @@ def settings_for(game_id: str, algorithm: dict) -> tuple:
     return module, settings, options, core
 
 
-def settings_with_forced(game_id: str, algorithm: dict) -> tuple:
+def settings_with_forced(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, AlgorithmSettings,
+                                                                        dict[str, Any], str | None, bool]:
     """:func:`settings_for`'s answer and the ``forced_move_search`` setting (every algorithm's: search a
     forced move as any other position, rather than answer it at once)."""
-    name = algorithm.get("name")
-    module = algorithm_module(name)
+    module = algorithm_module(algorithm.get("name"))
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
     core = values.pop("core", None)
     forced_move_search = values.pop(FORCED_MOVE_SEARCH, False)
@@ -79,10 +88,10 @@ def settings_with_forced(game_id: str, algorithm: dict) -> tuple:
     if core is not None and core not in native.CORES:
         raise AlgorithmMismatch(f"core is one of {list(native.CORES)}", field="algorithm.core")
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, name, values), options, core, forced_move_search
+    return module, settings_from(module.Settings, module.NAME, values), options, core, forced_move_search
 
 
-def require_fit(module, game_id: str) -> None:
+def require_fit(module: ModuleType, game_id: str) -> None:
     """An algorithm that does not fit the game's declared type is an error on ``algorithm.name``."""
     reason = module.requires(game_type(game_id))
     if reason is not None:
@@ -96,8 +105,9 @@ DEPTH_FIRST = frozenset({"minimax", "alphabeta", "expectimax", "maxn"})
 SMALL_SEARCH_VISITS = 1000
 
 
-def search(game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
-           trace: bool = False, limits: Limits = Limits(), on_progress=None, options: dict | None = None):
+def search(game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
+           trace: bool = False, limits: Limits = Limits(), on_progress: ProgressCallback | None = None,
+           options: dict[str, Any] | None = None) -> SearchResult:
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state, under the game's ``options`` (which
     may come inside ``algorithm`` too: :func:`game_options`); returns a
     :class:`~engine.result.SearchResult` whose moves are already in JSON form. ``on_progress``, if given,
@@ -112,13 +122,14 @@ class Search:
     :meth:`cancel` from any thread stops the search at its next deadline poll (it then answers as on a
     timeout)."""
 
-    def __init__(self, game_id: str, state_json, algorithm: dict, time_limit_ms: float | None = None,
-                 trace: bool = False, limits: Limits = Limits(), options: dict | None = None):
+    def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
+                 trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None) -> None:
         self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
         self.module, self.settings, in_algorithm, self.core, forced_move_search = \
             settings_with_forced(game_id, algorithm)
         self.options = game_options(game_id, options, in_algorithm)
-        self.trace, self.limits, self.unread = trace, limits, None
+        self.trace, self.limits = trace, limits
+        self.unread: ReadTimeout | None = None
         try:
             with held_off(), reading(self.deadline):
                 self.game, self.state = load_with_options(game_id, state_json, limits, self.options,
@@ -156,7 +167,7 @@ class Search:
             settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
         return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
 
-    def run(self, on_progress=None):
+    def run(self, on_progress: ProgressCallback | None = None) -> SearchResult:
         if self.unread is not None:  # the game was never loaded: its instance's players are not known
             result = unread(self.unread, self.deadline)
             result.options = self.options
@@ -194,7 +205,8 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
 
 
-def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
+def to_json_moves(game: Game, result: SearchResult, state: State = None,
+                  deadline: Deadline | None = None) -> SearchResult:
     """Replace the engine's internal moves and values by their JSON form; in a game with a notation of
     its own (chess: SAN), given the searched ``state``, the moves in that notation too. Writing them
     stops ``NOTATION_GRACE`` seconds after ``deadline`` (the search's): the chosen move and the first of
@@ -229,28 +241,31 @@ def to_json_moves(game, result, state=None, deadline: Deadline | None = None):
     return result
 
 
-def to_json_progress(game, progress):
+def to_json_progress(game: Game, progress: Progress) -> Progress:
     return dataclasses.replace(progress, move=game.move_to_json(progress.move),
                                value=game.value_to_json(progress.value),
                                pv=[game.move_to_json(m) for m in progress.pv])
 
 
-def legal_moves(game_id: str, state_json, limits: Limits = Limits(), options: dict | None = None) -> dict:
+def legal_moves(game_id: str, state_json: JSON, limits: Limits = Limits(),
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
     """``POST /v1/games/{game}/legal-moves``; ``options`` are the game's options (2048's
     ``tile_probabilities``), in the request's ``options`` as a search takes them."""
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
     return describe_state(game, state)
 
 
-def apply(game_id: str, state_json, move_json=None, limits: Limits = Limits(), options: dict | None = None,
-          moves_json: list | None = None) -> dict:
+def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits = Limits(),
+          options: dict[str, Any] | None = None, moves_json: list[JSON] | None = None) -> dict[str, Any]:
     """``POST /v1/games/{game}/apply``: ``move_json``, or each of ``moves_json`` in order (an error on a
     move names ``moves[i]``). The answer's state is in the form of the request's; in a game with a
     notation (chess), ``played_san`` is the last move played in it."""
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
+    if moves_json is not None and not moves_json:
+        raise EngineError("moves", "moves lists at least one move to apply")
     several = moves_json is not None
-    played = moves_json if several else [move_json]
-    move = None
+    played = [move_json] if moves_json is None else moves_json
+    previous, move = state, None
     for i, written in enumerate(played):
         field = f"moves[{i}]" if several else "move"
         try:
@@ -283,7 +298,8 @@ def renamed(name: str, field: str) -> str:
 ALGORITHM_PREFIX, OPTION_PREFIX = "algorithm.", "options."
 
 
-def unknown_setting_text(section: str, key: str, algorithm_name=None, game_id=None) -> str:
+def unknown_setting_text(section: str, key: str, algorithm_name: str | None = None,
+                         game_id: str | None = None) -> str:
     """The engine's message for a setting ``algorithm.<key>`` (``section`` "algorithm") or an option
     ``options.<key>`` (section "options") that is not taken, for the service's schemas to say it as the
     engine does: naming what the algorithm (or the game) takes."""
@@ -294,7 +310,8 @@ def unknown_setting_text(section: str, key: str, algorithm_name=None, game_id=No
     return unknown_setting_message(algorithm_name, key, known)
 
 
-def game_options(game_id: str, options: dict | None, in_algorithm: dict | None = None) -> dict:
+def game_options(game_id: str, options: dict[str, Any] | None,
+                 in_algorithm: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game options of a request: ``options``, their one canonical place on every route, and for a
     search those its ``algorithm`` object carries too (their place before ``options`` existed, still
     accepted). An option the game does not declare is an error on ``options.<name>``, and so is one given in
@@ -312,8 +329,8 @@ def game_options(game_id: str, options: dict | None, in_algorithm: dict | None =
     return options
 
 
-def load_with_options(game_id: str, state_json, limits: Limits, options: dict,
-                      algorithm_only: set = frozenset()):
+def load_with_options(game_id: str, state_json: JSON, limits: Limits, options: dict[str, Any],
+                      algorithm_only: Set[str] = frozenset()) -> tuple[Game, State]:
     """``load`` under the game's ``options``, as :func:`game_options` gives them (checked);
     ``algorithm_only``: the names of those that a search's ``algorithm`` carried and its ``options`` did
     not. A game's own errors name an option ``options.<name>``; one of ``algorithm_only`` is named
@@ -326,12 +343,12 @@ def load_with_options(game_id: str, state_json, limits: Limits, options: dict,
         raise
 
 
-def sent_in_algorithm(field: str, algorithm_only: set) -> bool:
+def sent_in_algorithm(field: str, algorithm_only: Set[str]) -> bool:
     """Whether a game's error on ``field`` (``options.<name>...``) is about an option of ``algorithm_only``."""
     return field.startswith(OPTION_PREFIX) and field[len(OPTION_PREFIX):].split(".")[0] in algorithm_only
 
 
-def describe_state(game, state) -> dict:
+def describe_state(game: Game, state: State) -> dict[str, Any]:
     """Who moves, the players (their ids in player order), the legal moves (at a chance node the outcomes,
     with their probabilities in the same order) as ``legal_moves`` and, under their name before it,
     ``moves``, and the result if the game is over (with the reason, where the game gives one)."""
@@ -339,7 +356,7 @@ def describe_state(game, state) -> dict:
     mover = game.to_move(state)
     moves = [] if terminal else game.actions(state)
     legal = [game.move_to_json(m) for m in moves]
-    info = {
+    info: dict[str, Any] = {
         "to_move": None if terminal else ("chance" if mover < 0 else game.players[mover]),
         "players": list(game.players),
         "legal_moves": legal,
@@ -361,11 +378,11 @@ def describe_state(game, state) -> dict:
     return info
 
 
-def describe_games() -> list:
+def describe_games() -> list[dict[str, Any]]:
     return [describe_game(game_id) for game_id in GAME_MODULES]
 
 
-def describe_game(game_id: str) -> dict:
+def describe_game(game_id: str) -> dict[str, Any]:
     """``GET /v1/games/{game}``: the game's declarations as JSON, with the algorithms that fit it."""
     declared = game_type(game_id)
     return {

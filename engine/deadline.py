@@ -46,7 +46,7 @@ class Deadline:
         self.end = None if seconds is None else self.start + seconds
         self.on_progress = on_progress
         self.cancelled = False
-        self.parts = []
+        self.parts: list["Deadline"] = []
 
     def cancel(self) -> None:
         """Expire now, with every part shared out of this deadline."""
@@ -97,7 +97,7 @@ class Deadline:
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
 
 
-_reading = ContextVar("tactician_reading_deadline", default=None)
+_reading: ContextVar[Deadline | None] = ContextVar("tactician_reading_deadline", default=None)
 
 
 @contextmanager

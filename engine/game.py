@@ -13,10 +13,20 @@ lists those it implements in :attr:`Game.capabilities`, and searches use a capab
 listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
+from collections.abc import Callable, Hashable, Iterable
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from engine.registry import EXPLICIT_CHANCE
+from engine.registry import EXPLICIT_CHANCE, GameType
+
+if TYPE_CHECKING:
+    from engine.deadline import Deadline
+    from engine.result import Stats
+
+# A state and a move are values only their game interprets: to the interface, and so to mypy, opaque.
+State: TypeAlias = Any
+Move: TypeAlias = Any   # a move, or at a chance node an outcome
+JSON: TypeAlias = Any   # a value as json.loads gives it
 
 CHANCE = -1
 
@@ -75,17 +85,17 @@ class Game:
     """
 
     id = "game"
-    players: tuple = ("MAX", "MIN")
+    players: tuple[str, ...] = ("MAX", "MIN")
     has_chance = False
     zero_sum = True
-    sides: tuple | None = None
+    sides: tuple[int, ...] | None = None
     outcome_game = False
-    utility_bounds: tuple | None = None
-    capabilities: frozenset = frozenset()
-    game_type = None  # the game's declarations (engine.registry.GameType); None declares nothing
-    notation = None    # the name of the game's own move notation (chess: "san"), see move_notation
+    utility_bounds: tuple[float, float] | None = None
+    capabilities: frozenset[str] = frozenset()
+    game_type: GameType | None = None  # the game's declarations; None declares nothing
+    notation: str | None = None  # the name of the game's own move notation (chess: "san"), see move_notation
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declared = cls.__dict__.get("game_type")
         if declared is not None:
@@ -99,56 +109,57 @@ class Game:
 
     # --- the rules -------------------------------------------------------------------------------
 
-    def to_move(self, state) -> int:
+    def to_move(self, state: State) -> int:
         """The player to move in ``state``, or :data:`CHANCE`."""
         raise NotImplementedError
 
-    def actions(self, state) -> list:
+    def actions(self, state: State) -> list[Move]:
         """The legal moves (or, at a chance node, the outcomes) in the game's natural order."""
         raise NotImplementedError
 
-    def result(self, state, move):
+    def result(self, state: State, move: Move) -> State:
         """The state after ``move`` (or chance outcome). ``state`` itself is left unchanged."""
         raise NotImplementedError
 
-    def is_terminal(self, state) -> bool:
+    def is_terminal(self, state: State) -> bool:
         raise NotImplementedError
 
-    def utility(self, state, player: int) -> float:
+    def utility(self, state: State, player: int) -> float:
         """The final payoff of terminal ``state`` for ``player``."""
         raise NotImplementedError
 
-    def utilities(self, state) -> tuple:
+    def utilities(self, state: State) -> tuple[float, ...]:
         """The payoff of terminal ``state`` for every player, in player order."""
         return tuple(self.utility(state, p) for p in range(self.n_players))
 
-    def chance_outcomes(self, state) -> list:
+    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
         """At a chance node: ``[(outcome, probability), ...]``, probabilities summing to 1."""
         raise NotImplementedError
 
     # --- knowledge that searches may use ---------------------------------------------------------
 
-    def evaluate(self, state, player: int) -> float:
+    def evaluate(self, state: State, player: int) -> float:
         """A heuristic estimate of ``state`` for ``player``, used where a depth limit cuts the search.
         Exact (the utility) on terminal states; strictly inside the win/loss utilities elsewhere in an
         outcome game."""
         return self.utility(state, player) if self.is_terminal(state) else 0.0
 
-    def evaluations(self, state) -> tuple:
+    def evaluations(self, state: State) -> tuple[float, ...]:
         """``evaluate`` for every player, in player order (n-player searches)."""
         return tuple(self.evaluate(state, p) for p in range(self.n_players))
 
-    def key(self, state):
+    def key(self, state: State) -> Hashable:
         """A hashable key that identifies ``state`` for a transposition table. In an outcome game it also
         determines how many moves were played (as it does when every move adds a stone): the exact
         solver stores proven scores, counted in plies from its root, as they are."""
-        return state
+        key: Hashable = state
+        return key
 
-    def ordered_actions(self, state) -> list:
+    def ordered_actions(self, state: State) -> list[Move]:
         """The legal moves, the likeliest best first (move ordering). Same set as ``actions``."""
         return self.actions(state)
 
-    def candidate_actions(self, state) -> tuple:
+    def candidate_actions(self, state: State) -> tuple[list[Move], bool]:
         """Forward pruning, for games too wide to search every move (five in a row on 15 x 15):
         ``(moves, complete)``, the moves worth searching, the likeliest best first, a subset of the legal
         moves that always holds a move winning at once if there is one, and otherwise every move that stops
@@ -157,7 +168,7 @@ class Game:
         where it is not, a search can prove no loss nor draw at ``state``, only wins."""
         return self.ordered_actions(state), True
 
-    def threat_win(self, state, deadline, stats) -> list | None:
+    def threat_win(self, state: State, deadline: "Deadline", stats: "Stats") -> list[Move] | None:
         """Outcome games whose players alternate, with a threat-space search (five in a row: continuous
         fours and threes): a line that wins by force for the player to move, ``[a1, d1, ..., an]``, its
         moves and the opponent's replies along the longest defence, the win coming within ``len(line)``
@@ -167,19 +178,19 @@ class Game:
         it ends."""
         return None
 
-    def threat_defences(self, state, deadline, stats) -> list | None:
+    def threat_defences(self, state: State, deadline: "Deadline", stats: "Stats") -> list[Move] | None:
         """With :meth:`threat_win`: when the opponent, were it to move, would have such a win, the moves
         that may stop it (those after which the game's threat search finds it no longer, else those it
         could not decide), an empty list when none does; None when the opponent has no such win. Bounded
         and counted like :meth:`threat_win`."""
         return None
 
-    def immediate_win(self, state):
+    def immediate_win(self, state: State) -> Move | None:
         """A move that wins at once for the player to move, or None. Only outcome games with a cheap
         test override this; searches that use it skip generating the winning child."""
         return None
 
-    def safe_children(self, state) -> list | None:
+    def safe_children(self, state: State) -> list[tuple[float, Move, State]] | None:
         """Outcome games with a cheap threat test (after Pons' Connect Four solver): for a ``state``
         whose player to move cannot win at once, ``(score, move, child)`` for the moves after which the
         opponent cannot win at once either, the likeliest best first (the game's ordering score, higher
@@ -189,12 +200,12 @@ class Game:
         immediate win. The children come along because ordering the moves often builds them anyway."""
         return None
 
-    def has_safe_move(self, state) -> bool:
+    def has_safe_move(self, state: State) -> bool:
         """Whether :meth:`safe_children` would list any move: a solver that only needs to know (a safe
         move puts off any loss by two plies, and that may settle its window) asks this cheaper question."""
         return bool(self.safe_children(state))
 
-    def outcome_bounds(self, state) -> tuple | None:
+    def outcome_bounds(self, state: State) -> tuple[float, float] | None:
         """Outcome games with a cheap strategy argument: ``(lowest, highest)``, utilities between which
         the result of ``state`` for the player to move is known to lie however the game goes on (a win,
         draw or loss bound says nothing of when the game ends), or None when nothing is known. An exact
@@ -202,7 +213,7 @@ class Game:
         checked where they pay."""
         return None
 
-    def random_playout(self, state, uniform) -> tuple | None:
+    def random_playout(self, state: State, uniform: Callable[[], float]) -> tuple[tuple[float, ...], int] | None:
         """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
         the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times
         their number rounds down to ``k``, exactly as a search would with ``actions`` and ``result``;
@@ -210,48 +221,49 @@ class Game:
         has no such shortcut (searches then play out move by move, polling their deadline)."""
         return None
 
-    def noisy_actions(self, state) -> list:
+    def noisy_actions(self, state: State) -> list[tuple[float, Move]]:
         """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
         promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
         evaluation. A search's horizon goes on through these (quiescence, with delta pruning by
         ``gain``), and only the other, quiet moves are reduced late in a move list."""
         return []
 
-    def forcing(self, state) -> bool:
+    def forcing(self, state: State) -> bool:
         """Whether ``state`` is forcing (chess: the side to move is in check): a search looks one ply
         deeper there, never reduces its moves and never passes."""
         return False
 
-    def null_move(self, state):
+    def null_move(self, state: State) -> State | None:
         """The state with the turn passed to the opponent, for null-move pruning; None where passing is
         not allowed or likely better than every move (zugzwang)."""
         return None
 
-    def repeated(self, state) -> bool:
+    def repeated(self, state: State) -> bool:
         """Whether the position occurred earlier in the game: a search may score it as a draw (the side
         that repeated could repeat again), and prefers progress elsewhere."""
         return False
 
-    def aspiration_width(self, state) -> float:
+    def aspiration_width(self, state: State) -> float:
         """Half the width of the window around the last iteration's score that the next iteration of a
         deepening search tries first."""
         raise NotImplementedError
 
-    def perspective(self, state) -> int:
+    def perspective(self, state: State) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)
 
-    def plies_bound(self, state) -> int | None:
+    def plies_bound(self, state: State) -> int | None:
         """An upper bound on the number of plies from ``state`` to the end of the game, if known.
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
-    def states_bound(self, state) -> int | None:
+    def states_bound(self, state: State) -> int | None:
         """An upper bound on the states below ``state``, itself included (an explicit tree: its nodes), if
         known: no depth-first search of ``state`` visits more."""
         return None
 
-    def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> "Solution | None":
+    def solve_endgame(self, state: State, deadline: "Deadline", ordering: bool, tt_capacity: int,
+                      stats: "Stats") -> "Solution | None":
         """Games whose result is a score (Othello's final disc difference) and that solve their last
         moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,
         or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
@@ -259,7 +271,8 @@ class Game:
         :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
         return None
 
-    def expectimax_kernel(self, deadline, cutoff: float, prize, capacity: int):
+    def expectimax_kernel(self, deadline: "Deadline", cutoff: float, prize: Callable[[float], float] | None,
+                          capacity: int) -> Any:
         """One-player chance games with a fast valuation of their own (2048): an object whose
         ``value(state, ply, limit, reach)`` equals what :mod:`engine.search.expectimax`'s ``value`` gives
         without pruning at ``ply`` of a pass ``limit`` plies deep, for a state reached with probability
@@ -270,17 +283,17 @@ class Game:
         most ``capacity`` table entries. None when the game has none."""
         return None
 
-    def end_reason(self, state) -> str | None:
+    def end_reason(self, state: State) -> str | None:
         """Why terminal ``state`` ended, in words (``"threefold repetition"``), where the utilities do not
         say it all; None otherwise."""
         return None
 
     # --- JSON ------------------------------------------------------------------------------------
 
-    def move_to_json(self, move):
+    def move_to_json(self, move: Move) -> JSON:
         return move
 
-    def move_from_json(self, value, state):
+    def move_from_json(self, value: JSON, state: State) -> Move:
         """The move that ``value`` (JSON) names in ``state``; :class:`~engine.errors.IllegalMove` if none."""
         from engine.errors import IllegalMove
         for move in self.actions(state):
@@ -294,11 +307,11 @@ class Game:
         customary unit (chess: pawns, a won game 100). The same order, so searches compare as they like."""
         return value
 
-    def move_notation(self, state, move) -> str | None:
+    def move_notation(self, state: State, move: Move) -> str | None:
         """``move`` (legal in ``state``) in the game's :attr:`notation`, or None when it has none."""
         return None
 
-    def line_notation(self, state, line, until: float | None = None) -> list:
+    def line_notation(self, state: State, line: Iterable[Move], until: float | None = None) -> list[str | None]:
         """The moves of ``line``, played one after another from ``state``, in the game's notation: all of
         them, or the first few (at least one) once ``time.perf_counter()`` passes ``until``."""
         out = []
@@ -309,20 +322,20 @@ class Game:
             state = self.result(state, move)
         return out
 
-    def state_to_json(self, state) -> dict:
+    def state_to_json(self, state: State) -> dict[str, JSON]:
         raise NotImplementedError
 
-    def move_extras(self, state, move) -> dict:
+    def move_extras(self, state: State, move: Move) -> dict[str, JSON]:
         """Fields of the game's own about a search's chosen ``move`` in ``state``, where they are cheap
         (backgammon: the play's ``steps``). None by default."""
         return {}
 
-    def position_extras(self, state) -> dict:
+    def position_extras(self, state: State) -> dict[str, JSON]:
         """Fields of the game's own that the rules routes add to a position's answer (chess: ``fen``;
         backgammon: ``plays``, ``result``). None by default."""
         return {}
 
-    def child_to_json(self, state_json: dict, move, child) -> dict:
+    def child_to_json(self, state_json: dict[str, JSON], move: Move, child: State) -> dict[str, JSON]:
         """The state ``child``, reached by ``move`` from the state the client sent as ``state_json``, in
         the form of that request (``POST /v1/games/{game}/apply``). By default :meth:`state_to_json`: a
         game with a state format that records the moves played extends it instead."""
@@ -336,5 +349,5 @@ class Solution(NamedTuple):
     for every root move, ``bound`` ``"exact"`` or ``"upper"`` (the move scores at most that)."""
 
     score: int
-    pv: list
-    moves: list
+    pv: list[Move]
+    moves: list[tuple[Move, int, str]]

@@ -12,6 +12,8 @@ carry, and the enums of ``openapi.yaml`` (a test checks the spec against this re
 """
 from dataclasses import dataclass, field
 import importlib
+from types import ModuleType
+from typing import Any
 
 from engine.errors import EngineError
 
@@ -41,7 +43,7 @@ class GameOption:
     ``options.<name>`` when it is wrong."""
 
     name: str
-    schema: dict
+    schema: dict[str, Any]
     description: str
 
 
@@ -56,7 +58,7 @@ class Player:
     colour: str
 
 
-def player_ids(players: tuple) -> tuple:
+def player_ids(players: tuple[Player, ...]) -> tuple[str, ...]:
     """The ids of ``players`` (:class:`Player`), in player order: a ``GameType``'s ``players``."""
     return tuple(player.id for player in players)
 
@@ -110,35 +112,35 @@ class GameType:
     id: str
     name: str
     description: str
-    players: tuple
+    players: tuple[str, ...]
     chance: str
     zero_sum: bool
     alternating: bool
     outcomes: bool
-    utility_bounds: tuple | None
+    utility_bounds: tuple[float, float] | None
     max_length: int | None
     key_fixes_ply: bool
-    move_schema: dict
+    move_schema: dict[str, Any]
     state_format: str
     move_format: str
-    initial_state: dict
-    example_request: dict
+    initial_state: dict[str, Any]
+    example_request: dict[str, Any]
     min_players: int | None = None
     max_players: int | None = None
     general_sum_instances: bool = False
-    options: tuple = ()
-    auto_algorithm: dict | None = None
+    options: tuple[GameOption, ...] = ()
+    auto_algorithm: dict[str, Any] | None = None
     native_core: bool = False
-    sample_states: tuple = field(default=())
+    sample_states: tuple[dict[str, Any], ...] = field(default=())
     value_unit: str = ""
     answers_forced_moves: bool = True
     value_scale: str = "value"
-    player_info: tuple = ()
+    player_info: tuple[Player, ...] = ()
     player_prefix: str | None = None
     history_field: str | None = None
     conventions: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if player_ids(self.player_info) != tuple(self.players):
             raise ValueError(f"{self.id}: player_info declares {player_ids(self.player_info)}, players {self.players}")
         if self.min_players is None:              # a fixed number of players
@@ -146,11 +148,11 @@ class GameType:
             object.__setattr__(self, "max_players", len(self.players))
 
     @property
-    def option_names(self) -> tuple:
+    def option_names(self) -> tuple[str, ...]:
         return tuple(option.name for option in self.options)
 
 
-def game_module(game_id: str):
+def game_module(game_id: str) -> ModuleType:
     """The module that implements ``game_id``; an :class:`EngineError` on ``game`` if there is none."""
     if game_id not in GAME_MODULES:
         raise EngineError("game", f"unknown game {game_id!r}; known: {sorted(GAME_MODULES)}")
@@ -158,14 +160,15 @@ def game_module(game_id: str):
 
 
 def game_type(game_id: str) -> GameType:
-    return game_module(game_id).GAME_TYPE
+    declared: GameType = game_module(game_id).GAME_TYPE
+    return declared
 
 
-def game_types() -> list:
+def game_types() -> list[GameType]:
     """Every registered game's type, in registry order."""
     return [game_type(game_id) for game_id in GAME_MODULES]
 
 
-def all_option_names() -> set:
+def all_option_names() -> set[str]:
     """Every game option any game declares (the service's schema carries a field for each)."""
     return {name for t in game_types() for name in t.option_names}

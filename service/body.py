@@ -85,11 +85,11 @@ def read_body() -> bytes:
             sock.settimeout(previous)
 
 
-def unread_body(exc: Exception) -> HTTPException:
+def unread_body(exc: BaseException | None) -> HTTPException:
     """The answer to a body that could not be read, from what stopped the read (Werkzeug's
     ClientDisconnected says only "the browser (or proxy) sent a request that this server could not
     understand"): 408 for a client that stopped sending, 400 naming the broken framing otherwise."""
-    causes = []
+    causes: list[BaseException] = []
     while exc is not None:
         causes.append(exc)
         exc = exc.__cause__ or exc.__context__
@@ -182,7 +182,7 @@ def non_finite_path(data) -> str | None:
         return None if is_finite(data) else "body"
     if not isinstance(data, (dict, list)):
         return None
-    stack = [(data, None)]  # (container, link); a link is (key or index, the parent's link)
+    stack: list[tuple[dict | list, tuple | None]] = [(data, None)]  # (container, link); a link is (key or index, the parent's link)
     while stack:
         container, link = stack.pop()
         for key, item in (container.items() if isinstance(container, dict) else enumerate(container)):

@@ -1,5 +1,6 @@
 """Every error as RFC 9457 problem details (``application/problem+json``), never HTML, never a trace."""
 import logging
+from typing import TypeVar
 
 from flask import Flask, Response, g, has_request_context, json, request
 from marshmallow import ValidationError
@@ -57,10 +58,13 @@ def problem_type(status: int, kind: str | None = None) -> str:
     return "about:blank" if kind is None else PROBLEM_BASE + kind
 
 
-def of_kind(exc: HTTPException, kind: str) -> HTTPException:
+Problem = TypeVar("Problem", bound=HTTPException)
+
+
+def of_kind(exc: Problem, kind: str) -> Problem:
     """``exc`` marked as a problem of ``kind`` (a key of :data:`PROBLEM_KINDS`), for its response."""
     assert kind in PROBLEM_KINDS, kind
-    exc.problem_kind = kind
+    setattr(exc, "problem_kind", kind)  # an attribute of this service's: read back with getattr
     return exc
 
 
@@ -98,7 +102,7 @@ def flatten(messages, prefix: str = "") -> dict:
     itself."""
     if isinstance(messages, list):
         return {prefix or BODY: [str(m) for m in messages]}
-    flat = {}
+    flat: dict[str, list[str]] = {}
     for key, value in messages.items():
         if isinstance(key, int):
             path = f"{prefix}[{key}]"

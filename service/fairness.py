@@ -166,4 +166,5 @@ def register(app: Flask) -> None:
     """Install the limits on ``app``, with the client's address read through the trusted proxies."""
     settings = app.config["SETTINGS"]
     app.extensions[EXTENSION] = Fairness(settings)
-    app.wsgi_app = TrustedProxies(app.wsgi_app, settings.proxy_networks())
+    # Flask's documented way to put WSGI middleware in front of the app; mypy sees only a method replaced.
+    app.wsgi_app = TrustedProxies(app.wsgi_app, settings.proxy_networks())  # type: ignore[method-assign]

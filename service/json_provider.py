@@ -43,4 +43,5 @@ class StrictJSONProvider(DefaultJSONProvider):
         body = None if indented else written(obj)
         if body is None:
             return super().response(obj)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+        # _app is typed as Flask's sansio App, whose Response takes no body; it is a Flask app, whose does.
+        return self._app.response_class(body + b"\n", mimetype=self.mimetype)  # type: ignore[arg-type]

@@ -29,7 +29,7 @@ TIMEOUTS = Counter("tactician_search_timeouts_total", "Searches stopped by their
 
 blueprint = Blueprint("metrics", __name__)
 
-_children = {}  # (metric, label values): the child metric.labels() gives
+_children: dict[tuple, Counter | Gauge | Histogram] = {}  # (metric, label values): the child metric.labels() gives
 
 
 def child(metric, *labels: str):

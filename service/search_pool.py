@@ -57,6 +57,7 @@ import signal
 import threading
 import time
 import traceback
+from typing import Any
 import warnings
 
 from engine.errors import EngineError
@@ -176,8 +177,8 @@ class SearchPool:
         self.max_searches, self.max_rss_bytes = max_searches, max_rss_bytes
         self.owner = os.getpid()
         self.guard = threading.Lock()
-        self.idle = []
-        self.busy = set()
+        self.idle: list[PoolProcess] = []
+        self.busy: set[PoolProcess] = set()
         self.spawning = 0
         self.closed = False
         lifeline_read, self.lifeline = os.pipe()
@@ -335,7 +336,7 @@ class PooledSearch(RunningSearch):
         self.give_up = None if wait_s is None else time.perf_counter() + wait_s
         self.ended = False     # its last answer (result, error or failure) has been read
         self.broken = False    # its process died, overstayed or could not be read
-        self.kept = []         # messages read by stop(), for leftovers()
+        self.kept: list = []   # messages read by stop(), for leftovers()
         self.closed = False
 
     def receive(self):
@@ -419,7 +420,7 @@ class PooledSearch(RunningSearch):
 
 # This process's pools, by their settings (apps with the same settings share one). A fork of this process
 # (a gunicorn worker is one of the arbiter, which made the app) makes its own.
-POOLS = {}
+POOLS: dict[tuple, SearchPool] = {}
 POOLS_GUARD = threading.Lock()
 
 
@@ -488,7 +489,7 @@ def serve(conn, nice: int, lifeline: int) -> None:
             os.nice(nice)
         import engine.api
         engine.api.preload()
-        searching = {"search": None, "stopped": False}
+        searching: dict[str, Any] = {"search": None, "stopped": False}  # for the signal handler
 
         def stop(signum, frame):
             searching["stopped"] = True
@@ -516,7 +517,7 @@ def serve(conn, nice: int, lifeline: int) -> None:
                         prepared.cancel()
                     result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)
             except EngineError as error:
-                answer = (ERROR, error)
+                answer: tuple[str, object] = (ERROR, error)
             except BaseException as error:  # a fault: described to the worker, which logs it and answers 500
                 answer = (FAILED, "".join(traceback.format_exception(error)))
             else:

@@ -16,7 +16,7 @@ class SearchThread(RunningSearch):
     early (it then answers as on a timeout)."""
 
     def __init__(self, search, stop=None):
-        self.messages = queue.SimpleQueue()
+        self.messages: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
         self.stop_search = stop
         self.thread = threading.Thread(target=self.run, args=(search,), name="native-search", daemon=True)
         self.thread.start()

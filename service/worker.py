@@ -48,6 +48,7 @@ import struct
 import sys
 import threading
 import time
+from typing import Any
 
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import gthread
@@ -174,7 +175,7 @@ class Connection(gthread.TConn):
     """gthread's connection, whose graceful close lingers on the worker's poller (:class:`Lingering`), and
     whose reads end it quietly when they have waited ``READ_TIMEOUT_MS`` (:func:`read_or_end`)."""
 
-    lingering = None  # the worker's, given in Worker.init_process
+    lingering: "Lingering | None" = None  # the worker's, given in Worker.init_process
 
     def init(self):
         fresh = self.parser is None
@@ -202,6 +203,8 @@ def read_or_end(read, size_hint=None) -> bytes:
 
 class Worker(gthread.ThreadWorker):
     """``worker_class = "service.worker.Worker"`` (see ``service/gunicorn.conf.py``)."""
+
+    wsgi: Any  # gunicorn's: the app it serves, the Flask app as load_wsgi loads it (then wrapped)
 
     @property
     def nr(self) -> int:

@@ -109,7 +109,8 @@ class PlayFinder:
 
     def __init__(self, me: tuple, op: tuple, doubles: bool):
         self.me, self.op, self.doubles = list(me), list(op), doubles
-        self.most, self.found = 0, {}
+        self.most = 0
+        self.found: dict[tuple, tuple] = {}
 
     def record(self, parts: list) -> None:
         used = len(parts)

@@ -36,6 +36,7 @@ different moves.
 """
 from functools import lru_cache
 import re
+from typing import Any
 
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
 from engine.games.checkers_kings import plies_to_win, table
@@ -101,13 +102,13 @@ MAN_DIRECTIONS = (DOWN, UP)
 KING_DIRECTIONS = UP + DOWN
 
 
-def step_table(directions) -> dict:
+def step_table(directions: tuple[tuple[int, int], ...]) -> dict:
     """For each square's bit: the bits one step away in ``directions``, ascending."""
     return {BIT[n]: tuple(sorted(BIT[t] for d in directions if (t := neighbour(n, *d)) is not None))
             for n in SQUARES}
 
 
-def jump_table(directions) -> dict:
+def jump_table(directions: tuple[tuple[int, int], ...]) -> dict:
     """For each square's bit: ``(over, land)`` bit pairs of the jumps in ``directions``, by landing square."""
     table = {}
     for n in SQUARES:
@@ -171,7 +172,7 @@ def generate(black: int, white: int, kings: int, turn: int) -> list:
     if there are any (captures are forced), else the steps."""
     me, opp = (black, white) if turn == BLACK else (white, black)
     empty = ON_BOARD & ~(black | white)
-    moves = []
+    moves: list[tuple] = []
     pieces = jumpers(me, opp, kings, turn, empty)
     if pieces:
         men_jumps, crown = MAN_JUMPS[turn], CROWN[turn]
@@ -235,7 +236,7 @@ def position_key(black: int, white: int, kings: int, turn: int) -> int:
     return black | white << BOARD_BITS | kings << 2 * BOARD_BITS | turn << 3 * BOARD_BITS
 
 
-def position_of(key: int) -> tuple:
+def position_of(key: int) -> tuple[int, int, int, int]:
     """``(black, white, kings, turn)`` of a :func:`position_key`."""
     mask = (1 << BOARD_BITS) - 1
     return key & mask, key >> BOARD_BITS & mask, key >> 2 * BOARD_BITS & mask, key >> 3 * BOARD_BITS
@@ -531,7 +532,7 @@ class Checkers(Game):
 
     def state_to_json(self, state):
         black, white, kings, turn, history, _ = state
-        answer = {"board": board_rows(black, white, kings), "to_move": COLOURS[turn],
+        answer: dict[str, Any] = {"board": board_rows(black, white, kings), "to_move": COLOURS[turn],
                   "history": [fen_of(*position_of(key)) for key in history]}
         options = self.options_json()
         if options:
@@ -585,8 +586,8 @@ def static_value(black: int, white: int, kings: int) -> float:
     score += 2 * (step_count(black, kings, BLACK, empty) - step_count(white, kings, WHITE, empty))
     if pieces <= 8 and material:
         hunters, prey = (black_kings, white) if material > 0 else (white_kings, black)
-        distance = sum(min(max(abs(r - pr), abs(c - pc)) for pr, pc in map(COORD.get, bits_of(prey)))
-                       for r, c in map(COORD.get, bits_of(hunters)))
+        distance = sum(min(max(abs(r - pr), abs(c - pc)) for pr, pc in map(COORD.__getitem__, bits_of(prey)))
+                       for r, c in map(COORD.__getitem__, bits_of(hunters)))
         sheltered = (prey & kings & DOUBLE_CORNERS).bit_count()
         score -= (3 * distance + 10 * sheltered) if material > 0 else -(3 * distance + 10 * sheltered)
     return score / (abs(score) + 300)
@@ -675,7 +676,7 @@ FEN_RE = re.compile(r"^([BW]):([BW])([^:]*):([BW])([^:]*?)\.?$")
 FEN_ITEM = re.compile(r"^(K?)([0-9]{1,2})(?:-([0-9]{1,2}))?$")
 
 
-def parse_fen(fen, field: str) -> tuple:
+def parse_fen(fen, field: str) -> tuple[int, int, int, int]:
     """``(black, white, kings, turn)`` of a PDN FEN such as ``"B:W18,24,K10:B12,K22"`` (a range such as
     ``B1-12`` stands for men on every square in it)."""
     match = FEN_RE.match(fen.replace(" ", "")) if isinstance(fen, str) else None

@@ -18,13 +18,19 @@ from functools import lru_cache
 STRONG, WEAK = 0, 1       # the side to move in a table position: the two kings (Black) or the lone one
 
 
+# (kings of the two, king of the one, side to move)
+Position = tuple[int, int, int]
+
+
 @lru_cache(maxsize=1)
-def table() -> dict:
+def table() -> dict[Position, int]:
     """``{(kings of the two, king of the one, side to move): plies to the win}`` for every position the
     two kings win (built once, in about a second)."""
     from engine.games.checkers import BIT, SQUARES, generate      # the rules (that module imports this)
     squares = [BIT[n] for n in SQUARES]
-    children, parents, won = {}, {}, {}
+    children: dict[Position, int] = {}  # a position not yet decided -> its moves not yet proven lost
+    parents: dict[Position, list[Position]] = {}
+    won: dict[Position, int] = {}
     for i, a in enumerate(squares):
         for b in squares[i + 1:]:
             two = a | b
@@ -49,7 +55,7 @@ def table() -> dict:
                     children[position] = len(after)
                     for child in after:
                         parents.setdefault(child, []).append(position)
-    by_distance = {}
+    by_distance: dict[int, list[Position]] = {}
     for position, n in won.items():
         by_distance.setdefault(n, []).append(position)
     n = 0

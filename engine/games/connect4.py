@@ -189,7 +189,8 @@ def winning_cells(stones: int, mask: int) -> int:
 # in another probe), so completions() remembers its answers: a solve finds about seven in ten of its calls
 # here, at a dict lookup each. At most COMPLETIONS_MAX entries (some 25 MB), then it starts over; shared by
 # every search in the process, which only ever reads answers that are true.
-COMPLETIONS, COMPLETIONS_MAX = {}, 1 << 18
+COMPLETIONS: dict[int, int] = {}
+COMPLETIONS_MAX = 1 << 18
 
 
 def completions(stones: int) -> int:
@@ -371,7 +372,7 @@ class Connect4(Game):
     # Pons' key ``current + mask``, kept in the state: adding the mask puts one bit above each column's
     # stones, so the key encodes both boards; the player to move follows from the number of stones. A C
     # getter rather than a method: a solve reads two or three keys a node.
-    key = itemgetter(6)
+    key = itemgetter(6)  # type: ignore[assignment]  # mypy: an itemgetter is no method, yet reads the same key
 
     def plies_bound(self, state):
         """The empty cells: no game lasts longer."""

@@ -94,8 +94,8 @@ class Search:
     def __init__(self, threats: Threats, budget: int, deadline: Deadline):
         self.threats, self.budget, self.deadline = threats, budget, deadline
         self.visited = 0
-        self.failed = {}                               # (mine, theirs) -> the most threes that failed there
-        self.counted = {}                              # (mine, theirs) -> the attacker's open windows
+        self.failed: dict[tuple[int, int], int] = {}                          # (mine, theirs) -> the most threes that failed there
+        self.counted: dict[tuple[int, int], list] = {}                          # (mine, theirs) -> the attacker's open windows
 
     def open_windows(self, mine: int, theirs: int) -> list:
         """The attacker's windows with k - 3, k - 2 and k - 1 marks (iterative deepening and the threes'
@@ -166,4 +166,5 @@ class Search:
                 return None
             if longest is None or len(line) + 1 > len(longest):
                 longest = [cell] + line
+        assert longest is not None  # follow, a winning line, is never empty
         return [a] + longest

@@ -47,7 +47,7 @@ class Windows:
             open_ = starts
             for i in range(k):
                 open_ &= ~(theirs >> (i * shift))
-            planes = []                                   # bit-sliced counters of mine in each open window
+            planes: list[int] = []                        # bit-sliced counters of mine in each open window
             for i in range(k):
                 carry = (mine >> (i * shift)) & open_
                 b = 0

@@ -57,7 +57,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
     if (FULL ^ (me | them)).bit_count() > REACH:
         return None
     mask = Deadline.CHECK_MASK
-    tt = {}
+    tt: dict[object, tuple] = {}  # key -> (low, high, best move)
     nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                  stats.max_depth)
 
@@ -230,7 +230,8 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
     def principal_variation(me, them, score):
         """A perfect line from the root, whose score for ``me`` is ``score``: at each position, the first
         move (in search order) whose child a window around the expected score proves to keep it."""
-        line, ply = [], 0
+        line: list[int] = []
+        ply = 0
         while True:
             legal = legal_moves(me, them)
             if not legal:

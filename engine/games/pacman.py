@@ -145,6 +145,7 @@ class Pacman(Game):
                     pacman = cell
                 elif ch in GHOST_NUMBERS:
                     ghosts.append((GHOST_NUMBERS[ch], x, y))
+        assert pacman is not None  # parse_layout checked that the maze has one Pacman
         ghosts.sort()                                   # CS188's agentPositions.sort()
         self.starts = tuple((2 * x, 2 * y, STOP, 0) for _, x, y in ghosts)
         self.k = len(ghosts)
@@ -157,7 +158,7 @@ class Pacman(Game):
                             for cell in range(len(self.walls))]
         self.step = {d: dx + dy * width for d, (dx, dy) in VECTORS.items()}
         self.better_evaluation = evaluation == BETTER
-        self.distances = {}                             # source cell -> (distances, cells by distance)
+        self.distances: dict[int, tuple[array[int], array[int]]] = {}  # source cell -> (distances, cells by distance)
         if evaluation == BETTER:
             distance, by_distance = self.distances_from(pacman)
             eccentricity = distance[by_distance[-1]]
@@ -376,11 +377,12 @@ def load(state_json, limits=None, evaluation=None, **_):
         if capsules & food:
             raise InvalidState("a cell holds food or a capsule, not both", field="state.capsules")
     if "score" in state_json:
-        score = state_json["score"]
-        if isinstance(score, float) and score.is_integer() and abs(score) < 2 ** 53:
-            score = int(score)
-        if not isinstance(score, int) or isinstance(score, bool) or abs(score) >= 2 ** 53:
+        sent = state_json["score"]
+        if isinstance(sent, float) and sent.is_integer() and abs(sent) < 2 ** 53:
+            sent = int(sent)
+        if not isinstance(sent, int) or isinstance(sent, bool) or abs(sent) >= 2 ** 53:
             raise InvalidState("score is an integer", field="state.score")
+        score = sent
     if state_json.get("to_move") is not None:
         if state_json["to_move"] not in game.players:
             raise InvalidState(f"to_move is one of {list(game.players)}", field="state.to_move")

@@ -90,7 +90,7 @@ class TicTacToe(Game):
         self.cells = rows * cols
         self.full = (1 << self.cells) - 1
         self.lines = winning_lines(rows, cols, k)
-        self.lines_through = [[] for _ in range(self.cells)]
+        self.lines_through: list[list[int]] = [[] for _ in range(self.cells)]
         for line in self.lines:
             for cell in cells_of(line):
                 self.lines_through[cell].append(line)
@@ -101,7 +101,7 @@ class TicTacToe(Game):
             abs(cell // cols - centre_r) + abs(cell % cols - centre_c), cell))
         self.rank = {cell: i for i, cell in enumerate(self.by_promise)}
         self.windows = Windows(rows, cols, k)
-        self.window_cache = OrderedDict()               # (x, o) -> X's and O's windows by count, latest last
+        self.window_cache: OrderedDict = OrderedDict()          # (x, o) -> X's and O's windows by count, latest last
         self.every_count = range(k + 1)
         self.threats = Threats(self.windows, self.lines_through, self.full)
         self.incremental = self.cells >= PRUNED_FROM
@@ -147,9 +147,10 @@ class TicTacToe(Game):
         order = sorted(urgency, key=lambda cell: (-urgency[cell], rank[cell]))
         if wanted is not None and len(order) >= wanted:
             return order[:wanted]
-        near = 0
+        near, near_cells = 0, self.near
+        assert near_cells is not None  # only boards that are not small order their moves here
         for cell in cells_of(occupied):
-            near |= self.near[cell]
+            near |= near_cells[cell]
         rest = [cell for cell in self.by_promise if not occupied >> cell & 1 and cell not in urgency]
         order += [c for c in rest if near >> c & 1] + [c for c in rest if not near >> c & 1]
         return order if wanted is None else order[:wanted]
@@ -162,7 +163,7 @@ class TicTacToe(Game):
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
         mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
-        urgency = {}
+        urgency: dict[int, int] = {}
         windows = self.windows.windows
         for counts, weight in ((mine, ATTACK_WEIGHT), (theirs, 1)):
             for m in range(least, self.k):
@@ -208,8 +209,8 @@ class TicTacToe(Game):
                 moves = double_completions(list(windows.windows(mine, k - 2)), occupied)
             if moves:
                 return sorted(cells_of(moves), key=self.rank.__getitem__), moves == empty
-        moves = self.urgent_first(state, BEAM)
-        return moves, len(moves) == empty.bit_count()
+        beam = self.urgent_first(state, BEAM)
+        return beam, len(beam) == empty.bit_count()
 
     @staticmethod
     def three_defences(lines: list, occupied: int) -> int:
@@ -399,7 +400,7 @@ def completions_made(lines: list, occupied: int) -> dict:
     """``{cell: the cells (a bitmask) that a mark on it makes completions}``, for ``lines`` holding one
     player's marks only, two short of complete: a mark on either empty cell of one makes the other a
     completion."""
-    makes = {}
+    makes: dict[int, int] = {}
     for line in lines:
         rest = line & ~occupied
         low = rest & -rest

@@ -7,6 +7,7 @@ index, a move is a child's index, and ``move_to_json`` gives the child's label (
 ``id``, else its position among its siblings).
 """
 import math
+from typing import Any
 
 from engine.deadline import ReadTimeout, reading_deadline
 from engine.errors import EngineError, IllegalMove, InvalidState
@@ -96,9 +97,15 @@ class Tree(Game):
         self.players = players
         self.zero_sum = not n_player
         self.n_player = n_player
-        self.mover, self.children, self.probs = [], [], []
-        self.leaf_value, self.eval_value, self.label, self.node_id = [], [], [], []
-        self.parent, self.height = [], []
+        self.mover: list[int] = []
+        self.children: list[list[int]] = []
+        self.probs: list[tuple[float, ...] | None] = []
+        self.leaf_value: list[Any] = []  # a float (typed trees) or a tuple of floats (n-player); None inside
+        self.eval_value: list[Any] = []  # likewise, None where a node has no eval
+        self.label: list[str | int] = []
+        self.node_id: list[str | int | None] = []
+        self.parent: list[int | None] = []
+        self.height: list[int] = []
         self.has_chance = False
         self.utility_bounds = None
 
@@ -234,7 +241,7 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
     deadline = reading_deadline()
     # One frame per open list of siblings: its (position, node) iterator, the parent's index, the depth;
     # a node of 80,000 children costs no more to open than one of two.
-    frames = [(enumerate([root]), None, 0)]
+    frames: list[tuple[enumerate[Any], int | None, int]] = [(enumerate([root]), None, 0)]
     while frames:
         siblings, parent, depth = frames[-1]
         for position, node in siblings:
@@ -319,10 +326,11 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
         else:  # every sibling is read: their parent's height is final, and bounds its own parent's
             frames.pop()
             grandparent = None if parent is None else parents[parent]
-            if grandparent is not None and heights[parent] >= heights[grandparent]:
+            if parent is not None and grandparent is not None and heights[parent] >= heights[grandparent]:
                 heights[grandparent] = heights[parent] + 1
 
     if n_player:
+        assert width is not None  # every tree has a leaf, and an n-player leaf's value is a vector
         if max_player >= width:
             raise InvalidState(f"a node names player {max_player} but utility vectors have {width} entries",
                                field="state.root")

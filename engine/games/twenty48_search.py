@@ -52,7 +52,8 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
     """The closures behind :class:`Kernel` (locals are Python's fastest variables)."""
     every, check, inf = Deadline.CHECK_EVERY, deadline.check, math.inf
     h, left, right, up, down = ROW_HEURISTIC, ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
-    store, seen = {}, {}
+    store: dict[int, float] = {}  # (board, ply) key -> value
+    seen: dict[int, float] = {}  # board -> evaluation
     nodes = leaves = horizon = hits = max_ply = 0
     poll = every
     limit = inf

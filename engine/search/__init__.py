@@ -8,6 +8,7 @@ SearchResult``. A search polls its deadline for time (and cancellation) and, if 
 its progress through it after every iteration (``deadline.report``, :class:`engine.result.Progress`).
 """
 import importlib
+from types import ModuleType
 
 from engine.errors import EngineError
 
@@ -21,10 +22,12 @@ ALGORITHM_MODULES = {
 }
 
 
-def algorithm_module(name):
+def algorithm_module(name: object) -> ModuleType:
+    """The search module of algorithm ``name`` (a request's ``algorithm.name``); an :class:`EngineError` on
+    ``algorithm.name`` if there is none."""
     if name not in ALGORITHM_MODULES:
         raise EngineError("algorithm.name", f"unknown algorithm {name!r}; known: {sorted(ALGORITHM_MODULES)}")
-    return importlib.import_module(ALGORITHM_MODULES[name])
+    return importlib.import_module(ALGORITHM_MODULES[str(name)])
 
 
 def fitting_algorithms(game_type) -> list:

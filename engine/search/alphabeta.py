@@ -113,7 +113,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False):
     mask = Deadline.CHECK_MASK
     limit = math.inf if depth is None else depth
     nodes = leaves = cutoffs = max_ply = 0
-    pv = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
+    pv: dict[int, tuple | None] = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
 
     def value(s, alpha, beta, ply):
         nonlocal nodes, leaves, cutoffs, max_ply

@@ -140,7 +140,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if settings.seed is not None and "seed" in taken:
         algorithm["seed"] = settings.seed
     budget = deadline.share(level.time_share)
-    given_ms = round(1000.0 * budget.remaining(), 1)
+    remaining = budget.remaining()
+    assert remaining is not None  # the deadline ends (checked above), and so does its share
+    given_ms = round(1000.0 * remaining, 1)
     module_settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
     result = native.run(module, game, state, module_settings, deadline=budget, trace=trace, limits=limits, core=core)
     handicap = None

@@ -1,16 +1,22 @@
 """What every search shares: fitting checks, the root decision, and assembling the result."""
+from collections.abc import Callable, Iterable
 from itertools import count
 import math
+from typing import Any
 
-from engine.game import EVALUATION
-from engine.deadline import Timeout
+from engine.game import EVALUATION, Game, Move, State
+from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE
 from engine.search.scores import MAX_ID_DEPTH
+from engine.registry import GameType
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
+# A principal variation kept as nested pairs (move, rest), None at its end (see unlinked).
+Linked = tuple[Move, "Linked"] | None
 
-def require_deterministic_two_player(game, name: str) -> None:
+
+def require_deterministic_two_player(game: Game, name: str) -> None:
     """Minimax and alpha-beta need a zero-sum game of two sides without chance nodes."""
     if game.has_chance:
         raise AlgorithmMismatch(f"{name} cannot search a game with chance nodes; use expectimax or mcts")
@@ -19,13 +25,15 @@ def require_deterministic_two_player(game, name: str) -> None:
                                 f"{game.n_players} players")
 
 
-def sides_of(game) -> tuple:
+def sides_of(game: Game) -> tuple[int, ...]:
     """The side (0 or 1) of every player of a zero-sum game, in player order (:attr:`Game.sides`): a
     search maximises at the nodes of the perspective player's side and minimises at the others'."""
     return game.sides if game.sides is not None else tuple(range(game.n_players))
 
 
-def root_passes(game, state, depth: int | None, root_pass) -> tuple:
+def root_passes(game: Game, state: State, depth: int | None,
+                root_pass: Callable[[int | None, list[MoveValue], list[list[Move]]], object],
+                ) -> tuple[list[MoveValue], list[list[Move]], int | None, bool]:
     """The driver of minimax and textbook alpha-beta: one pass to ``depth`` plies (None: to the end of the
     game), except without a depth in a game that may never end (no ``plies_bound``, as in Pacman) and can
     evaluate where a depth cuts: there, passes of 1, 2, ... plies until the deadline passes (iterative
@@ -37,34 +45,37 @@ def root_passes(game, state, depth: int | None, root_pass) -> tuple:
     first pass timed out, the root moves it finished (possibly none) and ``d`` 0.
     """
     endless = depth is None and game.plies_bound(state) is None and EVALUATION in game.capabilities
-    done = None
-    for d in range(1, MAX_ID_DEPTH + 1) if endless else (depth,):
-        moves, lines = [], []
+    done: tuple[list[MoveValue], list[list[Move]], int | None] | None = None
+    depths: Iterable[int | None] = range(1, MAX_ID_DEPTH + 1) if endless else (depth,)
+    for d in depths:
+        moves: list[MoveValue] = []
+        lines: list[list[Move]] = []
         try:
             root_pass(d, moves, lines)
         except Timeout:
             return (moves, lines, 0, True) if done is None else (*done, True)
         done = (moves, lines, d)
+    assert done is not None  # there is at least one pass
     return (*done, False)
 
 
-def declares(game, assumption: str) -> bool:
+def declares(game: Game, assumption: str) -> bool:
     """Whether the game's type declares ``assumption`` (``"alternating"``, ``"key_fixes_ply"``); a game
     without a registered type declares nothing."""
-    return game.game_type is not None and getattr(game.game_type, assumption)
+    return game.game_type is not None and bool(getattr(game.game_type, assumption))
 
 
-def deterministic_two_sided(game_type, name: str) -> str | None:
+def deterministic_two_sided(game_type: GameType, name: str) -> str | None:
     """``requires`` of minimax and alpha-beta: None when some instance of the game type has no chance
     nodes and two zero-sum sides, else why the algorithm does not fit."""
     if game_type.chance == EXPLICIT_CHANCE:
         return f"{name} cannot search a game with chance nodes; use expectimax or mcts"
-    if not game_type.zero_sum or game_type.min_players > 2:
+    if not game_type.zero_sum or (game_type.min_players or 0) > 2:
         return f"{name} needs two zero-sum sides; use maxn"
     return None
 
 
-def best_move(moves: list, maximize: bool = True) -> MoveValue:
+def best_move(moves: list[MoveValue], maximize: bool = True) -> MoveValue:
     """The root move with the highest value (the lowest, when the root player minimises the perspective
     player's value, as MIN does at the root of a typed tree); a tie goes to the first in list order."""
     best = moves[0]
@@ -74,7 +85,7 @@ def best_move(moves: list, maximize: bool = True) -> MoveValue:
     return best
 
 
-def unlinked(line) -> list:
+def unlinked(line: Linked) -> list[Move]:
     """A principal variation kept as nested pairs ``(move, rest)``, None at the end (cheap to extend at
     every node of a search), as a list of moves."""
     moves = []
@@ -89,12 +100,12 @@ def outcome_of(value: float) -> str:
     return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
-def exact_outcome(game, value: float) -> str | None:
+def exact_outcome(game: Game, value: float) -> str | None:
     """The proven result for the perspective player, when the game has win/draw/loss outcomes."""
     return outcome_of(value) if game.outcome_game else None
 
 
-def reaches_end(game, state, depth: int | None) -> bool:
+def reaches_end(game: Game, state: State, depth: int | None) -> bool:
     """Whether a complete search to ``depth`` plies (None: unlimited) sees every terminal state."""
     if depth is None:
         return True
@@ -102,8 +113,10 @@ def reaches_end(game, state, depth: int | None) -> bool:
     return bound is not None and depth >= bound
 
 
-def finish(game, state, stats: Stats, deadline, *, move, value, moves, pv=None, outcome=None,
-           plies_to_end=None, values=None, trace=None, timed_out=False) -> SearchResult:
+def finish(game: Game, state: State, stats: Stats, deadline: Deadline, *, move: Move, value: float,
+           moves: list[MoveValue], pv: Iterable[Move] | None = None, outcome: str | None = None,
+           plies_to_end: int | None = None, values: list[float] | None = None, trace: list[Any] | None = None,
+           timed_out: bool = False) -> SearchResult:
     """Stamp the statistics and build the :class:`SearchResult` from the root perspective."""
     stats.timed_out = timed_out
     if timed_out:
@@ -114,7 +127,7 @@ def finish(game, state, stats: Stats, deadline, *, move, value, moves, pv=None, 
                         moves=moves, stats=stats, values=values, trace=trace)
 
 
-def first_move_fallback(game, state) -> MoveValue:
+def first_move_fallback(game: Game, state: State) -> MoveValue:
     """The anytime answer when not even one root move was searched: the first ordered move, valued by the
     static evaluation of the root (the middle of the value range where the game cannot evaluate), and
     marked an estimate."""
@@ -126,14 +139,14 @@ def first_move_fallback(game, state) -> MoveValue:
     return MoveValue(game.ordered_actions(state)[0], value, bound=ESTIMATE)
 
 
-def require_decision_root(game, state) -> None:
+def require_decision_root(game: Game, state: State) -> None:
     """A search chooses a move for the player to move; at a chance node nobody chooses."""
     if game.to_move(state) < 0:
         raise InvalidState("this state is a chance node: no player moves here (apply a chance outcome "
                            "first)", field="state")
 
 
-def player_bounds(game) -> tuple | None:
+def player_bounds(game: Game) -> tuple[float, float] | None:
     """``(lo, hi)`` bounding every player's utility and evaluation, or None when unknown. In a two-player
     zero-sum game the second player's values are the first's negated, so the range covers both."""
     if game.utility_bounds is None:
@@ -144,7 +157,7 @@ def player_bounds(game) -> tuple | None:
     return lo, hi
 
 
-def unit_interval(lo: float, hi: float) -> tuple:
+def unit_interval(lo: float, hi: float) -> tuple[Callable[[float], float], Callable[[float], float]]:
     """``(to_unit, from_unit)``: the affine map of ``[lo, hi]`` onto ``[0, 1]`` and its inverse, for any
     finite bounds (a range of zero width maps to 0). Where ``hi - lo`` would overflow (the bounds near
     the largest float, of opposite signs) both work on halves; ``from_unit`` clamps to ``[lo, hi]``, so
@@ -158,7 +171,8 @@ def unit_interval(lo: float, hi: float) -> tuple:
             (lambda x: min(hi, max(lo, lo + half_span * x + half_span * x))))
 
 
-def deepen(game, depth: int | None, root_pass, step: int = 1) -> tuple:
+def deepen(game: Game, depth: int | None, root_pass: Callable[[int | None, list[MoveValue]], bool],
+           step: int = 1) -> tuple[list[MoveValue], int | None, bool]:
     """The anytime driver of the depth-first searches that value every root move (expectimax, maxn).
 
     ``root_pass(d, moves)`` searches every root move ``d`` plies deep (None: to the end of the game),
@@ -171,10 +185,12 @@ def deepen(game, depth: int | None, root_pass, step: int = 1) -> tuple:
     pass timed out, the root moves it finished, possibly none) and that pass's depth (None for a complete
     unlimited pass, 0 when none completed).
     """
-    depths = [depth] if depth is not None or EVALUATION not in game.capabilities else count(1, step)
-    completed, completed_depth = None, 0
+    depths: Iterable[int | None] = ([depth] if depth is not None or EVALUATION not in game.capabilities
+                                    else count(1, step))
+    completed: list[MoveValue] | None = None
+    completed_depth: int | None = 0
     for d in depths:
-        moves = []
+        moves: list[MoveValue] = []
         try:
             exhausted = root_pass(d, moves)
         except Timeout:
@@ -182,4 +198,5 @@ def deepen(game, depth: int | None, root_pass, step: int = 1) -> tuple:
         completed, completed_depth = moves, d
         if exhausted:
             break
+    assert completed is not None  # there is at least one pass
     return completed, completed_depth, False

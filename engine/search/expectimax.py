@@ -130,7 +130,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     sign = 1 if sides[game.perspective(state)] == ours else -1
     to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
     is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
-    transform, scale = settings.utility, prize_scale(game)
+    transform, scale = parse_utility(settings.utility), prize_scale(game)  # Settings parsed it already
     bounds = player_bounds(game)
     if transform.kind != LINEAR:
         # Every prize (a value over ``scale``) goes through the transform: the searcher maximises its
@@ -341,6 +341,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         return [(a, epsilon * share + (1.0 - epsilon if i == greedy else 0.0)) for i, a in enumerate(moves)]
 
     def visit(ply, alpha, beta):
+        assert tracer is not None  # visit is called when tracing only
         if sign == 1:
             return tracer.visit(ply, alpha, beta)
         return tracer.visit(ply, -beta, -alpha)

@@ -60,22 +60,25 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         else:
             mover = to_move(s)
             if mover == CHANCE:
-                v = None
+                total = None
                 for o, p in chance_outcomes(s):
                     if p > 0.0:
                         if tracer:
                             tracer.move(ply, o)
                         child = vector(result(s, o), ply + 1)
-                        v = [p * u for u in child] if v is None else [x + p * u for x, u in zip(v, child)]
-                v = tuple(v)
+                        total = [p * u for u in child] if total is None else [x + p * u for x, u in zip(total, child)]
+                assert total is not None  # the outcomes' probabilities sum to 1
+                v = tuple(total)
             else:
-                v = None
+                best = None
                 for a in actions(s):
                     if tracer:
                         tracer.move(ply, a)
                     child = vector(result(s, a), ply + 1)
-                    if v is None or child[mover] > v[mover]:
-                        v = child
+                    if best is None or child[mover] > best[mover]:
+                        best = child
+                assert best is not None  # a state that is not terminal has a legal move
+                v = best
         if entry:
             entry["value"] = list(v)
         return v
@@ -92,6 +95,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             moves.append(MoveValue(a, v[perspective], values=list(v)))
         best = best_for(root_player, moves)
         if entry:
+            assert best.values is not None  # every root move's vector is kept
             entry["value"] = list(best.values)
         deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
                         seldepth=max_ply)

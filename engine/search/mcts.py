@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 import math
 import random
+from typing import Any
 
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch
@@ -126,7 +127,11 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
 
     # The tree, one entry per node in each list.
     states, parent, owner, mover = [state], [-1], [to_move(state)], [to_move(state)]
-    moves, kids, cumulative = [None], [None], [None]  # filled when the node is first expanded
+    # Per node: None until the node is first expanded, then its moves (or outcomes), children and cumulative
+    # probabilities.
+    moves: list[Any] = [None]
+    kids: list[Any] = [None]
+    cumulative: list[Any] = [None]
     visits, wins, proof = [0], [0.0], [None]
     nodes = leaves = max_ply = done = 0
 

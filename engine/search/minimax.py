@@ -4,7 +4,7 @@ import math
 from engine.deadline import Deadline
 from engine.result import Stats, MoveValue
 from engine.limits import Limits
-from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
+from engine.search.common import (Linked, best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
 from engine.search.endgame import scored_outcome
@@ -47,7 +47,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     tracer = Tracer(game, limits, deadline) if trace else None
     nodes = leaves = max_ply = 0
     outcome_game = game.outcome_game
-    pv = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
+    pv: dict[int, Linked] = {}  # pv[ply]: the principal variation below the node last valued at that depth, as pairs
     length = 0  # the plies from the node last valued to the end of its principal variation
 
     def value(s, ply):
@@ -87,14 +87,16 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         length = kept + 1
         return v
 
-    def traced_value(s, ply):
-        entry = tracer.visit(ply)
-        v = value(s, ply)
-        if entry:
-            entry["value"] = v
-        return v
+    node = value
+    if tracer is not None:
+        def traced_value(s, ply):
+            entry = tracer.visit(ply)
+            v = value(s, ply)
+            if entry:
+                entry["value"] = v
+            return v
 
-    node = traced_value if tracer else value
+        node = traced_value
     maximizing = sides[game.to_move(state)] == side
 
     def root_pass(d, moves, lines):
@@ -118,6 +120,6 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     line = lines[moves.index(best)] if moves else None
     outcome = exact_outcome(game, best.value) if solved else None
     answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
-                    outcome=outcome, plies_to_end=len(line) if outcome else None,
+                    outcome=outcome, plies_to_end=len(line) if outcome and line else None,
                     trace=tracer.entries if tracer else None, timed_out=timed_out)
     return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)

@@ -27,7 +27,7 @@ try:
     import tactician_native
 except ImportError as error:  # not built (no compiler where it was installed): the Python core runs
     tactician_native = None
-    UNAVAILABLE = f"the compiled core is not built on this server ({error})"
+    UNAVAILABLE: str | None = f"the compiled core is not built on this server ({error})"
 else:
     UNAVAILABLE = None
 

@@ -125,11 +125,12 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     guesses = 0     # nodes of the current pass valued by anything but the rules (horizon, table, repetition)
     mask = Deadline.CHECK_MASK
     clock = deadline                                   # what the nodes poll: a phase's share, or the whole
-    tt = {}
-    killers, history = {}, {}
+    tt: dict[object, tuple] = {}  # key -> (depth, flag, score, move)
+    killers: dict[int, list] = {}
+    history: dict[object, int] = {}
     stats = Stats()
     nodes = leaves = cutoffs = tt_hits = max_ply = 0
-    pv = {}
+    pv: dict[int, list] = {}
 
     def negamax(s, d, alpha, beta, ply, player):
         nonlocal nodes, leaves, cutoffs, tt_hits, max_ply
@@ -369,7 +370,8 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
         With an aspiration window ``(lo, hi)``: None as soon as a move reaches ``hi``, and the caller
         searches again with the full window, as it does when no move beats ``lo``."""
         nonlocal guesses
-        alpha, scores, line = lo, [], []
+        alpha, line = lo, []
+        scores: list[tuple] = []
         guesses = 0
         other = opponent[root_player]
         for i, a in enumerate(ranking):

@@ -66,7 +66,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     floor_at = [p + 2 - WIN if p + 2 <= end else 0 for p in range(end + 1)]
     safe_floor_at = [p + 4 - WIN if p + 4 <= end else 0 for p in range(end + 1)]
     child_may_win = not safe_of
-    tt = {}
+    tt: dict[object, tuple] = {}  # key -> (low, high, best move)
     nodes, leaves, cutoffs, tt_hits, max_ply = (stats.nodes, stats.leaves, stats.cutoffs, stats.tt_hits,
                                                  stats.max_depth)
 
@@ -201,7 +201,7 @@ def exact_solve(game, state, deadline, ordering: bool, tt_capacity: int, tracer,
     # A proof covers every move: the caller's ranking first (a pruning search's candidates may be only
     # some of them), then the rest in the game's order.
     ranking = list(ranking) + [a for a in game.actions(state) if a not in ranking]
-    win = immediate_win(state) if has_win_test else None
+    win = immediate_win(state) if immediate_win else None
     if win is not None:                               # search the winning move first
         ranking = [win] + [a for a in ranking if a != win]
 

@@ -28,8 +28,8 @@ class Tracer:
         self.to_json, self.deadline = game.move_to_json, deadline
         self.limit, self.max_bytes = limits.max_trace_entries, limits.max_trace_bytes
         self.bytes = 2                                                # the brackets
-        self.entries = []
-        self.path = []
+        self.entries: list[dict] = []
+        self.path: list = []  # the moves from the root to the node being searched
 
     def move(self, ply: int, move) -> None:
         """The search is about to descend from depth ``ply`` through ``move``."""

@@ -28,10 +28,10 @@ LINEAR, POWER, EXPONENTIAL = "linear", "power", "exponential"
 
 @dataclass(frozen=True)
 class Utility:
-    """A strictly increasing transform of prizes: ``kind`` and its parameter (None for linear)."""
+    """A strictly increasing transform of prizes: ``kind`` and its parameter (unused by linear)."""
 
     kind: str = LINEAR
-    parameter: float | None = None
+    parameter: float = 1.0
 
     def __call__(self, x: float) -> float:
         if self.kind == POWER:

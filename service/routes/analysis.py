@@ -11,6 +11,7 @@ then each searched on their own, in the position after that move, in a share of 
 """
 import math
 import time
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request as http_request
 from marshmallow import fields, validate
@@ -27,7 +28,7 @@ from service.fields import JSONString
 blueprint = Blueprint("analysis", __name__)
 
 MAX_MULTI_PV = 5
-ALGORITHM = {"name": "alphabeta", "move_ordering": True, "transposition_table": True}
+ALGORITHM: dict[str, Any] = {"name": "alphabeta", "move_ordering": True, "transposition_table": True}
 
 
 class EvalQuerySchema(StrictSchema):
@@ -60,7 +61,7 @@ def line(result, first_move=None) -> dict:
         value = -value
         outcome = {"win": "loss", "loss": "win"}.get(outcome, outcome)
         plies = None if plies is None else plies + 1
-    entry = {"moves": " ".join(moves)}
+    entry: dict[str, str | int] = {"moves": " ".join(moves)}
     if outcome in ("win", "loss") and plies is not None:
         entry["mate"] = math.ceil(plies / 2) * (1 if outcome == "win" else -1)
     else:

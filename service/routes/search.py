@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, jsonify
 
 import engine.api
 from engine.search import alphabeta, expectimax
+from engine.search.utility import parse_utility
 
 from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
@@ -30,7 +31,7 @@ MIN_BUDGET_MS = 1.0
 # response can echo them.
 ALPHABETA_DEFAULTS = {name: getattr(alphabeta.Settings(), name) for name in ("move_ordering", "transposition_table")}
 # expectimax's risk attitude is echoed too: the response's values are in its units.
-EXPECTIMAX_DEFAULTS = {"utility": expectimax.Settings().utility.to_json()}
+EXPECTIMAX_DEFAULTS = {"utility": parse_utility(expectimax.Settings().utility).to_json()}
 ECHOED_DEFAULTS = {"alphabeta": ALPHABETA_DEFAULTS, "expectimax": EXPECTIMAX_DEFAULTS}
 
 

@@ -214,7 +214,7 @@ def make(board: str, i: int, j: int, promotion: int, rights: int, ep: int) -> tu
 def pinned(board: str, king: int) -> tuple:
     """The mover's king, and the mover's pieces that stand between it and an opponent's slider on the
     same line: the pieces whose moves may expose the king."""
-    out = (king,)
+    out: tuple[int, ...] = (king,)
     for d in KING:
         j = king + d
         while board[j] == ".":

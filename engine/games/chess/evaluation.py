@@ -58,7 +58,7 @@ PST_EG = {
 }
 
 
-def board_table(material: dict, pst: dict, black: bool) -> dict:
+def board_table(material: dict, pst: dict, black: int) -> dict:
     """piece -> 120-entry list in the view of the side that owns the piece: material plus the square's
     bonus (0 off the board). Black's view is White's turned round, which also swaps the files: Black's
     tables are White's mirrored left to right (PeSTO's, flipped top to bottom, seen from Black's side)."""
@@ -101,8 +101,9 @@ def move_delta(board: str, i: int, j: int, promotion: int, ep: int, black: int) 
         mg, eg, phase = mg + mg_theirs[v][119 - j], eg + eg_theirs[v][119 - j], phase - PHASE[v]
     if p == "P":
         if promotion:
-            to = PROMOTIONS[promotion]
-            mg, eg, phase = mg + mg_ours[to][j] - mg_row[j], eg + eg_ours[to][j] - eg_row[j], phase + PHASE[to]
+            piece = PROMOTIONS[promotion]
+            mg, eg, phase = (mg + mg_ours[piece][j] - mg_row[j], eg + eg_ours[piece][j] - eg_row[j],
+                             phase + PHASE[piece])
         elif j == ep:
             mg, eg = mg + mg_theirs["P"][119 - (j + S)], eg + eg_theirs["P"][119 - (j + S)]
     elif p == "K" and abs(j - i) == 2:
@@ -129,7 +130,7 @@ PASSED_MG = (0, 0, 0, 5, 10, 20, 35, 50)
 PASSED_EG = (0, 0, 5, 10, 20, 35, 55, 80)
 PAWNS_ONLY = bytes(c if chr(c) in "Pp" else 46 for c in range(256))   # every other square -> "."
 STRUCTURE_CACHE_SIZE = 1 << 16
-STRUCTURE_CACHE = {}
+STRUCTURE_CACHE: dict[bytes, tuple[int, int]] = {}
 
 
 def structure(board: str) -> tuple:
@@ -152,7 +153,7 @@ def side_structure(key: bytes, own: int, enemy: int) -> tuple:
     side, files mirrored). ``rows`` holds the side's pawns by file; ``front``: the enemy's frontmost pawn on
     each file, the lowest row, 99 when none (so a pawn is passed when no enemy pawn stands on a lower row,
     ahead of it, on its file or the files beside it)."""
-    rows = [[] for _ in range(10)]
+    rows: list[list[int]] = [[] for _ in range(10)]
     front = [99] * 10
     for s in range(21, 99):
         c = key[s]

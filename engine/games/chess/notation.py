@@ -83,7 +83,7 @@ def parse_fen(text, field: str = "state.fen") -> chess.Board:
         raise InvalidState(f"not a valid FEN: {e}", field=field) from None
     status = board.status()
     if status != chess.STATUS_VALID:
-        problems = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and status & flag]
+        problems = [str(flag.name).lower().replace("_", " ") for flag in chess.Status if flag and status & flag]
         raise InvalidState(f"not a legal position: {', '.join(problems)}", field=field)
     return board
 
@@ -103,6 +103,7 @@ def load_with_board(state_json) -> tuple:
     """``(state, board)``: the state and a python-chess board of its position (None for moves written in
     UCI alone: a board is built, from the first move in SAN on, only to read SAN, so that a long UCI history
     costs the engine's moves only)."""
+    board: chess.Board | None
     if isinstance(state_json, str):
         board = parse_fen(state_json, "state")
         return from_board(board), board
@@ -312,7 +313,7 @@ def line_san(state: tuple, line, until: float | None = None) -> list:
     return out
 
 
-LAST_BOARD = {}                                   # the key of the last state written in SAN -> its board
+LAST_BOARD: dict[tuple, chess.Board] = {}                             # the key of the last state written in SAN -> its board
 
 
 def history_json(state: tuple) -> dict:
@@ -332,6 +333,7 @@ def pgn_with(text: str, move: int) -> str:
     line's comments kept, its variations dropped, a finished game's result tag reset to ``*`` since the
     game goes on."""
     game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
+    assert game is not None  # the text was checked: it holds a game
     game.end().add_main_variation(chess.Move.from_uci(uci(move)))
     if "Result" in game.headers:
         game.headers["Result"] = "*"

@@ -39,7 +39,7 @@ class Moves:
 
     __slots__ = ("args", "codes")
 
-    def __init__(self, args: tuple):
+    def __init__(self, args: tuple[str, int, int, int, bool, tuple, int]):
         self.args, self.codes = args, None
 
     def __eq__(self, other):
@@ -63,7 +63,8 @@ def moves(state: tuple) -> tuple:
 
 def noisy_moves(state: tuple):
     """The legal captures and promotions ``(from, to, promotion)`` in the mover's view."""
-    return legal_moves(*state[MOVES].args[:-1], noisy=True)
+    cache: Moves = state[MOVES]
+    return legal_moves(*cache.args[:-1], noisy=True)
 
 
 def build(board, rights, ep, clock, ply, history, line, mg, eg, phase, material_changed=True) -> tuple:
