@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError, missing
 
 from service import schemas
-from service.schemas import AlgorithmSchema, SearchRequestSchema, StrictSchema
+from service.schemas import AnyAlgorithmSchema, SearchRequestSchema, StrictSchema
 
 SCHEMA = SearchRequestSchema(60_000)
 VALUES = st.none() | st.booleans() | st.integers(-3, 70_000) | st.floats(-2, 2, allow_nan=False) | st.text(max_size=5) \
@@ -13,10 +13,10 @@ VALUES = st.none() | st.booleans() | st.integers(-3, 70_000) | st.floats(-2, 2, 
 VALID = {"depth": st.integers(1, 5), "depth_rounds": st.integers(1, 3), "iterations": st.integers(1, 50),
          "seed": st.integers(0, 9), "exploration": st.floats(0, 1.5), "epsilon": st.floats(0, 1),
          "probability_cutoff": st.floats(0, 1), "forward_pruning": st.integers(0, 2), "level": st.integers(1, 3),
-         "core": st.sampled_from(["native", "python"]), "rollout": st.sampled_from(schemas.ROLLOUTS),
-         "opponent_model": st.sampled_from(schemas.OPPONENT_MODELS),
-         "evaluation": st.sampled_from(schemas.EVALUATIONS), "no_progress_plies": st.integers(1, 40)}
-SETTING_NAMES = sorted(AlgorithmSchema._declared_fields) + ["bogus"]
+         "core": st.sampled_from(["native", "python"]), "rollout": st.sampled_from(["random", "heuristic"]),
+         "opponent_model": st.sampled_from(["uniform", "epsilon_greedy"]),
+         "evaluation": st.sampled_from(["score", "better"]), "no_progress_plies": st.integers(1, 40)}
+SETTING_NAMES = sorted(AnyAlgorithmSchema._declared_fields) + ["bogus"]
 
 
 @st.composite
