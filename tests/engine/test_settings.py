@@ -105,3 +105,12 @@ def test_echoed_defaults_are_those_declared_echoed():
     assert engine.api.echoed_defaults("alphabeta") == {"move_ordering": True, "transposition_table": True}
     assert engine.api.echoed_defaults("expectimax") == {"utility": "linear"}
     assert engine.api.echoed_defaults("mcts") == {}
+
+
+def test_two_games_may_not_declare_one_option_unlike(monkeypatch):
+    from engine.registry import GameOption
+    ours = [type("T", (), {"id": game, "options": (GameOption("speed", {"type": kind}, ""),)})
+            for game, kind in (("a", "integer"), ("b", "number"))]
+    monkeypatch.setattr(engine.api, "game_types", lambda: ours)
+    with pytest.raises(ValueError, match="speed"):
+        engine.api.option_schemas()

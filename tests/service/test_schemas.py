@@ -1,5 +1,6 @@
 """service.schemas.load, the search request's loading without marshmallow's walk over the absent fields:
 the same values, and the same errors, as marshmallow's full load of the same body."""
+import pytest
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError, missing
 
@@ -74,3 +75,20 @@ def test_no_request_field_has_a_default():
     for cls in schema_classes(StrictSchema):
         for name, field in cls._declared_fields.items():
             assert field.load_default is missing, (cls, name)
+
+
+def test_a_setting_two_algorithms_declare_unlike_cannot_be_merged():
+    assert schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "integer"}}}) \
+        == {"seed": {"type": "integer"}}
+    with pytest.raises(ValueError, match="seed"):
+        schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "number"}}})
+
+
+def test_an_algorithm_s_schema_refuses_another_algorithm_s_setting():
+    body = {"game": "connect4", "state": {"moves": ""}, "algorithm": {"name": "mcts", "depth": 3}}
+    with pytest.raises(ValidationError) as error:
+        schemas.load(SCHEMA, body)
+    assert error.value.messages == {"algorithm": {"depth": ["Unknown field."]}}
+    with pytest.raises(ValidationError) as error:   # no algorithm named: every setting is checked
+        schemas.load(SCHEMA, {**body, "algorithm": {"depth": 0, "seed": 1}})
+    assert set(error.value.messages["algorithm"]) == {"name", "depth"}
