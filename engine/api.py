@@ -6,6 +6,7 @@ Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:
 """
 from collections.abc import Callable, Set
 import dataclasses
+from dataclasses import dataclass
 import sys
 import time
 from types import ModuleType
@@ -15,18 +16,17 @@ from engine.collector import held_off
 from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
                            unknown_option_message, unknown_setting_message)
+from engine import scale
 from engine.limits import Limits
 from engine.game import JSON, Game, State
-from engine.result import FORCED, TIME_LIMIT, Progress, SearchResult, Stats
-from engine.registry import GAME_MODULES, game_module, game_type
+from engine.result import FORCED, TIME_LIMIT, MoveValue, Progress, SearchResult, Stats, finite
+from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
-from engine.search.settings import AlgorithmSettings, settings_from
+from engine.search.settings import BOOLEAN, STRING, AlgorithmSettings, setting, settings_from
 
 # Receives a search's progress reports (engine.result.Progress), their moves in JSON form.
 ProgressCallback = Callable[[Progress], None]
 
-# The setting every algorithm takes: search a position with a single legal move with the whole budget.
-FORCED_MOVE_SEARCH = "forced_move_search"
 # Otherwise such a position is searched this long at most (for its value, a proof, a principal variation).
 FORCED_MOVE_BUDGET_S = 0.050
 
@@ -38,7 +38,9 @@ NOTATION_GRACE = 0.010
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
-           "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for"]
+           "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for",
+           "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
+           "scale", "finite", "MoveValue", "Progress", "SearchResult"]
 
 
 # The games whose state may be a string (chess: a FEN).
@@ -65,6 +67,15 @@ def load(game_id: str, state_json: JSON, limits: Limits = Limits(), **options: A
     return loaded
 
 
+@dataclass(frozen=True)
+class EverySettings(AlgorithmSettings):
+    """The settings every algorithm takes: ``core``, the core asked for (None: the default, :func:`native.choose`);
+    ``forced_move_search``: search a position with a single legal move with the whole budget."""
+
+    core: str | None = setting(None, STRING, choices=native.CORES)
+    forced_move_search: bool = setting(False, BOOLEAN)
+
+
 def settings_for(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, AlgorithmSettings, dict[str, Any],
                                                                 str | None]:
     """``(module, settings, options, core)`` for an ``algorithm`` object (``{"name": ..., settings...}``):
@@ -81,14 +92,54 @@ def settings_with_forced(game_id: str, algorithm: dict[str, Any]) -> tuple[Modul
     forced move as any other position, rather than answer it at once)."""
     module = algorithm_module(algorithm.get("name"))
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
-    core = values.pop("core", None)
-    forced_move_search = values.pop(FORCED_MOVE_SEARCH, False)
-    if not isinstance(forced_move_search, bool):
-        raise AlgorithmMismatch(f"{FORCED_MOVE_SEARCH} is true or false", field=f"algorithm.{FORCED_MOVE_SEARCH}")
-    if core is not None and core not in native.CORES:
-        raise AlgorithmMismatch(f"core is one of {list(native.CORES)}", field="algorithm.core")
+    every = EverySettings(**{k: values.pop(k) for k in EverySettings.names() if k in values})
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, module.NAME, values), options, core, forced_move_search
+    return module, settings_from(module.Settings, module.NAME, values), options, every.core, every.forced_move_search
+
+
+def request_settings() -> dict:
+    """``{algorithm: {setting: JSON Schema}}``: the settings a request's ``algorithm`` object may carry for
+    each algorithm besides its name (its ``Settings`` and :class:`EverySettings`), each as its dataclass
+    field declares it (:class:`~engine.search.settings.Setting`); the service's schemas are made of these."""
+    return {name: {key: how.schema(default) for key, (how, default) in
+                   {**algorithm_module(name).Settings.declared(), **EverySettings.declared()}.items()}
+            for name in ALGORITHM_MODULES}
+
+
+def echoed_defaults(name: str) -> dict:
+    """The defaults of algorithm ``name``'s settings that a search's answer echoes when the request leaves
+    them out (alphabeta's enhancements, expectimax's ``utility``: its values are in that utility's units)."""
+    return {key: default for key, (how, default) in algorithm_module(name).Settings.declared().items()
+            if how.echoed}
+
+
+def option_schemas() -> dict:
+    """``{option: JSON Schema}``: every game option any game declares (:class:`~engine.registry.GameOption`).
+    Two games that declare an option of the same name declare the same schema (a ValueError otherwise)."""
+    out = {}
+    for declared in game_types():
+        for option in declared.options:
+            if out.setdefault(option.name, option.schema) != option.schema:
+                raise ValueError(f"{declared.id} declares option {option.name} unlike another game")
+    return out
+
+
+def value_scale(game_id: str) -> str:
+    """The game's ``value_scale``: how :mod:`engine.scale` puts its values on the common scale."""
+    return game_type(game_id).value_scale
+
+
+def cores_status() -> dict:
+    """The compiled core's state (:func:`engine.search.native.status`): for ``/readyz``, the start-up log
+    and the metrics."""
+    return native.status()
+
+
+def chess_board(fen, field: str = "fen"):
+    """A python-chess board for the FEN of a legal position; :class:`InvalidState` on ``field``
+    otherwise (the chess analysis route reads its position with it)."""
+    from engine.games.chess.notation import parse_fen
+    return parse_fen(fen, field)
 
 
 def require_fit(module: ModuleType, game_id: str) -> None:

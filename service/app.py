@@ -6,7 +6,6 @@ from flask import Flask, request
 from flask_cors import CORS
 
 import engine.api
-from engine.search import native
 
 from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
@@ -48,7 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
 def announce_cores() -> None:
     """Say at start-up which core runs the searches: a server without its compiled core is slower, and
     should never be so silently."""
-    status = native.status()
+    status = engine.api.cores_status()
     if status["native"]:
         log.info("compiled core loaded: native searches for %s", ", ".join(status["games"]))
     else:

@@ -8,7 +8,7 @@ from flask import Blueprint, Flask, Response, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
 
-from engine.search import native
+import engine.api
 from service.admission import arrived
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -78,6 +78,6 @@ def metrics() -> Response:
 
 
 def register(app: Flask) -> None:
-    NATIVE_CORE.set(1 if native.available() else 0)
+    NATIVE_CORE.set(1 if engine.api.cores_status()["native"] else 0)
     app.after_request(observe)
     app.register_blueprint(blueprint)

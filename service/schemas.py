@@ -1,31 +1,43 @@
-"""Request schemas: a hand-written mirror of ``openapi.yaml``'s request bodies.
+"""Request schemas, generated from the engine's declarations: each algorithm's settings as its ``Settings``
+dataclass declares them, and the game options as the games declare them (``engine.api.request_settings``,
+``engine.api.option_schemas``); the bodies' other fields are written here.
 
-``tests/service/test_spec_agreement.py`` proves the mirror faithful (fields, required, enums, bounds).
-The schemas check shapes and numbers; the engine checks what only it knows (whether a state is legal,
-whether an algorithm fits a game, which settings an algorithm takes).
+``tests/service/test_spec_agreement.py`` proves ``openapi.yaml`` agrees with them (fields, required, enums,
+bounds). The schemas check shapes and numbers; the engine checks what only it knows (whether a state is
+legal, whether an algorithm fits a game, the rules between settings).
 """
 from collections.abc import Mapping
 from functools import cache
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from engine.games.checkers import MAX_NO_PROGRESS_PLIES
-from engine.registry import GAME_MODULES
-from engine.search import ALGORITHM_MODULES
-from engine.search.auto import LEVELS
-from engine.search.expectimax import MAX_FORWARD_PRUNING
-from engine.search.mcts import MAX_EXPLORATION, MAX_SEED
-from engine.search.native import CORES
+import engine.api
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 
-GAMES = tuple(GAME_MODULES)
-ALGORITHMS = tuple(ALGORITHM_MODULES)
-OPPONENT_MODELS = ("uniform", "epsilon_greedy")
-ROLLOUTS = ("random", "heuristic")
-EVALUATIONS = ("score", "better")
-TILE_PATTERN = r"^[1-9][0-9]{0,5}$"
-MAX_TILES = 16
+GAMES = tuple(engine.api.GAME_MODULES)
+ALGORITHMS = tuple(engine.api.ALGORITHM_MODULES)
 MAX_APPLIED_MOVES = 1000      # the moves of one apply request
+UTILITY_REF = "#/components/schemas/Utility"   # openapi.yaml's expectimax risk attitude
+SCALARS = {"integer": JSONInteger, "number": JSONNumber, "boolean": JSONBoolean, "string": JSONString}
+
+
+def field_for(schema: dict) -> fields.Field:
+    """The marshmallow field of a setting's or a game option's JSON Schema: a scalar (its ``enum``,
+    ``minimum`` and ``maximum``), an object of numbers (``propertyNames``' pattern, ``minProperties``,
+    ``maxProperties``) or the risk attitude (``$ref`` Utility). Its default stays the engine's: the field
+    has none (:func:`load` relies on that)."""
+    if schema.get("$ref") == UTILITY_REF:
+        return Utility()
+    if schema["type"] == "object":
+        return fields.Dict(keys=JSONString(validate=validate.Regexp(schema["propertyNames"]["pattern"])),
+                           values=field_for(schema["additionalProperties"]),
+                           validate=validate.Length(min=schema.get("minProperties"), max=schema.get("maxProperties")))
+    validators = []
+    if "enum" in schema:
+        validators.append(validate.OneOf(schema["enum"]))
+    if "minimum" in schema or "maximum" in schema:
+        validators.append(validate.Range(min=schema.get("minimum"), max=schema.get("maximum")))
+    return SCALARS[schema["type"]](validate=validators)
 
 
 class StrictSchema(Schema):
@@ -35,43 +47,61 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
-class GameOptionsSchema(StrictSchema):
-    """The games' options (``GameOption``): ``options`` of every route (their canonical place), and, as
-    before ``options`` existed, fields of a search's ``algorithm``."""
-
-    evaluation = JSONString(validate=validate.OneOf(EVALUATIONS))
-    tile_probabilities = fields.Dict(
-        keys=JSONString(validate=validate.Regexp(TILE_PATTERN)),
-        values=JSONNumber(validate=validate.Range(min=0, max=1)),
-        validate=validate.Length(min=1, max=MAX_TILES))
-    no_progress_plies = JSONInteger(validate=validate.Range(min=1, max=MAX_NO_PROGRESS_PLIES))
-    man_move_resets = JSONBoolean()
+def schema_class(base: type, name: str, declared: dict) -> type:
+    """A subclass ``name`` of ``base`` with a field for each ``{key: JSON Schema}`` of ``declared``."""
+    return base.from_dict({key: field_for(schema) for key, schema in declared.items()}, name=name)
 
 
-class AlgorithmSchema(GameOptionsSchema):
-    """``algorithm``: the name and the settings the client chose (absent settings stay absent), the game's
-    options among them."""
+# The games' options (GameOption): ``options`` of every route (their canonical place), and, as before
+# ``options`` existed, fields of a search's ``algorithm``.
+GameOptionsSchema = schema_class(StrictSchema, "GameOptionsSchema", engine.api.option_schemas())
+
+
+class AlgorithmNameSchema(GameOptionsSchema):
+    """``algorithm``: the name, and (in each subclass) the settings the client chose (absent settings stay
+    absent), the game's options among them."""
 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
-    depth = JSONInteger(validate=validate.Range(min=1))
-    depth_rounds = JSONInteger(validate=validate.Range(min=1))
-    move_ordering = JSONBoolean()
-    transposition_table = JSONBoolean()
-    strict_cutoffs = JSONBoolean()
-    solve = JSONBoolean()
-    opponent_model = JSONString(validate=validate.OneOf(OPPONENT_MODELS))
-    epsilon = JSONNumber(validate=validate.Range(min=0, max=1))
-    pruning = JSONBoolean()
-    forward_pruning = JSONInteger(validate=validate.Range(min=0, max=MAX_FORWARD_PRUNING))
-    utility = Utility()
-    probability_cutoff = JSONNumber(validate=validate.Range(min=0, max=1))
-    iterations = JSONInteger(validate=validate.Range(min=1))
-    exploration = JSONNumber(validate=validate.Range(min=0, max=MAX_EXPLORATION))
-    seed = JSONInteger(validate=validate.Range(min=0, max=MAX_SEED))
-    rollout = JSONString(validate=validate.OneOf(ROLLOUTS))
-    level = JSONInteger(validate=validate.Range(min=min(LEVELS), max=max(LEVELS)))
-    core = JSONString(validate=validate.OneOf(CORES))
-    forced_move_search = JSONBoolean()
+
+
+def union(settings: dict) -> dict:
+    """Every algorithm's settings in one ``{key: JSON Schema}``; a setting two algorithms share (``depth``,
+    ``seed``) is declared alike by both (a ValueError otherwise)."""
+    out = {}
+    for name, declared in settings.items():
+        for key, schema in declared.items():
+            if out.setdefault(key, schema) != schema:
+                raise ValueError(f"{name} declares {key} unlike another algorithm: {schema} != {out[key]}")
+    return out
+
+
+SETTINGS = engine.api.request_settings()
+# ``algorithm`` as each algorithm takes it: its own settings, every algorithm's and the game options.
+ALGORITHM_SCHEMAS = {name: schema_class(AlgorithmNameSchema, f"{name}AlgorithmSchema", declared)
+                     for name, declared in SETTINGS.items()}
+# ``algorithm`` naming no algorithm (or none that exists): every setting of any algorithm is checked.
+AnyAlgorithmSchema = schema_class(AlgorithmNameSchema, "AnyAlgorithmSchema", union(SETTINGS))
+
+
+class AlgorithmField(fields.Nested):
+    """``algorithm``, loaded by the schema of the algorithm it names (``ALGORITHM_SCHEMAS``): a setting of
+    another algorithm is an unknown field. An object that names no known algorithm is loaded by
+    ``AnyAlgorithmSchema``, so that its other errors are found too."""
+
+    def __init__(self, **kwargs):
+        super().__init__(AnyAlgorithmSchema, **kwargs)
+        self.by_name = {name: schema() for name, schema in ALGORITHM_SCHEMAS.items()}
+
+    def schema_for(self, value) -> Schema:
+        """The schema that loads ``value``."""
+        name = value.get("name") if isinstance(value, Mapping) else None
+        return self.by_name.get(name, self.schema) if isinstance(name, str) else self.schema
+
+    def _load(self, value, partial=None):
+        try:
+            return self.schema_for(value).load(value, unknown=self.unknown, partial=partial)
+        except ValidationError as error:
+            raise ValidationError(error.messages, valid_data=error.valid_data) from error
 
 
 class SearchRequestSchema(StrictSchema):
@@ -79,7 +109,7 @@ class SearchRequestSchema(StrictSchema):
 
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = State(required=True)
-    algorithm = fields.Nested(AlgorithmSchema, required=True)
+    algorithm = AlgorithmField(required=True)
     options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
     trace = JSONBoolean()
@@ -146,18 +176,23 @@ def complete(schema_class, data) -> bool:
         if key not in data:
             if required:
                 return False
-        elif nested is not None and not complete(nested, data[key]):
+        elif nested is not None and not complete(type(nested_schema(nested, data[key])), data[key]):
             return False
     return True
 
 
+def nested_schema(field: fields.Nested, value) -> Schema:
+    """The schema that ``field`` loads ``value`` with."""
+    return field.schema_for(value) if isinstance(field, AlgorithmField) else field.schema
+
+
 @cache
 def checked_fields(schema_class) -> tuple:
-    """The fields of ``schema_class`` that :func:`complete` looks at: ``(key, required, nested schema
-    class or None)`` for each required or nested one."""
+    """The fields of ``schema_class`` that :func:`complete` looks at: ``(key, required, nested field or
+    None)`` for each required or nested one."""
     out = []
     for name, field in schema_class._declared_fields.items():
-        nested = type(field.schema) if isinstance(field, fields.Nested) else None
+        nested = field if isinstance(field, fields.Nested) else None
         if field.required or nested is not None:
             out.append((field.data_key or name, field.required, nested))
     return tuple(out)

@@ -1,7 +1,5 @@
 """An :class:`engine.result.SearchResult` as the JSON body of ``POST /v1/search``."""
-from engine import scale
-from engine.registry import game_type
-from engine.result import MoveValue, Progress, SearchResult, finite
+from engine.api import MoveValue, Progress, SearchResult, finite, scale, value_scale as game_value_scale
 
 
 def scored(value_scale: str, value: float, outcome: str | None = None, plies_to_end: int | None = None) -> dict:
@@ -35,7 +33,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     was read), ``options`` the game options the search ran under (sent in ``options`` or, as before, in
     ``algorithm``). ``score`` and ``win_probability`` put the
     value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``."""
-    value_scale = game_type(game_id).value_scale
+    value_scale = game_value_scale(game_id)
     body = {
         "move": result.move,
         "value": finite(result.value),
@@ -71,7 +69,7 @@ def progress_info(progress: Progress, game_id: str) -> dict:
         "depth": progress.depth,
         "seldepth": progress.seldepth,
         "value": finite(progress.value),
-        **scored(game_type(game_id).value_scale, finite(progress.value)),
+        **scored(game_value_scale(game_id), finite(progress.value)),
         "move": progress.move,
         "pv": list(progress.pv),
         "nodes": progress.nodes,

@@ -23,14 +23,14 @@ from engine.search.common import (best_move, deterministic_two_sided, exact_outc
 from engine.search.endgame import has_endgame_solver, scored_outcome
 from engine.search.pvs import enhanced
 from engine.search.solver import can_solve
-from engine.search.settings import AlgorithmSettings, check_bool, check_depth, depth_in_plies
+from engine.search.settings import BOOLEAN, DepthSettings, depth_in_plies, setting
 from engine.search.trace import Tracer
 
 NAME = "alphabeta"
 
 
 @dataclass(frozen=True)
-class Settings(AlgorithmSettings):
+class Settings(DepthSettings):
     """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can), or
     ``depth_rounds`` (:func:`~engine.search.settings.depth_in_plies`);
     ``move_ordering`` and ``transposition_table``: the enhancements, both on by default; both off is the
@@ -39,22 +39,16 @@ class Settings(AlgorithmSettings):
     the exact solve, whatever the plies left, instead of a share of it before the heuristic deepening; a
     game where no exact solver applies refuses it (:func:`require_solvable`)."""
 
-    depth: int | None = None
-    depth_rounds: int | None = None
-    move_ordering: bool = True
-    transposition_table: bool = True
-    strict_cutoffs: bool = False
-    solve: bool = False
+    move_ordering: bool = setting(True, BOOLEAN, echoed=True)
+    transposition_table: bool = setting(True, BOOLEAN, echoed=True)
+    strict_cutoffs: bool = setting(False, BOOLEAN)
+    solve: bool = setting(False, BOOLEAN)
 
-    def __post_init__(self):
-        check_depth(self.depth, self.depth_rounds)
-        check_bool(self.move_ordering, "move_ordering")
-        check_bool(self.transposition_table, "transposition_table")
-        check_bool(self.strict_cutoffs, "strict_cutoffs")
+    def check(self):
+        super().check()
         if self.strict_cutoffs and (self.move_ordering or self.transposition_table):
             raise AlgorithmMismatch("strict_cutoffs is a rule of the textbook search: set move_ordering and "
                                     "transposition_table to false", field="algorithm.strict_cutoffs")
-        check_bool(self.solve, "solve")
         if self.solve and (self.depth is not None or self.depth_rounds is not None):
             raise AlgorithmMismatch("a solve searches to the end of the game: give no depth",
                                     field="algorithm.solve")

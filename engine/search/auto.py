@@ -37,7 +37,7 @@ from engine.game import EVALUATION
 from engine.limits import Limits
 from engine.search import algorithm_module, native
 from engine.search.mcts import MAX_SEED
-from engine.search.settings import AlgorithmSettings, is_integer
+from engine.search.settings import INTEGER, AlgorithmSettings, setting
 
 NAME = "auto"
 SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a game this short
@@ -74,14 +74,8 @@ FULL_STRENGTH = 10
 class Settings(AlgorithmSettings):
     """``level``: 1 (weakest) to 10 (full strength); ``seed``: makes a level's noise and choices repeatable."""
 
-    level: int = FULL_STRENGTH
-    seed: int | None = None
-
-    def __post_init__(self):
-        if not (is_integer(self.level) and self.level in LEVELS):
-            raise AlgorithmMismatch(f"level is an integer from 1 to {FULL_STRENGTH}", field="algorithm.level")
-        if self.seed is not None and not (is_integer(self.seed) and 0 <= self.seed <= MAX_SEED):
-            raise AlgorithmMismatch(f"seed is an integer in [0, {MAX_SEED}]", field="algorithm.seed")
+    level: int = setting(FULL_STRENGTH, INTEGER, minimum=min(LEVELS), maximum=max(LEVELS))
+    seed: int | None = setting(None, INTEGER, minimum=0, maximum=MAX_SEED)
 
 
 def requires(game_type) -> str | None:

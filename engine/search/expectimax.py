@@ -54,8 +54,7 @@ from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
-from engine.search.settings import (AlgorithmSettings, check_bool, check_depth, check_finite, depth_in_plies,
-                                    is_integer)
+from engine.search.settings import BOOLEAN, INTEGER, NUMBER, STRING, UTILITY, DepthSettings, depth_in_plies, setting
 from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
@@ -69,7 +68,7 @@ PROBE_PLIES = 1               # Star2 probes successors with at least this many 
 
 
 @dataclass(frozen=True)
-class Settings(AlgorithmSettings):
+class Settings(DepthSettings):
     """``depth`` in plies (None: iterative deepening) or ``depth_rounds``
     (:func:`~engine.search.settings.depth_in_plies`); ``opponent_model`` (None: ``minimax`` in a game
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 and Star2 where the game
@@ -79,24 +78,16 @@ class Settings(AlgorithmSettings):
     :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is checked
     when the game is known."""
 
-    depth: int | None = None
-    depth_rounds: int | None = None
-    opponent_model: str | None = None
-    epsilon: float | None = None
-    pruning: bool = True
-    forward_pruning: int | None = None
-    utility: object = LINEAR
-    probability_cutoff: float = 0.0
+    opponent_model: str | None = setting(None, STRING, choices=(UNIFORM, EPSILON_GREEDY), engine_only=(MINIMAX,))
+    epsilon: float | None = setting(None, NUMBER, minimum=0, maximum=1)
+    pruning: bool = setting(True, BOOLEAN)
+    forward_pruning: int | None = setting(None, INTEGER, minimum=0, maximum=MAX_FORWARD_PRUNING)
+    utility: object = setting(LINEAR, UTILITY, echoed=True)
+    probability_cutoff: float = setting(0.0, NUMBER, minimum=0, maximum=1)
 
-    def __post_init__(self):
-        check_depth(self.depth, self.depth_rounds)
-        check_bool(self.pruning, "pruning")
-        if self.forward_pruning is not None and not (
-                is_integer(self.forward_pruning) and 0 <= self.forward_pruning <= MAX_FORWARD_PRUNING):
-            raise AlgorithmMismatch(f"forward_pruning is an integer from 0 (off) to {MAX_FORWARD_PRUNING}",
-                                    field="algorithm.forward_pruning")
+    def check(self):
+        super().check()
         object.__setattr__(self, "utility", parse_utility(self.utility))
-        check_finite(self.probability_cutoff, "probability_cutoff", 0.0, 1.0)
 
 
 def requires(game_type) -> str | None:

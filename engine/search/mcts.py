@@ -51,7 +51,7 @@ from engine.errors import AlgorithmMismatch
 from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
-from engine.search.settings import AlgorithmSettings, check_finite, is_integer
+from engine.search.settings import INTEGER, NUMBER, STRING, AlgorithmSettings, setting
 from engine.search.common import (first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
                                   unit_interval)
 from engine.search.endgame import scored_outcome
@@ -72,19 +72,10 @@ class Settings(AlgorithmSettings):
     ``seed``: the random stream (same seed and iterations, same answer); ``rollout``: ``random`` or
     ``heuristic`` (epsilon-greedy on the game's evaluation)."""
 
-    iterations: int | None = None
-    exploration: float = math.sqrt(2)
-    seed: int | None = None
-    rollout: str = RANDOM
-
-    def __post_init__(self):
-        if self.iterations is not None and not (is_integer(self.iterations) and self.iterations >= 1):
-            raise AlgorithmMismatch("iterations is an integer >= 1", field="algorithm.iterations")
-        check_finite(self.exploration, "exploration", 0.0, MAX_EXPLORATION)
-        if self.seed is not None and not (is_integer(self.seed) and 0 <= self.seed <= MAX_SEED):
-            raise AlgorithmMismatch(f"seed is an integer in [0, {MAX_SEED}]", field="algorithm.seed")
-        if self.rollout not in (RANDOM, HEURISTIC):
-            raise AlgorithmMismatch(f"rollout is {RANDOM!r} or {HEURISTIC!r}", field="algorithm.rollout")
+    iterations: int | None = setting(None, INTEGER, minimum=1)
+    exploration: float = setting(math.sqrt(2), NUMBER, minimum=0, maximum=MAX_EXPLORATION)
+    seed: int | None = setting(None, INTEGER, minimum=0, maximum=MAX_SEED)
+    rollout: str = setting(RANDOM, STRING, choices=(RANDOM, HEURISTIC))
 
 
 def requires(game_type) -> str | None:

@@ -13,11 +13,12 @@ import math
 import time
 from typing import Any
 
+import chess
 from flask import Blueprint, current_app, jsonify, request as http_request
 from marshmallow import fields, validate
 
+import engine.api
 from engine.errors import EngineError
-from engine.games.chess import load as load_chess, notation
 
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
@@ -45,7 +46,7 @@ class EvalQuerySchema(StrictSchema):
 
 def read_query() -> dict:
     query = EvalQuerySchema(current_app.config["SETTINGS"].max_time_limit_ms).load(http_request.args.to_dict())
-    board = notation.parse_fen(query["fen"], "fen")
+    board = engine.api.chess_board(query["fen"], "fen")
     if board.is_game_over(claim_draw=False):
         raise EngineError("fen", "the game is over in this position: there is nothing to evaluate")
     return {"game_id": "chess", "state_json": board.fen(), "algorithm": dict(ALGORITHM),
@@ -76,7 +77,7 @@ def next_best(result, fen: str, count: int) -> list:
     scored = sorted((mv for mv in result.moves if mv.move != result.move), key=lambda mv: -mv.value)
     chosen = [mv.move for mv in scored]
     if len(chosen) < count:
-        game, state = load_chess(fen)
+        game, state = engine.api.load("chess", fen)
         chosen += [m for m in map(game.move_to_json, game.ordered_actions(state))
                    if m != result.move and m not in chosen]
     return chosen[:count]
@@ -113,7 +114,7 @@ def evaluate():
     request = admitted(read_query)
     k = request.pop("multi_pv")
     fen = request["state_json"]
-    board = notation.parse_fen(fen, "fen")
+    board = engine.api.chess_board(fen, "fen")
     lines, nodes, depths, timed_out, core = [], 0, [], False, None
     with search_slot(request), IN_FLIGHT.track_inprogress():
         since, budget = time.perf_counter(), request["time_limit_ms"]
@@ -139,6 +140,6 @@ def evaluate():
     record_search("chess", ALGORITHM["name"], nodes, timed_out, core)
     note_search("chess", ALGORITHM["name"], nodes, timed_out)
     lines[1:] = sorted(lines[1:], key=score, reverse=True)
-    black = board.turn == notation.chess.BLACK
+    black = board.turn == chess.BLACK
     return jsonify({"fen": fen, "knodes": nodes // 1000, "depth": min(depths),
                     "pvs": [white_view(entry, black) for entry in lines]})

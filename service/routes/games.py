@@ -3,7 +3,6 @@ from flask import Blueprint, current_app, jsonify
 from werkzeug.exceptions import NotFound
 
 import engine.api
-from engine.registry import GAME_MODULES
 
 from service import rules
 
@@ -12,7 +11,7 @@ blueprint = Blueprint("games", __name__)
 
 def known_game(game: str) -> str:
     """``game`` if the engine has it; otherwise the resource does not exist: 404."""
-    if game not in GAME_MODULES:
+    if game not in engine.api.GAME_MODULES:
         raise NotFound(f"There is no game {game!r}; GET /v1/games lists them.")
     return game
 

@@ -6,7 +6,7 @@ listener's port (service/health_listener.py, ``HEALTH_BIND``). Readiness also sa
 core is loaded (``cores``): without it the service runs, more slowly, on the Python core."""
 from flask import Blueprint, Flask, current_app, jsonify
 
-from engine.search import native
+import engine.api
 from service import lifecycle
 from service.admission import admission
 from service.errors import problem
@@ -24,7 +24,7 @@ def readyz():
     if admission(current_app).draining or lifecycle.stop_requested():
         return problem(503, "Service Unavailable", "This worker is shutting down and finishing its requests.",
                        kind="shutting-down")
-    return jsonify({"status": "ready", "cores": native.status()})
+    return jsonify({"status": "ready", "cores": engine.api.cores_status()})
 
 
 def register(app: Flask) -> None:

@@ -8,8 +8,6 @@ import flask
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
-from engine.search import alphabeta, expectimax
-from engine.search.utility import parse_utility
 
 from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
@@ -27,17 +25,15 @@ SCHEMA = "tactician.search_request_schema"
 # The least budget handed to the engine when reading the request took (nearly) all of the time limit.
 MIN_BUDGET_MS = 1.0
 
-# Settings that API.md gives a default of true for alphabeta; the engine is sent them explicitly so the
-# response can echo them.
-ALPHABETA_DEFAULTS = {name: getattr(alphabeta.Settings(), name) for name in ("move_ordering", "transposition_table")}
-# expectimax's risk attitude is echoed too: the response's values are in its units.
-EXPECTIMAX_DEFAULTS = {"utility": parse_utility(expectimax.Settings().utility).to_json()}
-ECHOED_DEFAULTS = {"alphabeta": ALPHABETA_DEFAULTS, "expectimax": EXPECTIMAX_DEFAULTS}
+# The defaults a search's answer echoes (engine.api.echoed_defaults: alphabeta's enhancements, which API.md
+# gives a default of true, and expectimax's risk attitude, whose units the values are in); the engine is
+# sent them explicitly.
+ECHOED_DEFAULTS = {name: engine.api.echoed_defaults(name) for name in engine.api.ALGORITHM_MODULES}
 
 
 def effective_algorithm(algorithm: dict) -> dict:
     """The settings the client sent (never a None), plus the documented defaults that are echoed."""
-    defaults = ECHOED_DEFAULTS.get(algorithm["name"], {})
+    defaults = ECHOED_DEFAULTS[algorithm["name"]]
     return {**algorithm, **{k: v for k, v in defaults.items() if k not in algorithm}}
 
 

@@ -1,10 +1,11 @@
 """service.schemas.load, the search request's loading without marshmallow's walk over the absent fields:
 the same values, and the same errors, as marshmallow's full load of the same body."""
+import pytest
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError, missing
 
 from service import schemas
-from service.schemas import AlgorithmSchema, SearchRequestSchema, StrictSchema
+from service.schemas import AnyAlgorithmSchema, SearchRequestSchema, StrictSchema
 
 SCHEMA = SearchRequestSchema(60_000)
 VALUES = st.none() | st.booleans() | st.integers(-3, 70_000) | st.floats(-2, 2, allow_nan=False) | st.text(max_size=5) \
@@ -13,10 +14,10 @@ VALUES = st.none() | st.booleans() | st.integers(-3, 70_000) | st.floats(-2, 2, 
 VALID = {"depth": st.integers(1, 5), "depth_rounds": st.integers(1, 3), "iterations": st.integers(1, 50),
          "seed": st.integers(0, 9), "exploration": st.floats(0, 1.5), "epsilon": st.floats(0, 1),
          "probability_cutoff": st.floats(0, 1), "forward_pruning": st.integers(0, 2), "level": st.integers(1, 3),
-         "core": st.sampled_from(["native", "python"]), "rollout": st.sampled_from(schemas.ROLLOUTS),
-         "opponent_model": st.sampled_from(schemas.OPPONENT_MODELS),
-         "evaluation": st.sampled_from(schemas.EVALUATIONS), "no_progress_plies": st.integers(1, 40)}
-SETTING_NAMES = sorted(AlgorithmSchema._declared_fields) + ["bogus"]
+         "core": st.sampled_from(["native", "python"]), "rollout": st.sampled_from(["random", "heuristic"]),
+         "opponent_model": st.sampled_from(["uniform", "epsilon_greedy"]),
+         "evaluation": st.sampled_from(["score", "better"]), "no_progress_plies": st.integers(1, 40)}
+SETTING_NAMES = sorted(AnyAlgorithmSchema._declared_fields) + ["bogus"]
 
 
 @st.composite
@@ -74,3 +75,20 @@ def test_no_request_field_has_a_default():
     for cls in schema_classes(StrictSchema):
         for name, field in cls._declared_fields.items():
             assert field.load_default is missing, (cls, name)
+
+
+def test_a_setting_two_algorithms_declare_unlike_cannot_be_merged():
+    assert schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "integer"}}}) \
+        == {"seed": {"type": "integer"}}
+    with pytest.raises(ValueError, match="seed"):
+        schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "number"}}})
+
+
+def test_an_algorithm_s_schema_refuses_another_algorithm_s_setting():
+    body = {"game": "connect4", "state": {"moves": ""}, "algorithm": {"name": "mcts", "depth": 3}}
+    with pytest.raises(ValidationError) as error:
+        schemas.load(SCHEMA, body)
+    assert error.value.messages == {"algorithm": {"depth": ["Unknown field."]}}
+    with pytest.raises(ValidationError) as error:   # no algorithm named: every setting is checked
+        schemas.load(SCHEMA, {**body, "algorithm": {"depth": 0, "seed": 1}})
+    assert set(error.value.messages["algorithm"]) == {"name", "depth"}

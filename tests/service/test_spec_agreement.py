@@ -1,30 +1,34 @@
-"""The marshmallow schemas and openapi.yaml agree: fields, required, types, enums, bounds, defaults;
-and every request example in the spec passes both."""
-import dataclasses
+"""openapi.yaml agrees with the schemas the service generates from the engine's declarations (each
+algorithm's Settings, the games' options): fields, required, types, enums, bounds, defaults; and every
+request example in the spec passes both. Each check is a function of the spec, so that a spec that
+disagrees is shown to fail it."""
+import copy
 
 import pytest
 from marshmallow import RAISE, fields, validate
 from openapi_schema_validator import OAS31Validator
 
+import engine.api
 from engine.registry import GAME_MODULES, all_option_names, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module
 from engine.search.native import CORES
 from service.config import Settings
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
-from service.routes.search import ALPHABETA_DEFAULTS
 from service.spec import load_spec
-from service.schemas import (AlgorithmSchema, ApplyRequestSchema, ChanceOutcomeSchema, GameOptionsSchema,
-                             SearchRequestSchema, StateRequestSchema)
+from service.schemas import (ALGORITHM_SCHEMAS, AlgorithmField, AnyAlgorithmSchema, ApplyRequestSchema,
+                             ChanceOutcomeSchema, GameOptionsSchema, SearchRequestSchema, StateRequestSchema)
 
 SETTINGS = Settings()
 MIRRORS = {
     "SearchRequest": SearchRequestSchema(SETTINGS.max_time_limit_ms),
-    "Algorithm": AlgorithmSchema(),
+    "Algorithm": AnyAlgorithmSchema(),
     "StateRequest": StateRequestSchema(),
     "ApplyRequest": ApplyRequestSchema(),
     "ChanceOutcome": ChanceOutcomeSchema(),
     "GameOptions": GameOptionsSchema(),
 }
+# Each algorithm's own schema of ``algorithm``: its fields are some of the spec's Algorithm properties.
+ALGORITHMS = {name: schema() for name, schema in ALGORITHM_SCHEMAS.items()}
 SIMPLE_TYPES = {JSONInteger: "integer", JSONNumber: "number", JSONBoolean: "boolean", JSONString: "string",
                 fields.Dict: "object"}
 
@@ -60,6 +64,11 @@ def choices(field):
 def check_field(spec, name, field, prop):
     """One field against its property; returns nothing, asserts everything."""
     where = f"{name}: "
+    if isinstance(field, AlgorithmField):
+        assert prop == {"$ref": "#/components/schemas/Algorithm"}, where
+        assert {n: type(s) for n, s in field.by_name.items()} == {n: type(s) for n, s in ALGORITHMS.items()}
+        assert type(field.schema) is type(MIRRORS["Algorithm"]), where
+        return
     if isinstance(field, fields.Nested):
         ref = prop["$ref"].rsplit("/", 1)[1]
         assert type(MIRRORS[ref]) is type(field.schema), where + ref
@@ -101,15 +110,95 @@ def check_field(spec, name, field, prop):
         assert (length.min, length.max) == (target["minProperties"], target["maxProperties"]), where
 
 
-@pytest.mark.parametrize("name", sorted(MIRRORS))
-def test_the_schema_mirrors_the_spec(spec, name):
-    schema, mirror = spec["components"]["schemas"][name], MIRRORS[name]
+def check_mirror(spec, name: str, mirror, partial: bool = False) -> None:
+    """``mirror`` is the spec's schema ``name``: the same fields (``partial``: some of them, as each
+    algorithm's schema is of Algorithm), the same required ones, each field as its property says."""
+    schema = spec["components"]["schemas"][name]
     assert schema["type"] == "object" and schema["additionalProperties"] is False
     assert mirror.opts.unknown == RAISE
-    assert set(mirror.fields) == set(schema["properties"])
-    assert {n for n, f in mirror.fields.items() if f.required} == set(schema.get("required", []))
+    if partial:
+        assert set(mirror.fields) <= set(schema["properties"]), name
+    else:
+        assert set(mirror.fields) == set(schema["properties"]), name
+    assert {n for n, f in mirror.fields.items() if f.required} == set(schema.get("required", [])), name
     for field_name, field in mirror.fields.items():
         check_field(spec, f"{name}.{field_name}", field, schema["properties"][field_name])
+
+
+def check_declarations(spec) -> None:
+    """Each setting's and each game option's JSON Schema, as the engine declares it, is its property in
+    the spec (but for the description, and for a default the engine leaves to the game: opponent_model)."""
+    props = spec["components"]["schemas"]["Algorithm"]["properties"]
+    declared = [(f"{name}.{key}", key, schema) for name, settings in engine.api.request_settings().items()
+                for key, schema in settings.items()]
+    declared += [(f"options.{key}", key, schema) for key, schema in engine.api.option_schemas().items()]
+    for where, key, schema in declared:
+        written = {k: v for k, v in props[key].items() if k != "description"}
+        if "default" not in schema:
+            written.pop("default", None)
+        assert written == schema, where
+
+
+def check_spec(spec) -> None:
+    """Every check of the spec against the generated schemas."""
+    for name, mirror in MIRRORS.items():
+        check_mirror(spec, name, mirror)
+    for mirror in ALGORITHMS.values():
+        check_mirror(spec, "Algorithm", mirror, partial=True)
+    check_declarations(spec)
+
+
+@pytest.mark.parametrize("name", sorted(MIRRORS))
+def test_the_schema_mirrors_the_spec(spec, name):
+    check_mirror(spec, name, MIRRORS[name])
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_each_algorithm_s_schema_is_part_of_the_spec_s_algorithm(spec, name):
+    check_mirror(spec, "Algorithm", ALGORITHMS[name], partial=True)
+
+
+def test_the_spec_s_settings_and_options_are_the_engine_s_declarations(spec):
+    check_declarations(spec)
+
+
+def test_each_algorithm_s_schema_takes_its_settings_alone():
+    """A setting of another algorithm is an unknown field of the algorithm's schema; every setting is
+    some algorithm's."""
+    options = set(engine.api.option_schemas())
+    for name, mirror in ALGORITHMS.items():
+        assert set(mirror.fields) == {"name", *engine.api.request_settings()[name], *options}, name
+    assert set(MIRRORS["Algorithm"].fields) == set().union(*(m.fields for m in ALGORITHMS.values()))
+
+
+def altered(path: tuple, change):
+    """The spec with ``change`` applied to the dict at ``path`` under components.schemas."""
+    spec = copy.deepcopy(load_spec())
+    target = spec["components"]["schemas"]
+    for key in path:
+        target = target[key]
+    change(target)
+    return spec
+
+
+DISAGREEMENTS = {
+    "a bound": (("Algorithm", "properties", "depth"), lambda p: p.update(minimum=2)),
+    "a maximum": (("Algorithm", "properties", "seed"), lambda p: p.update(maximum=2**63)),
+    "an enum": (("Algorithm", "properties", "rollout"), lambda p: p.update(enum=["random"])),
+    "a type": (("Algorithm", "properties", "pruning"), lambda p: p.update(type="integer")),
+    "a default": (("Algorithm", "properties", "exploration"), lambda p: p.update(default=1)),
+    "a missing setting": (("Algorithm", "properties"), lambda p: p.pop("iterations")),
+    "an extra setting": (("Algorithm", "properties"), lambda p: p.update(width={"type": "integer"})),
+    "an option's bound": (("GameOptions", "properties", "no_progress_plies"), lambda p: p.update(maximum=99)),
+    "a required field": (("SearchRequest",), lambda s: s["required"].remove("state")),
+}
+
+
+@pytest.mark.parametrize("what", sorted(DISAGREEMENTS))
+def test_a_spec_that_disagrees_fails_the_checks(what):
+    check_spec(load_spec())          # the spec as written passes
+    with pytest.raises(AssertionError):
+        check_spec(altered(*DISAGREEMENTS[what]))
 
 
 def test_the_server_maximum_and_default_time_limits_are_the_spec_s(spec):
@@ -118,9 +207,12 @@ def test_the_server_maximum_and_default_time_limits_are_the_spec_s(spec):
     assert (spec["components"]["schemas"]["SearchRequest"]["properties"]["trace"]["default"]) is False
 
 
-def test_alphabeta_defaults_are_the_spec_s(spec):
+def test_the_echoed_defaults_are_the_spec_s(spec):
     props = spec["components"]["schemas"]["Algorithm"]["properties"]
-    assert {k: props[k]["default"] for k in ALPHABETA_DEFAULTS} == ALPHABETA_DEFAULTS
+    alphabeta = engine.api.echoed_defaults("alphabeta")
+    assert alphabeta == {"move_ordering": True, "transposition_table": True}
+    assert {k: props[k]["default"] for k in alphabeta} == alphabeta
+    assert engine.api.echoed_defaults("expectimax") == {"utility": "linear"}
 
 
 def request_examples(spec):
@@ -157,17 +249,7 @@ def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
     for name in ALGORITHM_MODULES:
         taken |= set(algorithm_module(name).Settings.names())
     assert taken == set(schemas["Algorithm"]["properties"])
-    assert taken == set(AlgorithmSchema().fields)
-
-
-def test_the_spec_s_defaults_are_the_engine_s(spec):
-    """Where an algorithm's Settings has a default other than None, the spec documents that default."""
-    props = spec["components"]["schemas"]["Algorithm"]["properties"]
-    for name in ALGORITHM_MODULES:
-        for field in dataclasses.fields(algorithm_module(name).Settings):
-            if field.default is not None:
-                documented = resolve(spec, props[field.name]).get("default")
-                assert documented == field.default, (name, field.name)
+    assert taken == set(MIRRORS["Algorithm"].fields)
 
 
 def test_the_spec_s_game_options_are_the_registry_s(spec):
