@@ -97,7 +97,7 @@ def settings_with_forced(game_id: str, algorithm: dict[str, Any]) -> tuple[Modul
     return module, settings_from(module.Settings, module.NAME, values), options, every.core, every.forced_move_search
 
 
-def request_settings() -> dict:
+def request_settings() -> dict[str, dict[str, JSON]]:
     """``{algorithm: {setting: JSON Schema}}``: the settings a request's ``algorithm`` object may carry for
     each algorithm besides its name (its ``Settings`` and :class:`EverySettings`), each as its dataclass
     field declares it (:class:`~engine.search.settings.Setting`); the service's schemas are made of these."""
@@ -106,17 +106,17 @@ def request_settings() -> dict:
             for name in ALGORITHM_MODULES}
 
 
-def echoed_defaults(name: str) -> dict:
+def echoed_defaults(name: str) -> dict[str, Any]:
     """The defaults of algorithm ``name``'s settings that a search's answer echoes when the request leaves
     them out (alphabeta's enhancements, expectimax's ``utility``: its values are in that utility's units)."""
     return {key: default for key, (how, default) in algorithm_module(name).Settings.declared().items()
             if how.echoed}
 
 
-def option_schemas() -> dict:
+def option_schemas() -> dict[str, JSON]:
     """``{option: JSON Schema}``: every game option any game declares (:class:`~engine.registry.GameOption`).
     Two games that declare an option of the same name declare the same schema (a ValueError otherwise)."""
-    out = {}
+    out: dict[str, JSON] = {}
     for declared in game_types():
         for option in declared.options:
             if out.setdefault(option.name, option.schema) != option.schema:
@@ -129,13 +129,13 @@ def value_scale(game_id: str) -> str:
     return game_type(game_id).value_scale
 
 
-def cores_status() -> dict:
+def cores_status() -> dict[str, Any]:
     """The compiled core's state (:func:`engine.search.native.status`): for ``/readyz``, the start-up log
     and the metrics."""
     return native.status()
 
 
-def chess_board(fen, field: str = "fen"):
+def chess_board(fen: JSON, field: str = "fen") -> Any:
     """A python-chess board for the FEN of a legal position; :class:`InvalidState` on ``field``
     otherwise (the chess analysis route reads its position with it)."""
     from engine.games.chess.notation import parse_fen

@@ -8,6 +8,7 @@ legal, whether an algorithm fits a game, the rules between settings).
 """
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -32,7 +33,7 @@ def field_for(schema: dict) -> fields.Field:
         return fields.Dict(keys=JSONString(validate=validate.Regexp(schema["propertyNames"]["pattern"])),
                            values=field_for(schema["additionalProperties"]),
                            validate=validate.Length(min=schema.get("minProperties"), max=schema.get("maxProperties")))
-    validators = []
+    validators: list[validate.Validator] = []
     if "enum" in schema:
         validators.append(validate.OneOf(schema["enum"]))
     if "minimum" in schema or "maximum" in schema:
@@ -47,7 +48,7 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
-def schema_class(base: type, name: str, declared: dict) -> type:
+def schema_class(base: type[Schema], name: str, declared: dict) -> Any:
     """A subclass ``name`` of ``base`` with a field for each ``{key: JSON Schema}`` of ``declared``."""
     return base.from_dict({key: field_for(schema) for key, schema in declared.items()}, name=name)
 
@@ -57,7 +58,7 @@ def schema_class(base: type, name: str, declared: dict) -> type:
 GameOptionsSchema = schema_class(StrictSchema, "GameOptionsSchema", engine.api.option_schemas())
 
 
-class AlgorithmNameSchema(GameOptionsSchema):
+class AlgorithmNameSchema(GameOptionsSchema):  # type: ignore[misc, valid-type]  # a class made from the registry
     """``algorithm``: the name, and (in each subclass) the settings the client chose (absent settings stay
     absent), the game's options among them."""
 
@@ -67,7 +68,7 @@ class AlgorithmNameSchema(GameOptionsSchema):
 def union(settings: dict) -> dict:
     """Every algorithm's settings in one ``{key: JSON Schema}``; a setting two algorithms share (``depth``,
     ``seed``) is declared alike by both (a ValueError otherwise)."""
-    out = {}
+    out: dict = {}
     for name, declared in settings.items():
         for key, schema in declared.items():
             if out.setdefault(key, schema) != schema:

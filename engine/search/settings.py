@@ -10,8 +10,9 @@ A request's settings become a dataclass with :func:`settings_from`, and a misspe
 an error there, as it is for a direct ``Settings(...)`` call (a dataclass takes no unknown keyword). Each
 check names the field at fault (``algorithm.depth``), so that the service can answer 422 with it.
 """
-from dataclasses import Field, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 import math
+from typing import Any
 
 from engine.errors import AlgorithmMismatch, UnknownSetting, unknown_setting_message
 
@@ -32,15 +33,15 @@ class Setting:
     type: str
     minimum: int | float | None = None
     maximum: int | float | None = None
-    choices: tuple | None = None
-    engine_only: tuple = ()
+    choices: tuple[Any, ...] | None = None
+    engine_only: tuple[Any, ...] = ()
     echoed: bool = False
 
-    def schema(self, default=None) -> dict:
+    def schema(self, default: Any = None) -> dict[str, Any]:
         """The setting's JSON Schema (openapi.yaml's property), ``default`` included unless None."""
         if self.type == UTILITY:
             return {"$ref": UTILITY_REF}
-        out = {"type": self.type}
+        out: dict[str, Any] = {"type": self.type}
         if self.choices is not None:
             out["enum"] = list(self.choices)
         if self.minimum is not None:
@@ -60,9 +61,9 @@ class Setting:
             if not isinstance(value, bool):
                 raise AlgorithmMismatch(f"{name} is true or false", field=f"algorithm.{name}")
         elif self.type == STRING:
-            if value not in self.choices + self.engine_only:
-                raise AlgorithmMismatch(f"{name} is one of {list(self.choices + self.engine_only)}",
-                                        field=f"algorithm.{name}")
+            allowed = (self.choices or ()) + self.engine_only
+            if value not in allowed:
+                raise AlgorithmMismatch(f"{name} is one of {list(allowed)}", field=f"algorithm.{name}")
         elif not (self.in_type(value) and self.in_bounds(value)):
             raise AlgorithmMismatch(f"{name} is {self.describe()}", field=f"algorithm.{name}")
 
@@ -83,8 +84,9 @@ class Setting:
         return f"{kind} in [{self.minimum}, {self.maximum}]"
 
 
-def setting(default, type: str, **how) -> Field:
-    """A settings dataclass field: its ``default`` and its :class:`Setting` (``type`` and ``how``)."""
+def setting(default: Any, type: str, **how: Any) -> Any:
+    """A settings dataclass field: its ``default`` and its :class:`Setting` (``type`` and ``how``). Typed
+    ``Any``, as ``dataclasses.field`` is, so that the field's annotation is the setting's own type."""
     return field(default=default, metadata={SETTING: Setting(type, **how)})
 
 
