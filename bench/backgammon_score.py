@@ -64,3 +64,38 @@ def summary(points: list, per_unit: int = 2) -> dict:
             "share_of_points": rounded(share), "share_of_points_95": [rounded(low), rounded(high)],
             "gammons": [sum(1 for x in points if x == 2), sum(1 for x in points if x == -2)],
             "backgammons": [sum(1 for x in points if x == 3), sum(1 for x in points if x == -3)]}
+
+
+def searches(lines: list) -> dict:
+    """Our searches of a match's games by kind (contact, race): how many, the share completing each depth,
+    the nodes a second and the longest, from the games' ``searches`` records."""
+    kinds = {}
+    for line in lines:
+        for s in line["searches"]:
+            kinds.setdefault(s["kind"], []).append(s)
+    out = {}
+    for kind, done in sorted(kinds.items()):
+        depths = [s["depth"] for s in done]
+        ms = sum(s["time_ms"] for s in done)
+        out[kind] = {"searches": len(done),
+                     "depths": {d: round(depths.count(d) / len(done), 3) for d in sorted(set(depths))},
+                     "nodes_per_s": round(1000.0 * sum(s["nodes"] for s in done) / ms) if ms else None,
+                     "max_ms": max(s["time_ms"] for s in done)}
+    return out
+
+
+def main(argv=None):
+    """``python -m bench.backgammon_score GAMES.jsonl``: the summary of a match from its game lines (one
+    cut short included), and its searches."""
+    import argparse
+    import json
+    p = argparse.ArgumentParser(prog="python -m bench.backgammon_score")
+    p.add_argument("path", help="the --out file of python -m bench.backgammon")
+    args = p.parse_args(argv)
+    with open(args.path) as f:
+        lines = [json.loads(text) for text in f if text.strip()]
+    print(json.dumps({**summary([line["points"] for line in lines]), "searches": searches(lines)}))
+
+
+if __name__ == "__main__":
+    main()

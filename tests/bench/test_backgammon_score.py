@@ -46,3 +46,20 @@ def test_summary_counts_points_gammons_and_backgammons():
     assert s["share_of_points"] == 0.5 and s["points_per_game"] == 0
     assert s["gammons"] == [1, 1] and s["backgammons"] == [1, 1]
     assert summary([]) == {"games": 0}
+
+
+def test_a_match_file_is_summed_with_its_searches(tmp_path, capsys):
+    import json
+    from bench.backgammon_score import main
+    record = [{"kind": "contact", "depth": 2, "nodes": 300, "time_ms": 100},
+              {"kind": "contact", "depth": 3, "nodes": 500, "time_ms": 100},
+              {"kind": "race", "depth": 4, "nodes": 100, "time_ms": 50}]
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(json.dumps({"points": p, "searches": record[:k]})
+                              for p, k in ((2, 3), (-1, 1), (1, 0))) + "\n")
+    main([str(path)])
+    out = json.loads(capsys.readouterr().out)
+    assert (out["games"], out["points_won"], out["points_lost"]) == (3, 3, 1)
+    assert out["searches"]["contact"] == {"searches": 3, "depths": {"2": 0.667, "3": 0.333},
+                                          "nodes_per_s": 3667, "max_ms": 100}
+    assert out["searches"]["race"]["nodes_per_s"] == 2000
