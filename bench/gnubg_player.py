@@ -34,12 +34,14 @@ def play_key(play) -> str:
     return require().key_of_board(board(me_after, op_after))
 
 
-def ranked_keys(me, op, dice) -> list:
-    """The keys of gnubg's plays with ``dice``, best first by its 0-ply cubeless money equity."""
+def ranked(me, op, dice) -> list:
+    """gnubg's plays with ``dice``, best first by its 0-ply cubeless money equity for the mover: ``[(key,
+    equity), ...]``, the key of the position each leaves (as :func:`play_key`); empty when no checker moves."""
     g = require()
-    _, ranked = g.best_move(board(me, op), dice[0], dice[1], n=0, list=1)
+    _, plays = g.best_move(board(me, op), dice[0], dice[1], n=0, list=1)
     # best_move lists each play's position with the opponent on roll: swap back to the mover's view.
-    return [g.key_of_board(list(reversed(g.board_from_position_key(key)))) for key, *_ in ranked]
+    return [(g.key_of_board(list(reversed(g.board_from_position_key(key)))), value)
+            for key, _, _, value in plays]
 
 
 def gnubg_play(game, state):
@@ -51,7 +53,7 @@ def gnubg_play(game, state):
     x, o, turn, dice = state
     me, op = (x, o) if turn == 0 else (o, x)
     ours = {play_key(play): play for play in plays}
-    best = ranked_keys(me, op, dice)[0]
+    best = ranked(me, op, dice)[0][0]
     if best not in ours:
         raise LookupError(f"gnubg's play {best} with {dice} is not one of our legal plays in {state}")
     return ours[best]

@@ -6,7 +6,7 @@ import random
 import gnubg_nn
 
 from bench import backgammon
-from bench.gnubg_player import board, equity, gnubg_play, play_key, ranked_keys
+from bench.gnubg_player import board, equity, gnubg_play, play_key, ranked
 from engine.games.backgammon import GAME, ROLLS, START
 
 OPENING_ROLLS = [r for r in ROLLS if r[0] != r[1]]
@@ -37,12 +37,13 @@ def test_gnubg_lists_exactly_our_legal_plays_along_random_games():
         plays = GAME.actions(state)
         theirs = set(gnubg_nn.moves(board(me, op), dice[0], dice[1]))
         if len(plays) == 1 and not plays[0][2]:        # a pass: gnubg has no play
-            assert theirs == set() and ranked_keys(me, op, dice) == []
+            assert theirs == set() and ranked(me, op, dice) == []
             passes += 1
             continue
         ours = {play_key(play) for play in plays}
         assert theirs == ours, state
-        assert set(ranked_keys(me, op, dice)) == ours, state
+        keys, values = zip(*ranked(me, op, dice))
+        assert set(keys) == ours and list(values) == sorted(values, reverse=True), state
         checked += 1
     assert checked > 500 and passes > 0
 
@@ -86,3 +87,12 @@ def test_a_short_match_against_gnubg_is_played_and_summed():
     rng = random.Random(3)
     won, record, plies = backgammon.play_game(rng, True, "1ply", gnubg_play)
     assert won in (-3, -2, -1, 1, 2, 3) and plies > 10 and record
+
+
+def test_our_losses_by_gnubg_are_measured_per_turn():
+    from bench import backgammon_errors
+    found = backgammon_errors.losses(random.Random(2), "1ply", games=1)
+    turns = [x for xs in found.values() for x in xs]
+    assert turns and all(x >= 0 for x in turns) and set(found) <= {"contact", "race"}
+    report = backgammon_errors.report({"race": [0.0, 0.1, 0.02, 0.0]})
+    assert report == {"race": {"turns": 4, "mean_loss": 0.03, "other_play": 0.5, "blunders": 0.25}}
