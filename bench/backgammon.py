@@ -1,36 +1,46 @@
-"""``python -m bench.backgammon --opponent pubeval --mode 1ply|1s --games N [--seed S] [--out PATH]``:
-our expectimax against a benchmark opponent, game by game (one JSON line per game, so that a run cut short
-still counts), with a summary at the end.
+"""``python -m bench.backgammon --opponent pubeval|gnubg|mcts --mode 1ply|1s|auto [--ms MS] --games N
+[--seed S] [--out PATH]``: our search against a benchmark opponent, game by game (one JSON line per game, so
+that a run cut short still counts), with a summary at the end (bench/backgammon_score.py: points won and
+lost, the points a game and the share of the points, each with its 95% interval).
 
 Games come in pairs with the same dice, each side starting once (the usual opening: the first roll is a
-non-double, played by the side that starts). Our player is ``expectimax`` with its defaults: ``1ply``
-is depth 1 (the play whose position evaluates best), ``1s`` iterative deepening with a 1 s deadline a
-move, forward pruning and Star2 as by default. A turn with one legal play is played without a search.
-The opponents: ``pubeval`` (bench/pubeval.py) and OpenSpiel's MCTS bot (``mcts``, 1 s a move, random
-rollouts, UCT constant 2; needs ``open_spiel``).
+non-double, played by the side that starts). Our player: ``1ply`` is ``expectimax`` at depth 1 (the play
+whose position evaluates best), ``1s`` ``expectimax`` with its defaults (iterative deepening, forward
+pruning and Star2) and a 1 s deadline a move, ``auto`` the service's ``auto`` (engine.search.auto, on the
+compiled core when the game has one) with ``--ms`` milliseconds a move. A turn with one legal play is
+played without a search. The opponents: ``pubeval`` (bench/pubeval.py), ``gnubg`` (gnubg's 0-ply play
+among our legal plays, bench/gnubg_player.py; needs ``gnubg-nn``) and OpenSpiel's MCTS bot (``mcts``,
+1 s a move, random rollouts, UCT constant 2; needs ``open_spiel``).
 """
 import argparse
 import gc
 import json
 import random
-import statistics
 import sys
 import time
 
 from engine.deadline import Deadline
 from engine.games.backgammon import GAME, ROLLS, START, contact
-from engine.search import expectimax
+from engine.search import auto, expectimax
+from bench.backgammon_score import summary
+from bench.gnubg_player import gnubg_play
 from bench.pubeval import pubeval_play
+
+OPPONENTS = {"pubeval": pubeval_play, "gnubg": gnubg_play}
 
 OPENING_ROLLS = [r for r in ROLLS if r[0] != r[1]]
 
 
-def our_play(state, mode, record):
-    settings = expectimax.Settings(depth=1) if mode == "1ply" else expectimax.Settings()
-    deadline = Deadline(None if mode == "1ply" else 1.0)
+def our_play(state, mode, record, ms=1000):
+    """Our play in ``state`` by ``mode`` (``auto``: ``ms`` milliseconds), its search appended to ``record``."""
     gc.disable()
     try:
-        r = expectimax.search(GAME, state, settings, deadline=deadline)
+        if mode == "auto":
+            r = auto.search(GAME, state, auto.Settings(), deadline=Deadline(ms / 1000.0))
+        elif mode == "1ply":
+            r = expectimax.search(GAME, state, expectimax.Settings(depth=1), deadline=Deadline(None))
+        else:
+            r = expectimax.search(GAME, state, expectimax.Settings(), deadline=Deadline(1.0))
     finally:
         gc.enable()
     kind = "contact" if contact(state[0], state[1]) else "race"
@@ -39,8 +49,9 @@ def our_play(state, mode, record):
     return r.move
 
 
-def play_game(rng, ours_first, mode, opponent):
-    """One game; the points won by our side (negative: lost) and the search records."""
+def play_game(rng, ours_first, mode, opponent, ms=1000):
+    """One game against ``opponent`` (state -> play); the points won by our side (negative: lost), the
+    search records and the plies played."""
     us = 0 if ours_first else 1
     state = (START, START, 0, rng.choice(OPENING_ROLLS))
     record, plies = [], 0
@@ -52,15 +63,15 @@ def play_game(rng, ours_first, mode, opponent):
         if len(moves) == 1:
             move = moves[0]
         elif state[2] == us:
-            move = our_play(state, mode, record)
+            move = our_play(state, mode, record, ms)
         else:
-            move = opponent(state)
+            move = opponent(GAME, state)
         state = GAME.result(state, move)
         plies += 1
     return GAME.utility(state, us), record, plies
 
 
-def play_spiel_game(rng, ours_first, mode, simulations):
+def play_spiel_game(rng, ours_first, mode, simulations, ms=1000):
     """One game on OpenSpiel's board against its MCTS bot (``simulations`` a decision, random
     rollouts): our plays become OpenSpiel action sequences with the same resulting position. OpenSpiel
     decides the opening (who starts, a non-double); ``ours_first`` says whether that is us."""
@@ -86,7 +97,7 @@ def play_spiel_game(rng, ours_first, mode, simulations):
             x, o = spiel_position(s)
             state = (x, o, us, spiel_dice(s))
             moves = GAME.actions(state)
-            move = moves[0] if len(moves) == 1 else our_play(state, mode, record)
+            move = moves[0] if len(moves) == 1 else our_play(state, mode, record, ms)
             ends = {}
             turn_ends(s, us, ends)
             for a in ends[(move[0], move[1]) if us == 0 else (move[1], move[0])]:
@@ -117,8 +128,9 @@ def calibrate(seconds=1.0) -> int:
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m bench.backgammon")
-    p.add_argument("--opponent", choices=["pubeval", "mcts"], default="pubeval")
-    p.add_argument("--mode", choices=["1ply", "1s"], required=True)
+    p.add_argument("--opponent", choices=[*OPPONENTS, "mcts"], default="pubeval")
+    p.add_argument("--mode", choices=["1ply", "1s", "auto"], required=True)
+    p.add_argument("--ms", type=float, default=1000.0, help="auto's time a move, in milliseconds")
     p.add_argument("--games", type=int, default=200, help="games to play (rounded up to pairs)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="append one JSON line per game here")
@@ -126,10 +138,10 @@ def main(argv=None):
     if args.opponent == "mcts":
         simulations = calibrate()
         print(f"OpenSpiel MCTS: {simulations} simulations a decision (about 1 s here)", file=sys.stderr)
-        play = lambda rng, first: play_spiel_game(rng, first, args.mode, simulations)   # noqa: E731
+        play = lambda rng, first: play_spiel_game(rng, first, args.mode, simulations, args.ms)   # noqa: E731
     else:
         play = lambda rng, first: play_game(rng, first, args.mode,                   # noqa: E731
-                                            lambda state: pubeval_play(GAME, state))
+                                            OPPONENTS[args.opponent], args.ms)
     out = open(args.out, "a") if args.out else None
     points = []
     for pair in range((args.games + 1) // 2):
@@ -146,14 +158,6 @@ def main(argv=None):
             print(f"game {len(points)}: {won:+.0f}  running {sum(points):+.0f} "
                   f"({sum(1 for x in points if x > 0)}/{len(points)} won)", file=sys.stderr)
     print(json.dumps(summary(points)))
-
-
-def summary(points):
-    won = sum(x for x in points if x > 0)
-    lost = -sum(x for x in points if x < 0)
-    return {"games": len(points), "wins": sum(1 for x in points if x > 0),
-            "points_per_game": round(statistics.mean(points), 3),
-            "share_of_points": round(won / (won + lost), 3) if won + lost else None}
 
 
 if __name__ == "__main__":
