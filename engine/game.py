@@ -10,7 +10,9 @@ whose outcomes ``result`` applies like moves.
 
 The interface has three parts: the rules (every game implements them), optional capabilities (a game
 lists those it implements in :attr:`Game.capabilities`, and searches use a capability only when it is
-listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
+listed: nothing is detected by looking for overridden methods), and JSON conversion. A hook that one
+search alone uses is no part of this interface: that search declares it as a ``typing.Protocol`` (for
+example :class:`engine.search.expectimax.KernelGame`), and a game has it by defining its method. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
 import time
@@ -37,11 +39,10 @@ REPETITION = "repeated"              # a state that occurred before in the game:
 ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
-EXPECTIMAX_KERNEL = "expectimax_kernel"  # expectimax's state values, computed by the game's own fast code
 THREATS = "threat_win"               # a threat-space search: forced wins far beyond a search's horizon
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                           RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
-                          ENDGAME_SOLVER, CANDIDATES, EXPECTIMAX_KERNEL, THREATS})
+                          ENDGAME_SOLVER, CANDIDATES, THREATS})
 
 
 class Game:
@@ -257,17 +258,6 @@ class Game:
         or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
         (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
         :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
-        return None
-
-    def expectimax_kernel(self, deadline, cutoff: float, prize, capacity: int):
-        """One-player chance games with a fast valuation of their own (2048): an object whose
-        ``value(state, ply, limit, reach)`` equals what :mod:`engine.search.expectimax`'s ``value`` gives
-        without pruning at ``ply`` of a pass ``limit`` plies deep, for a state reached with probability
-        ``reach`` (states under ``cutoff`` valued by the evaluation), leaves valued by ``prize`` of the
-        game's value (None: the value itself); ``counts()``: ``(nodes, leaves, leaves cut short by the
-        depth or the cutoff, table hits, deepest ply)`` so far; ``close()`` frees its tables; ``step``:
-        the plies between the depths iterative deepening should try. It polls ``deadline`` and keeps at
-        most ``capacity`` table entries. None when the game has none."""
         return None
 
     def end_reason(self, state) -> str | None:
