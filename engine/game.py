@@ -11,8 +11,9 @@ whose outcomes ``result`` applies like moves.
 The interface has three parts: the rules (every game implements them), optional capabilities (a game
 lists those it implements in :attr:`Game.capabilities`, and searches use a capability only when it is
 listed: nothing is detected by looking for overridden methods), and JSON conversion. A hook that one
-search alone uses is no part of this interface: that search declares it as a ``typing.Protocol`` (for
-example :class:`engine.search.expectimax.KernelGame`), and a game has it by defining its method. What a game *is*
+search alone uses is no part of this interface: that search declares it as a ``typing.Protocol``
+(:class:`engine.search.expectimax.KernelGame`, :class:`engine.search.mcts.PlayoutGame`), and a game has it
+by defining its method. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
 import time
@@ -29,7 +30,6 @@ HASHING = "key"                      # a compact key for transposition tables (e
 IMMEDIATE_WIN = "immediate_win"      # a cheap test for a move that wins at once
 SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do not lose at once
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
-RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
 # Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
 QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
@@ -41,7 +41,7 @@ ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final 
 CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
 THREATS = "threat_win"               # a threat-space search: forced wins far beyond a search's horizon
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
+                          PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
                           ENDGAME_SOLVER, CANDIDATES, THREATS})
 
 
@@ -201,14 +201,6 @@ class Game:
         draw or loss bound says nothing of when the game ends), or None when nothing is known. An exact
         solver uses them to narrow its window before searching; they hold for every state, so they are
         checked where they pay."""
-        return None
-
-    def random_playout(self, state, uniform) -> tuple | None:
-        """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
-        the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times
-        their number rounds down to ``k``, exactly as a search would with ``actions`` and ``result``;
-        ``(utilities, plies)``: the final utilities and the number of moves played. None when the game
-        has no such shortcut (searches then play out move by move, polling their deadline)."""
         return None
 
     def noisy_actions(self, state) -> list:
