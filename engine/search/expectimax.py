@@ -242,6 +242,7 @@ class Walk:
         self.searcher = game.to_move(state)
         self.sides = sides_of(game)
         self.ours = self.sides[self.searcher]
+        self.maximizes = tuple(side == self.ours for side in self.sides)  # by player: a MAX node's mover
         self.sign = 1 if self.sides[game.perspective(state)] == self.ours else -1
         self.to_move, self.actions, self.result = game.to_move, game.actions, game.result
         self.is_terminal, self.chance_outcomes = game.is_terminal, game.chance_outcomes
@@ -256,8 +257,8 @@ class Walk:
         """The node's value, a leaf's from the utility (terminal) or the evaluation (at the depth limit
         or below the probability cut-off), an inner node's from its kind; ``moves``: a decision node's
         moves when a Star2 probe has listed them already."""
-        self.nodes += 1
-        if not self.nodes & MASK:
+        nodes = self.nodes = self.nodes + 1
+        if not nodes & MASK:
             self.deadline.check()
         if ply > self.max_ply:
             self.max_ply = ply
@@ -271,7 +272,7 @@ class Walk:
             v = self.evaluate(s, self.searcher)
         else:
             mover = self.to_move(s)
-            if mover == self.searcher or mover >= 0 and self.sides[mover] == self.ours:
+            if mover >= 0 and self.maximizes[mover]:
                 v = self.max_value(s, alpha, beta, ply, reach, moves or self.decision_moves(s, ply))
             elif mover == CHANCE:
                 outcomes = self.chance_outcomes(s)
@@ -289,33 +290,35 @@ class Walk:
 
     def max_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
         """A MAX node (the searcher's side): the highest child, cut at ``beta`` (alpha-beta, fail-soft)."""
+        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
         v = -math.inf
         for a in moves:
-            if self.tracer:
-                self.tracer.move(ply, a)
-            child = self.value(self.result(s, a), alpha, beta, ply + 1, reach)
+            if tracer:
+                tracer.move(ply, a)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child > v:
                 v = child
                 if v >= beta:
                     self.cutoffs += 1
                     break
-                if self.pruning and v > alpha:
+                if pruning and v > alpha:
                     alpha = v
         return v
 
     def min_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
         """A MIN node (the minimax opponent model): the lowest child, cut at ``alpha``."""
+        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
         v = math.inf
         for a in moves:
-            if self.tracer:
-                self.tracer.move(ply, a)
-            child = self.value(self.result(s, a), alpha, beta, ply + 1, reach)
+            if tracer:
+                tracer.move(ply, a)
+            child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child < v:
                 v = child
                 if v <= alpha:
                     self.cutoffs += 1
                     break
-                if self.pruning and v < beta:
+                if pruning and v < beta:
                     beta = v
         return v
 
@@ -324,19 +327,19 @@ class Walk:
         children. With bounds (Star1), each child is searched in :func:`star1_window`, the unseen rest
         taken between ``lo`` and ``hi``, and the node is cut, fail-soft, as soon as one child falls
         outside its window."""
-        lo, hi, result = self.lo, self.hi, self.result
+        lo, hi, value, result, tracer, bounded = self.lo, self.hi, self.value, self.result, self.tracer, self.bounds
         total, rest = 0.0, 1.0
         for o, p in outcomes:
             if p <= 0.0:
                 continue
-            if self.tracer:
-                self.tracer.move(ply, o)
-            if self.bounds is None:
-                total += p * self.value(result(s, o), -math.inf, math.inf, ply + 1, reach * p)
+            if tracer:
+                tracer.move(ply, o)
+            if bounded is None:
+                total += p * value(result(s, o), -math.inf, math.inf, ply + 1, reach * p)
                 continue
             rest -= p
             low, high = star1_window(alpha, beta, p, total, rest * lo, rest * hi)
-            v = self.value(result(s, o), max(low, lo), min(high, hi), ply + 1, reach * p)
+            v = value(result(s, o), max(low, lo), min(high, hi), ply + 1, reach * p)
             total += p * v
             # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
             # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
