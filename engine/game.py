@@ -10,10 +10,13 @@ whose outcomes ``result`` applies like moves.
 
 The interface has three parts: the rules (every game implements them), optional capabilities (a game
 lists those it implements in :attr:`Game.capabilities`, and searches use a capability only when it is
-listed: nothing is detected by looking for overridden methods), and JSON conversion. What a game *is*
+listed: nothing is detected by looking for overridden methods), and JSON conversion. A hook that one
+search alone uses is no part of this interface: that search declares it as a ``typing.Protocol``
+(:class:`engine.search.expectimax.KernelGame`, :class:`engine.search.mcts.PlayoutGame`), and a game has it
+by defining its method. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -37,7 +40,6 @@ HASHING = "key"                      # a compact key for transposition tables (e
 IMMEDIATE_WIN = "immediate_win"      # a cheap test for a move that wins at once
 SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do not lose at once
 OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
-RANDOM_PLAYOUT = "random_playout"    # a fast uniformly random playout to the end
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
 # Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
 QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
@@ -47,11 +49,10 @@ REPETITION = "repeated"              # a state that occurred before in the game:
 ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
-EXPECTIMAX_KERNEL = "expectimax_kernel"  # expectimax's state values, computed by the game's own fast code
 THREATS = "threat_win"               # a threat-space search: forced wins far beyond a search's horizon
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                          RANDOM_PLAYOUT, PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
-                          ENDGAME_SOLVER, CANDIDATES, EXPECTIMAX_KERNEL, THREATS})
+                          PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
+                          ENDGAME_SOLVER, CANDIDATES, THREATS})
 
 
 class Game:
@@ -213,14 +214,6 @@ class Game:
         checked where they pay."""
         return None
 
-    def random_playout(self, state: State, uniform: Callable[[], float]) -> tuple[tuple[float, ...], int] | None:
-        """Games with a short, cheap playout: play uniformly random moves from ``state`` to the end of
-        the game, the ``k``-th legal move in natural order where ``uniform()`` (a float in [0, 1)) times
-        their number rounds down to ``k``, exactly as a search would with ``actions`` and ``result``;
-        ``(utilities, plies)``: the final utilities and the number of moves played. None when the game
-        has no such shortcut (searches then play out move by move, polling their deadline)."""
-        return None
-
     def noisy_actions(self, state: State) -> list[tuple[float, Move]]:
         """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
         promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
@@ -269,18 +262,6 @@ class Game:
         or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
         (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
         :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
-        return None
-
-    def expectimax_kernel(self, deadline: "Deadline", cutoff: float, prize: Callable[[float], float] | None,
-                          capacity: int) -> Any:
-        """One-player chance games with a fast valuation of their own (2048): an object whose
-        ``value(state, ply, limit, reach)`` equals what :mod:`engine.search.expectimax`'s ``value`` gives
-        without pruning at ``ply`` of a pass ``limit`` plies deep, for a state reached with probability
-        ``reach`` (states under ``cutoff`` valued by the evaluation), leaves valued by ``prize`` of the
-        game's value (None: the value itself); ``counts()``: ``(nodes, leaves, leaves cut short by the
-        depth or the cutoff, table hits, deepest ply)`` so far; ``close()`` frees its tables; ``step``:
-        the plies between the depths iterative deepening should try. It polls ``deadline`` and keeps at
-        most ``capacity`` table entries. None when the game has none."""
         return None
 
     def end_reason(self, state: State) -> str | None:

@@ -20,7 +20,7 @@ from operator import itemgetter
 
 from engine.errors import InvalidState
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
-from engine.game import (EVALUATION, HASHING, IMMEDIATE_WIN, MOVE_ORDERING, OUTCOME_BOUNDS, PLIES_BOUND, RANDOM_PLAYOUT,
+from engine.game import (EVALUATION, HASHING, IMMEDIATE_WIN, MOVE_ORDERING, OUTCOME_BOUNDS, PLIES_BOUND,
                          SAFE_CHILDREN, Game)
 
 GAME_ID = "connect4"
@@ -239,7 +239,7 @@ class Connect4(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
-                              RANDOM_PLAYOUT, PLIES_BOUND})
+                              PLIES_BOUND})
 
     # --- the rules -------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ endgame solver (:mod:`engine.games.othello_endgame`) scores the final disc diffe
 squares going to the winner: a position it solves reports that difference as its value.
 """
 from engine.errors import IllegalMove, InvalidState
-from engine.game import (ENDGAME_SOLVER, EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, RANDOM_PLAYOUT, Game)
+from engine.game import (ENDGAME_SOLVER, EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game)
 from engine.games.othello_board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
                                         squares)
 from engine.games.othello_eval import SQUARE_WEIGHTS, evaluate_for_mover
@@ -94,7 +94,7 @@ class Othello(Game):
 
     id = GAME_ID
     game_type = GAME_TYPE
-    capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, RANDOM_PLAYOUT, PLIES_BOUND, ENDGAME_SOLVER})
+    capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, PLIES_BOUND, ENDGAME_SOLVER})
 
     # --- the rules -------------------------------------------------------------------------------
 

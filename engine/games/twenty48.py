@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, player_ids
-from engine.game import CHANCE, EVALUATION, EXPECTIMAX_KERNEL, Game
+from engine.game import CHANCE, EVALUATION, Game
 from engine.games.twenty48_board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
                                          ROW_EMPTIES, ROW_HEURISTIC, ROW_MASK, move_down, move_left, move_right,
                                          move_up, row_cells, transpose, utility_of)
@@ -97,7 +97,7 @@ class Twenty48(Game):
 
     id = GAME_ID
     game_type = GAME_TYPE
-    capabilities = frozenset({EVALUATION, EXPECTIMAX_KERNEL})
+    capabilities = frozenset({EVALUATION})
 
     def __init__(self, tiles: tuple):
         self.tiles = tiles  # ((exponent, probability), ...) with probability > 0, by exponent
@@ -147,6 +147,7 @@ class Twenty48(Game):
         return 0
 
     def expectimax_kernel(self, deadline, cutoff, prize, capacity):
+        """The game's own expectimax valuation (:class:`engine.search.expectimax.KernelGame`)."""
         return Kernel(self, deadline, cutoff, prize, capacity=capacity)
 
     def native_state(self, state) -> tuple:

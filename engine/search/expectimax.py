@@ -46,16 +46,17 @@ along the likely ones in the same time. Values are then estimates even without a
 """
 from dataclasses import dataclass
 import math
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch
-from engine.game import CHANCE, EVALUATION, EXPECTIMAX_KERNEL, MOVE_ORDERING
+from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.common import (best_move, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of)
 from engine.search.settings import BOOLEAN, INTEGER, NUMBER, STRING, UTILITY, DepthSettings, depth_in_plies, setting
-from engine.search.utility import LINEAR, parse_utility, prize_scale, transformed_bounds
+from engine.search.utility import LINEAR, Utility, parse_utility, prize_scale, transformed_bounds
 from engine.search.trace import Tracer
 
 NAME = "expectimax"
@@ -65,6 +66,7 @@ DEFAULT_EPSILON = 0.1
 DEFAULT_FORWARD_PRUNING = 8   # moves kept at deep MAX/MIN nodes of chance games that order their moves
 MAX_FORWARD_PRUNING = 1000
 PROBE_PLIES = 1               # Star2 probes successors with at least this many plies left below them
+MASK = Deadline.CHECK_MASK
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ class Settings(DepthSettings):
     epsilon: float | None = setting(None, NUMBER, minimum=0, maximum=1)
     pruning: bool = setting(True, BOOLEAN)
     forward_pruning: int | None = setting(None, INTEGER, minimum=0, maximum=MAX_FORWARD_PRUNING)
-    utility: object = setting(LINEAR, UTILITY, echoed=True)
+    utility: Any = setting(LINEAR, UTILITY, echoed=True)  # its JSON form, then a Utility (check)
     probability_cutoff: float = setting(0.0, NUMBER, minimum=0, maximum=1)
 
     def check(self):
@@ -98,99 +100,189 @@ def requires(game_type) -> str | None:
     return None
 
 
+class Kernel(Protocol):
+    """A game's own valuation for expectimax (see :class:`KernelGame`)."""
+
+    step: int  # the plies between the depths iterative deepening should try
+
+    def value(self, state, ply: int, limit: float, reach: float) -> float:
+        """What :meth:`Walk.value` gives without pruning at ``ply`` of a pass ``limit`` plies deep, for a
+        state reached with probability ``reach``."""
+
+    def counts(self) -> tuple:
+        """``(nodes, leaves, leaves cut short by the depth or the cutoff, table hits, deepest ply)`` so far."""
+
+    def close(self) -> None:
+        """Free the kernel's tables."""
+
+
+@runtime_checkable
+class KernelGame(Protocol):
+    """A one-player chance game with a fast valuation of its own (2048). Optional: a game has it by
+    defining the method; the search asks once, in :func:`fast_kernel`."""
+
+    def expectimax_kernel(self, deadline: Deadline, cutoff: float, prize, capacity: int) -> Kernel:
+        """A :class:`Kernel` that values states below ``cutoff`` reach by the evaluation and leaves by
+        ``prize`` of the game's value (None: the value itself), polls ``deadline`` and keeps at most
+        ``capacity`` table entries."""
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until a
     pass is cut nowhere by the depth, so that it saw the whole game or all that the probability cut-off
     lets any deeper pass see, or the deadline passes, answering with the last complete depth).
 
-    Internally every value is the searcher's (the root mover's) utility or evaluation; the result and the
-    trace report them from ``game.perspective(state)``, which differs only at the MIN root of a typed tree.
-    With Star1, the trace's root entry also has ``bounds``: the range of values its windows rest on.
-    ``value(s, alpha, beta, ply, reach)`` (``reach``: the probability of the outcomes that lead to ``s``) is
-    fail-soft: exact when the true value lies in ``(alpha, beta)``, else a
-    bound beyond the window on the same side (at most ``alpha``, at least ``beta``).
+    The result and the trace report values from ``game.perspective(state)`` (internally they are the
+    root mover's: they differ only at the MIN root of a typed tree). With Star1, the trace's root entry
+    also has ``bounds``: the range of values its windows rest on. Each move's ``certainty_equivalent`` is
+    its value in the game's units under the risk attitude.
     """
     require_fit(game)
     require_decision_root(game, state)
-    depth, pruning, cutoff = depth_in_plies(settings, game), settings.pruning, settings.probability_cutoff
-    model, epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
-    searcher = game.to_move(state)
-    sides = sides_of(game)
-    ours = sides[searcher]
-    sign = 1 if sides[game.perspective(state)] == ours else -1
-    to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
-    is_terminal, utility, evaluate = game.is_terminal, game.utility, game.evaluate
-    transform, scale = parse_utility(settings.utility), prize_scale(game)  # Settings parsed it already
-    bounds = player_bounds(game)
-    if transform.kind != LINEAR:
-        # Every prize (a value over ``scale``) goes through the transform: the searcher maximises its
-        # expected utility, and the bounds of the utilities are the transformed bounds of the prizes.
-        if bounds is None:
-            raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
-                                    field="algorithm.utility")
-        prizes = (bounds[0] / scale, bounds[1] / scale)
-        bounds = transformed_bounds(transform, *prizes)
-        utility = prized(utility, transform, scale)
-        evaluate = prized(evaluate, transform, scale)
-    if not pruning:
-        bounds = None
-    lo, hi = bounds or (-math.inf, math.inf)
-    kernel = fast_kernel(game, trace, deadline, cutoff, transform, scale, limits)
-    ordering = MOVE_ORDERING in game.capabilities
-    ordered_actions, keep = game.ordered_actions, forward_pruning_for(game, settings.forward_pruning)
-    mask = Deadline.CHECK_MASK
+    depth = depth_in_plies(settings, game)
+    valuation = Valuation.of(game, settings.utility, settings.pruning)
+    kernel = fast_kernel(game, trace, deadline, settings.probability_cutoff, valuation, limits)
     tracer = Tracer(game, limits, deadline) if trace else None
-    inf = math.inf
-    nodes = leaves = cutoffs = max_ply = 0
-    limit, cut = inf, False  # the current pass's depth; whether it cut anywhere
+    walk = Walk(game, state, settings, valuation, deadline, tracer, kernel)
+    moves, depth_completed, timed_out = deepen(game, depth, walk.root_pass, kernel.step if kernel else 1)
+    best = best_move(moves, maximize=walk.sign == 1) if moves else first_move_fallback(game, state)
+    stats = walk.stats(depth_completed)
+    for mv in moves:
+        mv.certainty_equivalent = valuation.certain(mv.value, walk.sign)
+    result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                    trace=tracer.entries if tracer else None, timed_out=timed_out)
+    result.certainty_equivalent = valuation.certain(best.value, walk.sign) if moves else None
+    return result
 
-    def value(s, alpha, beta, ply, reach, moves=None):
-        """``reach``: the probability of the outcomes on the path; ``moves``: the node's moves when a
-        Star2 probe has already listed them."""
-        nonlocal nodes, leaves, max_ply, cut
-        nodes += 1
-        if not nodes & mask:
-            deadline.check()
-        if ply > max_ply:
-            max_ply = ply
-        entry = visit(ply, alpha, beta) if tracer else None
-        if is_terminal(s):
-            leaves += 1
-            v = utility(s, searcher)
-        elif ply >= limit or reach < cutoff:
-            leaves += 1
-            cut = cut or ply >= limit     # a probability cut-off is the same in every deeper pass
-            v = evaluate(s, searcher)
+
+@dataclass(frozen=True)
+class Valuation:
+    """How a search values states: ``utility`` and ``evaluate`` (``(state, player)`` to a number) in the
+    searcher's utility, ``bounds`` ``(lo, hi)`` of every such number (None: unknown, or no pruning to use
+    them). Under a risk attitude (``transform`` not linear) each is the utility of the game value's prize,
+    the value over ``scale``, and ``prizes`` are the bounds of the prizes."""
+
+    utility: Callable
+    evaluate: Callable
+    bounds: tuple | None
+    transform: Utility
+    scale: float
+    prizes: tuple | None
+
+    @classmethod
+    def of(cls, game, transform, pruning: bool) -> "Valuation":
+        """The valuation of ``game`` under ``transform``; an error on ``algorithm.utility`` when a transform
+        is asked of a game whose values are unbounded."""
+        bounds, scale = player_bounds(game), prize_scale(game)
+        utility, evaluate, prizes = game.utility, game.evaluate, None
+        if transform.kind != LINEAR:
+            if bounds is None:
+                raise AlgorithmMismatch("a utility transform needs a game whose values are bounded",
+                                        field="algorithm.utility")
+            prizes = (bounds[0] / scale, bounds[1] / scale)
+            bounds = transformed_bounds(transform, *prizes)
+            utility, evaluate = prized(utility, transform, scale), prized(evaluate, transform, scale)
+        return cls(utility, evaluate, bounds if pruning else None, transform, scale, prizes)
+
+    def certain(self, value: float, sign: int) -> float:
+        """The certainty equivalent of a utility ``value`` reported with ``sign`` (-1: negated for the
+        perspective player), in the game's units and the same perspective. A linear search's values are
+        in the game's units already."""
+        if self.transform.kind == LINEAR or self.prizes is None:  # prizes: set for every other transform
+            return value
+        return sign * self.transform.inverse(sign * value, *self.prizes) * self.scale
+
+
+def star1_window(alpha: float, beta: float, p: float, seen: float, rest_low: float, rest_high: float) -> tuple:
+    """Star1's window ``(low, high)`` for a chance node's child of probability ``p``, when the children
+    searched so far add ``seen`` (probability-weighted) and the unsearched others can add at least
+    ``rest_low`` and at most ``rest_high``: a child worth at most ``low`` leaves the node at most
+    ``alpha`` however the rest turns out, and one worth at least ``high`` leaves it at least ``beta``."""
+    return (alpha - seen - rest_high) / p, (beta - seen - rest_low) / p
+
+
+def greedy_distribution(moves: list, values: list, epsilon: float) -> list:
+    """The epsilon-greedy opponent's ``(move, probability)``: ``epsilon / n`` each, plus ``1 - epsilon``
+    for the first of the highest ``values`` (the opponent's own rating of each move's result)."""
+    share = 1.0 / len(moves)
+    greedy, best = 0, -math.inf
+    for i, v in enumerate(values):
+        if v > best:
+            greedy, best = i, v
+    return [(a, epsilon * share + (1.0 - epsilon if i == greedy else 0.0)) for i, a in enumerate(moves)]
+
+
+class Walk:
+    """The depth-first tree walk of one search, pass after pass.
+
+    Every value is the searcher's (the root mover's) utility or evaluation. ``value(s, alpha, beta, ply,
+    reach)`` (``reach``: the probability of the chance and opponent-model outcomes on the path to ``s``)
+    is fail-soft: exact when the true value lies in ``(alpha, beta)``, else a bound beyond the window on
+    the same side (at most ``alpha``, at least ``beta``). Without pruning every window is unbounded and
+    every value exact. The counts (``nodes``, ``leaves``, ``cutoffs``, ``max_ply``) add up over passes.
+    """
+
+    def __init__(self, game, state, settings: Settings, valuation: Valuation, deadline: Deadline,
+                 tracer: Tracer | None, kernel: Kernel | None):
+        self.game, self.root, self.deadline, self.tracer, self.kernel = game, state, deadline, tracer, kernel
+        self.model, self.epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
+        self.pruning, self.cutoff = settings.pruning, settings.probability_cutoff
+        self.keep = forward_pruning_for(game, settings.forward_pruning)
+        self.ordering = MOVE_ORDERING in game.capabilities
+        self.searcher = game.to_move(state)
+        self.sides = sides_of(game)
+        self.ours = self.sides[self.searcher]
+        self.maximizes = tuple(side == self.ours for side in self.sides)  # by player: a MAX node's mover
+        self.sign = 1 if self.sides[game.perspective(state)] == self.ours else -1
+        self.to_move, self.actions, self.result = game.to_move, game.actions, game.result
+        self.is_terminal, self.chance_outcomes = game.is_terminal, game.chance_outcomes
+        self.utility, self.evaluate, self.bounds = valuation.utility, valuation.evaluate, valuation.bounds
+        self.lo, self.hi = self.bounds or (-math.inf, math.inf)
+        self.nodes = self.leaves = self.cutoffs = self.max_ply = 0
+        self.limit, self.cut = math.inf, False  # the current pass's depth; whether it cut anywhere
+
+    # --- the nodes -------------------------------------------------------------------------------
+
+    def value(self, s, alpha: float, beta: float, ply: int, reach: float, moves=None) -> float:
+        """The node's value, a leaf's from the utility (terminal) or the evaluation (at the depth limit
+        or below the probability cut-off), an inner node's from its kind; ``moves``: a decision node's
+        moves when a Star2 probe has listed them already."""
+        nodes = self.nodes = self.nodes + 1
+        if not nodes & MASK:
+            self.deadline.check()
+        if ply > self.max_ply:
+            self.max_ply = ply
+        entry = self.visit(ply, alpha, beta) if self.tracer else None
+        if self.is_terminal(s):
+            self.leaves += 1
+            v = self.utility(s, self.searcher)
+        elif ply >= self.limit or reach < self.cutoff:
+            self.leaves += 1
+            self.cut = self.cut or ply >= self.limit  # a probability cut-off is the same in every deeper pass
+            v = self.evaluate(s, self.searcher)
         else:
-            mover = to_move(s)
-            if mover == searcher or mover >= 0 and sides[mover] == ours:
-                v = max_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
+            mover = self.to_move(s)
+            if mover >= 0 and self.maximizes[mover]:
+                v = self.max_value(s, alpha, beta, ply, reach, moves or self.decision_moves(s, ply))
             elif mover == CHANCE:
-                if ordering and bounds is not None and limit - ply - 1 >= PROBE_PLIES:
-                    v = probed_value(s, chance_outcomes(s), alpha, beta, ply, reach)
+                outcomes = self.chance_outcomes(s)
+                if self.ordering and self.bounds is not None and self.limit - ply - 1 >= PROBE_PLIES:
+                    v = self.probed_value(s, outcomes, alpha, beta, ply, reach)
                 else:
-                    v = expected_value(s, chance_outcomes(s), alpha, beta, ply, reach)
-            elif model == MINIMAX:
-                v = min_value(s, alpha, beta, ply, reach, moves or decision_moves(s, ply))
+                    v = self.expected_value(s, outcomes, alpha, beta, ply, reach)
+            elif self.model == MINIMAX:
+                v = self.min_value(s, alpha, beta, ply, reach, moves or self.decision_moves(s, ply))
             else:
-                v = expected_value(s, opponent_outcomes(s, mover), alpha, beta, ply, reach)
+                v = self.expected_value(s, self.opponent_outcomes(s, mover), alpha, beta, ply, reach)
         if entry:
-            entry["value"] = sign * v
+            entry["value"] = self.sign * v
         return v
 
-    def decision_moves(s, ply):
-        """A MAX or MIN node's moves: best first, and at most ``keep`` of them, where two or more plies
-        are left below the node (where one is, ordering would cost as much as the search)."""
-        if not ordering or limit - ply < 2:
-            return actions(s)
-        deadline.check()          # ordering may evaluate hundreds of children (backgammon doubles)
-        moves = ordered_actions(s)
-        return moves[:keep] if keep else moves
-
-    def max_value(s, alpha, beta, ply, reach, moves):
-        nonlocal cutoffs
-        v = -inf
+    def max_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
+        """A MAX node (the searcher's side): the highest child, cut at ``beta`` (alpha-beta, fail-soft)."""
+        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
+        v = -math.inf
         for a in moves:
             if tracer:
                 tracer.move(ply, a)
@@ -198,15 +290,16 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             if child > v:
                 v = child
                 if v >= beta:
-                    cutoffs += 1
+                    self.cutoffs += 1
                     break
                 if pruning and v > alpha:
                     alpha = v
         return v
 
-    def min_value(s, alpha, beta, ply, reach, moves):
-        nonlocal cutoffs
-        v = inf
+    def min_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
+        """A MIN node (the minimax opponent model): the lowest child, cut at ``alpha``."""
+        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
+        v = math.inf
         for a in moves:
             if tracer:
                 tracer.move(ply, a)
@@ -214,190 +307,209 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             if child < v:
                 v = child
                 if v <= alpha:
-                    cutoffs += 1
+                    self.cutoffs += 1
                     break
                 if pruning and v < beta:
                     beta = v
         return v
 
-    def expected_value(s, outcomes, alpha, beta, ply, reach):
-        """The probability-weighted mean of the children; with Star1, child ``i`` of probability ``p`` is
-        searched in the window that keeps the node's value inside ``(alpha, beta)`` whatever the unseen
-        rest (probability ``rest``) turns out to be between ``lo`` and ``hi``."""
-        nonlocal cutoffs
+    def expected_value(self, s, outcomes: list, alpha: float, beta: float, ply: int, reach: float) -> float:
+        """A chance node (of the game, or the opponent model's): the probability-weighted mean of the
+        children. With bounds (Star1), each child is searched in :func:`star1_window`, the unseen rest
+        taken between ``lo`` and ``hi``, and the node is cut, fail-soft, as soon as one child falls
+        outside its window."""
+        lo, hi, value, result, tracer, bounded = self.lo, self.hi, self.value, self.result, self.tracer, self.bounds
         total, rest = 0.0, 1.0
         for o, p in outcomes:
             if p <= 0.0:
                 continue
             if tracer:
                 tracer.move(ply, o)
-            if bounds is None:
-                total += p * value(result(s, o), -inf, inf, ply + 1, reach * p)
+            if bounded is None:
+                total += p * value(result(s, o), -math.inf, math.inf, ply + 1, reach * p)
                 continue
             rest -= p
-            low = (alpha - total - rest * hi) / p   # a child at most this leaves the node at most alpha
-            high = (beta - total - rest * lo) / p   # a child at least this leaves the node at least beta
+            low, high = star1_window(alpha, beta, p, total, rest * lo, rest * hi)
             v = value(result(s, o), max(low, lo), min(high, hi), ply + 1, reach * p)
             total += p * v
             # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
             # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
             if v <= low:
-                cutoffs += 1
+                self.cutoffs += 1
                 return min(total + rest * hi, alpha)
             if v >= high:
-                cutoffs += 1
+                self.cutoffs += 1
                 return max(total + rest * lo, beta)
         return total
 
-    def probed_value(s, outcomes, alpha, beta, ply, reach):
-        """Star2 at a chance node of the game. Each successor's value lies in ``[lower, upper]``, at first
-        ``[lo, hi]``. The probing phase searches the first move of every decision successor: its value is
-        a lower bound of a MAX successor (searched in the window that could lift the node to ``beta``)
-        or an upper bound of a MIN successor (the window that could sink it to ``alpha``), and the node
-        is cut as soon as the bounds settle it. The search phase is Star1 with each successor's own
-        bounds in place of ``lo`` and ``hi``, and the probe's move list handed on."""
-        nonlocal cutoffs
-        kids, up_total, low_total = [], 0.0, 0.0
-        for o, p in outcomes:
-            if p > 0.0:
-                kids.append([o, p, result(s, o), lo, hi, None])   # outcome, p, child, lower, upper, moves
-                up_total += p * hi
-                low_total += p * lo
+    def probed_value(self, s, outcomes: list, alpha: float, beta: float, ply: int, reach: float) -> float:
+        """Star2 at a chance node of the game (needs bounds): :meth:`probe` bounds each successor and may
+        settle the node; otherwise the search phase is Star1 with each successor's own bounds in place
+        of ``lo`` and ``hi``, the probe's move list handed on."""
+        kids = [Successor(o, p, self.result(s, o), self.lo, self.hi) for o, p in outcomes if p > 0.0]
+        settled, rest_up, rest_low = self.probe(kids, alpha, beta, ply, reach)
+        if settled is not None:
+            return settled
+        total = 0.0
         for kid in kids:
-            o, p, c, lower, upper, _ = kid
-            mover = CHANCE if is_terminal(c) else to_move(c)
-            maximizing = mover >= 0 and sides[mover] == ours
-            if not maximizing and (mover == CHANCE or model != MINIMAX):
-                continue
-            kid[5] = moves = decision_moves(c, ply + 1)
-            if tracer:
-                tracer.move(ply, o)
-                tracer.move(ply + 1, moves[0])
-            if maximizing:
-                high = (beta - (low_total - p * lower)) / p
-                v = max(value(result(c, moves[0]), lo, min(high, hi), ply + 2, reach * p), lo)
-                low_total += p * (v - lower)
-                kid[3] = v
-                if low_total >= beta:
-                    cutoffs += 1
-                    return max(low_total, beta)
-            else:
-                low = (alpha - (up_total - p * upper)) / p
-                v = min(value(result(c, moves[0]), max(low, lo), hi, ply + 2, reach * p), hi)
-                up_total += p * (v - upper)
-                kid[4] = v
-                if up_total <= alpha:
-                    cutoffs += 1
-                    return min(up_total, alpha)
-        total, rest_up, rest_low = 0.0, up_total, low_total
-        for o, p, c, lower, upper, moves in kids:
+            p, lower, upper = kid.p, kid.lower, kid.upper
             rest_up -= p * upper
             rest_low -= p * lower
-            low = (alpha - total - rest_up) / p     # as in Star1, with the unseen successors' own bounds
-            high = (beta - total - rest_low) / p
+            low, high = star1_window(alpha, beta, p, total, rest_low, rest_up)
             if upper <= low:                        # the bounds alone settle the node
-                cutoffs += 1
+                self.cutoffs += 1
                 return min(total + p * upper + rest_up, alpha)
             if lower >= high:
-                cutoffs += 1
+                self.cutoffs += 1
                 return max(total + p * lower + rest_low, beta)
-            if tracer:
-                tracer.move(ply, o)
-            v = value(c, max(low, lower), min(high, upper), ply + 1, reach * p, moves)
+            if self.tracer:
+                self.tracer.move(ply, kid.outcome)
+            v = self.value(kid.state, max(low, lower), min(high, upper), ply + 1, reach * p, kid.moves)
             total += p * v
             if v <= low:
-                cutoffs += 1
+                self.cutoffs += 1
                 return min(total + rest_up, alpha)
             if v >= high:
-                cutoffs += 1
+                self.cutoffs += 1
                 return max(total + rest_low, beta)
         return total
 
-    def opponent_outcomes(s, mover):
-        """The opponent's moves as chance outcomes under the opponent model. The greedy model's one-ply
-        look at every child counts as a visit (with a costly evaluation, it is much of the work)."""
-        nonlocal nodes
-        moves = actions(s)
-        share = 1.0 / len(moves)
-        if model == UNIFORM:
+    def probe(self, kids: list, alpha: float, beta: float, ply: int, reach: float) -> tuple:
+        """Star2's probing phase over a chance node's successors (:class:`Successor`, bounds at first
+        ``[lo, hi]``): the first move of every decision successor is searched, and its value is a lower
+        bound of a MAX successor (searched in the window that could lift the node to ``beta``) or an
+        upper bound of a MIN successor (the window that could sink it to ``alpha``). Returns ``(settled,
+        upper, lower)``: the node's fail-soft bound as soon as the successors' bounds settle it (else
+        None), and the probability-weighted sums of their upper and lower bounds."""
+        lo, hi = self.lo, self.hi
+        up_total = low_total = 0.0
+        for kid in kids:
+            up_total += kid.p * kid.upper
+            low_total += kid.p * kid.lower
+        for kid in kids:
+            c, p = kid.state, kid.p
+            mover = CHANCE if self.is_terminal(c) else self.to_move(c)
+            maximizing = mover >= 0 and self.sides[mover] == self.ours
+            if not maximizing and (mover == CHANCE or self.model != MINIMAX):
+                continue
+            kid.moves = moves = self.decision_moves(c, ply + 1)
+            if self.tracer:
+                self.tracer.move(ply, kid.outcome)
+                self.tracer.move(ply + 1, moves[0])
+            first = self.result(c, moves[0])
+            if maximizing:
+                high = (beta - (low_total - p * kid.lower)) / p
+                v = max(self.value(first, lo, min(high, hi), ply + 2, reach * p), lo)
+                low_total += p * (v - kid.lower)
+                kid.lower = v
+                if low_total >= beta:
+                    self.cutoffs += 1
+                    return max(low_total, beta), up_total, low_total
+            else:
+                low = (alpha - (up_total - p * kid.upper)) / p
+                v = min(self.value(first, max(low, lo), hi, ply + 2, reach * p), hi)
+                up_total += p * (v - kid.upper)
+                kid.upper = v
+                if up_total <= alpha:
+                    self.cutoffs += 1
+                    return min(up_total, alpha), up_total, low_total
+        return None, up_total, low_total
+
+    def decision_moves(self, s, ply: int) -> list:
+        """A MAX or MIN node's moves: best first, and at most ``keep`` of them, where two or more plies
+        are left below the node (where one is, ordering would cost as much as the search)."""
+        if not self.ordering or self.limit - ply < 2:
+            return self.actions(s)
+        self.deadline.check()  # ordering may evaluate hundreds of children (backgammon doubles)
+        moves = self.game.ordered_actions(s)
+        return moves[:self.keep] if self.keep else moves
+
+    def opponent_outcomes(self, s, mover: int) -> list:
+        """The opponent's moves as chance outcomes ``(move, probability)`` under the opponent model."""
+        moves = self.actions(s)
+        if self.model == UNIFORM:
+            share = 1.0 / len(moves)
             return [(a, share) for a in moves]
-        greedy, best = 0, -inf
-        for i, a in enumerate(moves):
-            nodes += 1
-            if not nodes & mask:
-                deadline.check()
-            v = evaluate(result(s, a), mover)
-            if v > best:
-                greedy, best = i, v
-        return [(a, epsilon * share + (1.0 - epsilon if i == greedy else 0.0)) for i, a in enumerate(moves)]
+        return greedy_distribution(moves, [self.rating(s, a, mover) for a in moves], self.epsilon)
 
-    def visit(ply, alpha, beta):
-        assert tracer is not None  # visit is called when tracing only
-        if sign == 1:
-            return tracer.visit(ply, alpha, beta)
-        return tracer.visit(ply, -beta, -alpha)
+    def rating(self, s, a, mover: int) -> float:
+        """The greedy opponent's one-ply look at move ``a``: ``mover``'s evaluation of its result. It
+        counts as a visit (with a costly evaluation, it is much of the work)."""
+        self.nodes += 1
+        if not self.nodes & MASK:
+            self.deadline.check()
+        return self.game.evaluate(self.result(s, a), mover)
 
-    def root_pass(d, moves):
-        """Every root move ``d`` plies deep: the first exact, a later one exact when it beats the best so
-        far and otherwise (pruning only) an upper bound on the searcher's value."""
-        nonlocal nodes, limit, cut
-        limit, cut = (inf if d is None else d), False
-        nodes += 1
-        entry = visit(0, -inf, inf) if tracer else None
-        if entry and bounds is not None:  # Star1's range of values, which its cuts and windows rest on
-            entry["bounds"] = [lo, hi] if sign == 1 else [-hi, -lo]
-        alpha = -inf
-        for a in decision_moves(state, 0) if keep else actions(state):
-            if tracer:
-                tracer.move(0, a)
+    def visit(self, ply: int, alpha: float, beta: float) -> dict | None:
+        """The trace entry of a node searched in ``(alpha, beta)``, its window from the perspective."""
+        assert self.tracer is not None  # visit is called when tracing only
+        if self.sign == 1:
+            return self.tracer.visit(ply, alpha, beta)
+        return self.tracer.visit(ply, -beta, -alpha)
+
+    # --- the root and the passes -----------------------------------------------------------------
+
+    def root_pass(self, d: int | None, moves: list) -> bool:
+        """Every root move ``d`` plies deep (None: no depth limit), appended to ``moves`` from the
+        perspective: the first exact, a later one exact when it beats the best so far and otherwise
+        (pruning only) a bound on the root mover's value. Reports progress to the deadline; returns
+        whether the depth cut nowhere (:func:`~engine.search.common.deepen`)."""
+        self.limit, self.cut = (math.inf if d is None else d), False
+        self.nodes += 1
+        entry = self.visit(0, -math.inf, math.inf) if self.tracer else None
+        if entry and self.bounds is not None:  # Star1's range of values, which its cuts and windows rest on
+            entry["bounds"] = [self.lo, self.hi] if self.sign == 1 else [-self.hi, -self.lo]
+        alpha = -math.inf
+        kernel, state = self.kernel, self.root
+        for a in self.decision_moves(state, 0) if self.keep else self.actions(state):
+            if self.tracer:
+                self.tracer.move(0, a)
             if kernel:
                 horizon = kernel.counts()[2]
-                v = kernel.value(result(state, a), 1, limit, 1.0)
-                cut = cut or kernel.counts()[2] > horizon
+                v = kernel.value(self.result(state, a), 1, self.limit, 1.0)
+                self.cut = self.cut or kernel.counts()[2] > horizon
             else:
-                v = value(result(state, a), alpha, inf, 1, 1.0)
-            exact = kernel or not pruning or not moves or v > alpha
-            moves.append(MoveValue(a, sign * v, EXACT if exact else UPPER if sign == 1 else LOWER))
-            if pruning and v > alpha:
+                v = self.value(self.result(state, a), alpha, math.inf, 1, 1.0)
+            exact = kernel or not self.pruning or not moves or v > alpha
+            moves.append(MoveValue(a, self.sign * v, EXACT if exact else UPPER if self.sign == 1 else LOWER))
+            if self.pruning and v > alpha:
                 alpha = v
-        best = best_move(moves, maximize=sign == 1)
+        best = best_move(moves, maximize=self.sign == 1)
         if entry:
             entry["value"] = best.value
-        deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
-                        seldepth=max_ply)
-        return not cut
+        self.deadline.report(depth=d or self.max_ply, value=best.value, move=best.move, pv=[best.move],
+                             nodes=self.nodes, seldepth=self.max_ply)
+        return not self.cut
 
-    moves, depth_completed, timed_out = deepen(game, depth, root_pass, kernel.step if kernel else 1)
-    best = best_move(moves, maximize=sign == 1) if moves else first_move_fallback(game, state)
-    tt_hits = 0
-    if kernel:
-        kernel_nodes, leaves, _, tt_hits, max_ply = kernel.counts()
-        nodes += kernel_nodes
-        kernel.close()
-    stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply, tt_hits=tt_hits,
-                  depth_completed=max_ply if depth_completed is None else depth_completed)
-
-    def certain(value):
-        """The certainty equivalent of a perspective utility, in the game's units and perspective (a
-        linear search's values are in the game's units already: nothing was divided by ``scale``)."""
-        if transform.kind == LINEAR:
-            return value
-        return sign * transform.inverse(sign * value, *prizes) * scale
-
-    for mv in moves:
-        mv.certainty_equivalent = certain(mv.value)
-    result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                    trace=tracer.entries if tracer else None, timed_out=timed_out)
-    result.certainty_equivalent = certain(best.value) if moves else None
-    return result
+    def stats(self, depth_completed: int | None) -> Stats:
+        """The search's counts, the kernel's added in (and the kernel closed) when there is one."""
+        nodes, leaves, max_ply, tt_hits = self.nodes, self.leaves, self.max_ply, 0
+        if self.kernel:
+            kernel_nodes, leaves, _, tt_hits, max_ply = self.kernel.counts()
+            nodes += kernel_nodes
+            self.kernel.close()
+        return Stats(nodes=nodes, leaves=leaves, cutoffs=self.cutoffs, max_depth=max_ply, tt_hits=tt_hits,
+                     depth_completed=max_ply if depth_completed is None else depth_completed)
 
 
-def fast_kernel(game, trace, deadline, cutoff, transform, scale, limits):
-    """The game's own valuation (:meth:`~engine.game.Game.expectimax_kernel`) where it lists one and no
-    trace is asked for (the kernel records none), else None. Its values are the search's without
-    pruning, which changes no value; the leaves' prizes go through the transform as here."""
-    if EXPECTIMAX_KERNEL not in game.capabilities or trace:
+class Successor:
+    """A chance node's successor in Star2: its ``outcome`` of probability ``p``, its ``state``, the bounds
+    ``[lower, upper]`` known of its value, and its move list once a probe has listed it."""
+
+    __slots__ = ("outcome", "p", "state", "lower", "upper", "moves")
+
+    def __init__(self, outcome, p: float, state, lower: float, upper: float):
+        self.outcome, self.p, self.state, self.lower, self.upper, self.moves = outcome, p, state, lower, upper, None
+
+
+def fast_kernel(game, trace: bool, deadline: Deadline, cutoff: float, valuation: Valuation,
+                limits: Limits) -> Kernel | None:
+    """The game's own valuation (:class:`KernelGame`) where it has one and no trace is asked for (the
+    kernel records none), else None. Its values are the search's without pruning, which changes no
+    value; the leaves' prizes go through the risk attitude as here."""
+    if trace or not isinstance(game, KernelGame):
         return None
+    transform, scale = valuation.transform, valuation.scale
     prize = None if transform.kind == LINEAR else lambda v: transform(v / scale)
     return game.expectimax_kernel(deadline, cutoff, prize, limits.tt_max_entries)
 

@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from itertools import accumulate
 import math
 import random
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch
-from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN, RANDOM_PLAYOUT
+from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.settings import INTEGER, NUMBER, STRING, AlgorithmSettings, setting
@@ -64,6 +64,7 @@ ROLLOUT_EPSILON = 0.1
 TERMINAL = -2          # the mover of a terminal node
 PROGRESS_EVERY = 1024  # iterations between two progress reports (a power of two)
 PROGRESS_MASK = PROGRESS_EVERY - 1
+MASK = Deadline.CHECK_MASK
 
 
 @dataclass(frozen=True)
@@ -90,256 +91,32 @@ def require_budget(settings: Settings, deadline: Deadline) -> None:
                                 field="algorithm.iterations")
 
 
+@runtime_checkable
+class PlayoutGame(Protocol):
+    """A game with a short, cheap playout of its own (Connect Four, Othello). Optional: a game has it by
+    defining the method; a random rollout asks once per search, in :class:`Rollout`."""
+
+    def random_playout(self, state, uniform) -> tuple:
+        """Uniformly random moves from ``state`` to the end of the game, the ``k``-th legal move in
+        natural order where ``uniform()`` (a float in [0, 1)) times their number rounds down to ``k``,
+        exactly as a rollout would play them with ``actions`` and ``result``; ``(utilities, plies)``: the
+        final utilities and the number of moves played."""
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
-
-    Node ``i``'s statistics are ``visits[i]`` and ``wins[i]``, the sum of the scaled utilities of
-    ``owner[i]``, the player who moved into it (the root's owner is the root mover). A proof
-    ``proof[i]`` is the proven utility (+1, 0, -1) of ``owner[i]``.
-    """
+    Values are reported from ``game.perspective(state)``; ``trace`` is ignored (MCTS keeps none)."""
     require_decision_root(game, state)
-    iterations, exploration, seed, rollout = (settings.iterations, settings.exploration, settings.seed,
-                                              settings.rollout)
     require_budget(settings, deadline)
-    uniform = random.Random(seed).random  # the one source of randomness: a float in [0, 1)
-    to_move, actions, result, chance_outcomes = game.to_move, game.actions, game.result, game.chance_outcomes
-    is_terminal, utilities, evaluate = game.is_terminal, game.utilities, game.evaluate
-    immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
-    candidates = game.candidate_actions if CANDIDATES in game.capabilities else None
-    playout = (game.random_playout if rollout == RANDOM
-               and RANDOM_PLAYOUT in game.capabilities else None)
-    solver = game.outcome_game and not game.has_chance and game.n_players == 2
-    lo, hi = player_bounds(game) or (0.0, 1.0)
-    to_unit, from_unit = unit_interval(lo, hi)
-    mask = Deadline.CHECK_MASK
-    capacity = limits.tt_max_entries  # the tree stops growing here; iterations then roll out from its leaves
-    sqrt, log = math.sqrt, math.log
-
-    # The tree, one entry per node in each list.
-    states, parent, owner, mover = [state], [-1], [to_move(state)], [to_move(state)]
-    # Per node: None until the node is first expanded, then its moves (or outcomes), children and cumulative
-    # probabilities.
-    moves: list[Any] = [None]
-    kids: list[Any] = [None]
-    cumulative: list[Any] = [None]
-    visits, wins, proof = [0], [0.0], [None]
-    nodes = leaves = max_ply = done = 0
-
-    def scaled(us):
-        return [to_unit(u) for u in us]
-
-    def proven_reward(i):
-        """The scaled utilities of a proven node (two players, zero-sum)."""
-        me, v = owner[i], proof[i]
-        reward = [0.0, 0.0]
-        reward[me], reward[1 - me] = to_unit(v), to_unit(-v)
-        return reward
-
-    def add_node(i, k):
-        """Node ``i``'s child through its ``k``-th move or outcome. Its owner is whoever moves at ``i`` (at
-        a chance node: ``i``'s owner, whose statistics there nobody compares)."""
-        s = result(states[i], moves[i][k])
-        c = len(states)
-        states.append(s)
-        parent.append(i)
-        owner.append(owner[i] if mover[i] == CHANCE else mover[i])
-        mover.append(TERMINAL if is_terminal(s) else to_move(s))
-        moves.append(None)
-        kids.append(None)
-        cumulative.append(None)
-        visits.append(0)
-        wins.append(0.0)
-        proof.append(None)
-        if mover[i] == CHANCE:
-            kids[i][k] = c
-        else:
-            kids[i].append(c)  # decision nodes grow their children in natural order: k == len(kids[i])
-        if solver and mover[c] == TERMINAL:
-            proof[c] = utilities(s)[owner[c]]
-            prove_ancestors(c)
-        return c
-
-    def expand(i):
-        s = states[i]
-        if mover[i] == CHANCE:
-            outcomes = chance_outcomes(s)
-            moves[i] = [o for o, _ in outcomes]
-            cumulative[i] = list(accumulate(p for _, p in outcomes))
-            kids[i] = [-1] * len(outcomes)
-        else:
-            moves[i] = actions(s)
-            kids[i] = []
-
-    def prove_ancestors(i):
-        """Back a new proof at ``i`` up the tree while it decides its parent."""
-        while parent[i] >= 0:
-            j = parent[i]
-            if proof[i] == 1:
-                best = proof[i]
-            elif len(kids[j]) == len(moves[j]) and all(proof[k] is not None for k in kids[j]):
-                best = max(proof[k] for k in kids[j])
-            else:
-                return
-            proof[j] = best if owner[j] == mover[j] else -best
-            i = j
-
-    def select_child(i):
-        """The child with the best upper confidence bound, skipping children proven lost."""
-        log_n = log(visits[i])
-        best, best_score = -1, -math.inf
-        for c in kids[i]:
-            if solver and proof[c] == -1:
-                continue
-            n = visits[c]
-            score = wins[c] / n + exploration * sqrt(log_n / n)
-            if score > best_score:
-                best, best_score = c, score
-        return best
-
-    def sample(outcomes):
-        r, acc = uniform(), 0.0
-        for o, p in outcomes:
-            acc += p
-            if r < acc:
-                return o
-        return outcomes[-1][0]
-
-    def heuristic_move(s, m, legal):
-        if immediate_win:
-            win = immediate_win(s)
-            if win is not None:
-                return win
-        if uniform() < ROLLOUT_EPSILON:
-            return legal[int(uniform() * len(legal))]
-        return greedy(s, m, candidates(s)[0] if candidates else legal)  # a wide game's few moves worth a look
-
-    def greedy(s, m, legal):
-        """The move whose result ``m`` evaluates highest, the first on ties; every state it looks at
-        counts as a visited node (with a costly evaluation, they are most of the work)."""
-        nonlocal nodes
-        best, best_value = None, -math.inf
-        for a in legal:
-            nodes += 1
-            if not nodes & mask:
-                deadline.check()
-            v = evaluate(result(s, a), m)
-            if v > best_value:
-                best, best_value = a, v
-        return best
-
-    def simulate(s):
-        """Play to the end of the game from ``s``; the final utilities, scaled. Every state passed
-        through before the end counts as a visited node, whether the game plays out or this loop does."""
-        nonlocal nodes
-        if playout:
-            final, plies = playout(s, uniform)
-            nodes += plies
-            deadline.check()  # the count jumped past the every-16-nodes poll: poll once for the playout
-            return scaled(final)
-        while not is_terminal(s):
-            nodes += 1
-            if not nodes & mask:
-                deadline.check()
-            m = to_move(s)
-            if m == CHANCE:
-                s = result(s, sample(chance_outcomes(s)))
-            else:
-                legal = actions(s)
-                s = result(s, legal[int(uniform() * len(legal))] if rollout == RANDOM
-                           else heuristic_move(s, m, legal))
-        return scaled(utilities(s))
-
-    def iterate():
-        nonlocal nodes, leaves, max_ply
-        i, path = 0, [0]
-        while True:
-            nodes += 1
-            if not nodes & mask:
-                deadline.check()
-            if proof[i] is not None:
-                reward = proven_reward(i)
-                break
-            if mover[i] == TERMINAL:
-                reward = scaled(utilities(states[i]))
-                break
-            if moves[i] is None:
-                expand(i)
-            if mover[i] == CHANCE:
-                k = min(bisect_right(cumulative[i], uniform() * cumulative[i][-1]), len(moves[i]) - 1)
-                c = kids[i][k]
-                if c < 0:
-                    if len(states) >= capacity:
-                        reward = simulate(states[i])
-                        break
-                    c = add_node(i, k)
-                    path.append(c)
-                    reward = simulate(states[c])
-                    break
-            elif len(kids[i]) < len(moves[i]):
-                if len(states) >= capacity:
-                    reward = simulate(states[i])
-                    break
-                c = add_node(i, len(kids[i]))
-                path.append(c)
-                reward = proven_reward(c) if proof[c] is not None else simulate(states[c])
-                break
-            else:
-                c = select_child(i)
-            path.append(c)
-            i = c
-        leaves += 1
-        if len(path) - 1 > max_ply:
-            max_ply = len(path) - 1
-        for j in path:
-            visits[j] += 1
-            wins[j] += reward[owner[j]]
-
-    sign = 1 if game.perspective(state) == mover[0] else -1
-
-    def mean(c):
-        """The root mover's utility of root child ``c``: proven, or the mean of its rollouts."""
-        return proof[c] if proof[c] is not None else from_unit(wins[c] / visits[c])
-
-    def decision():
-        """The root moves tried so far, each with its value and visits, and the index of the answer
-        among them (None when none was tried)."""
-        tried = [(k, c) for k, c in enumerate(kids[0] or []) if visits[c] or proof[c] is not None]
-        listed = [MoveValue(moves[0][k], sign * mean(c), bound=EXACT if proof[c] is not None else ESTIMATE,
-                            visits=visits[c]) for k, c in tried]
-        if not tried:
-            return listed, None
-        won = [i for i, (_, c) in enumerate(tried) if proof[c] == 1]
-        alive = [i for i, (_, c) in enumerate(tried) if proof[c] != -1]
-        candidates = won or alive or range(len(tried))
-        return listed, max(candidates, key=lambda i: (visits[tried[i][1]], mean(tried[i][1])))  # first on ties
-
-    def report():
-        listed, chosen = decision()
-        if chosen is not None:
-            best = listed[chosen]
-            deadline.report(depth=max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
-                            seldepth=max_ply, iterations=done)
-
-    stop, timed_out = None, False
-    listening = deadline.on_progress is not None
-    try:
-        while True:
-            if proof[0] is not None:
-                stop = SOLVED
-                break
-            if done == iterations:
-                stop = ITERATION_LIMIT
-                break
-            iterate()
-            done += 1
-            if listening and not done & PROGRESS_MASK:
-                report()
-    except Timeout:
-        timed_out = True
-
-    listed, chosen = decision()
-    stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply, iterations=done)
+    uniform = random.Random(settings.seed).random  # the one source of randomness: a float in [0, 1)
+    to_unit, from_unit = unit_interval(*(player_bounds(game) or (0.0, 1.0)))
+    rollout = Rollout(game, settings.rollout, uniform, deadline, to_unit)
+    tree = UCT(game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit)
+    stop, timed_out = tree.run(settings.iterations)
+    listed, chosen = tree.root_moves()
+    stats = Stats(nodes=tree.nodes + rollout.nodes, leaves=tree.leaves, max_depth=tree.max_ply,
+                  iterations=tree.iterations)
     if stop:
         stats.stop_reason = stop
     if chosen is None:
@@ -347,7 +124,294 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
                       timed_out=timed_out)
     best = listed[chosen]
-    outcome = None if proof[0] is None else outcome_of(sign * proof[0])
+    outcome = None if tree.root.proof is None else outcome_of(tree.sign * tree.root.proof)
     answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
                     outcome=outcome, timed_out=timed_out)
     return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
+
+
+class Node:
+    """A node of the tree (OpenSpiel's SearchNode). ``owner`` is the player who moved into it (the root's:
+    the root mover; a chance outcome's: its parent's owner, whose statistics there nobody compares);
+    ``mover`` the player to move, :data:`CHANCE` or :data:`TERMINAL`. ``visits`` and ``wins`` (the sum
+    of the owner's scaled utilities) are its statistics; ``proof`` the owner's proven utility (+1, 0,
+    -1) or None. ``moves`` and ``children`` are None until the node is expanded; a decision node's
+    children then grow in the natural order of its moves, a chance node's sit at their outcome's index
+    (None until sampled), with ``cumulative`` the outcomes' running probabilities."""
+
+    __slots__ = ("state", "parent", "owner", "mover", "moves", "children", "cumulative", "visits", "wins",
+                 "proof")
+
+    def __init__(self, state, parent: "Node | None", owner: int, mover: int):
+        self.state, self.parent, self.owner, self.mover = state, parent, owner, mover
+        # None until the node is expanded (:meth:`expand`), then lists.
+        self.moves: Any = None
+        self.children: Any = None
+        self.cumulative: Any = None
+        self.visits, self.wins = 0, 0.0
+        self.proof: Any = None  # None, or the owner's proven value
+
+    def expand(self, game) -> None:
+        """List the node's moves, or at a chance node its outcomes and their running probabilities."""
+        if self.mover == CHANCE:
+            outcomes = game.chance_outcomes(self.state)
+            self.moves = [o for o, _ in outcomes]
+            self.cumulative = list(accumulate(p for _, p in outcomes))
+            self.children = [None] * len(outcomes)
+        else:
+            self.moves = game.actions(self.state)
+            self.children = []
+
+
+def uct_child(node: Node, exploration: float, solver: bool) -> "Node | None":
+    """Selection: the child with the highest upper confidence bound ``mean + exploration * sqrt(ln
+    N(node) / N(child))``, the first on ties, skipping children proven lost for their owner when
+    ``solver``; None when every child is skipped. Every child has been visited."""
+    log_n = math.log(node.visits)
+    sqrt = math.sqrt
+    best, best_score = None, -math.inf
+    for c in node.children:
+        if solver and c.proof == -1:
+            continue
+        n = c.visits
+        score = c.wins / n + exploration * sqrt(log_n / n)
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
+def sampled_index(cumulative: list, u: float) -> int:
+    """The index of the chance outcome that ``u`` (in [0, 1)) picks from the running probabilities."""
+    return min(bisect_right(cumulative, u * cumulative[-1]), len(cumulative) - 1)
+
+
+def prove_ancestors(node: Node) -> None:
+    """MCTS-Solver: back a new proof at ``node`` up the tree while it decides the parent, which is won
+    for its mover when one child is won for it, and otherwise proven once every child is (the best of
+    their results). Two players, zero-sum, no chance."""
+    while node.parent is not None:
+        parent = node.parent
+        if node.proof == 1:
+            best = node.proof
+        elif len(parent.children) == len(parent.moves) and all(c.proof is not None for c in parent.children):
+            best = max(c.proof for c in parent.children)
+        else:
+            return
+        parent.proof = best if parent.owner == parent.mover else -best
+        node = parent
+
+
+def backpropagate(path: list, reward: list) -> None:
+    """Add one visit and its owner's scaled utility ``reward[owner]`` to every node on ``path``."""
+    for node in path:
+        node.visits += 1
+        node.wins += reward[node.owner]
+
+
+class Rollout:
+    """The evaluator: plays a state out to the end of the game and returns the final utilities, each
+    scaled to [0, 1] by ``to_unit``. ``random`` plays uniformly random moves (through the game's own
+    playout when it has one, :class:`PlayoutGame`); ``heuristic`` the epsilon-greedy rollout of the module
+    docstring. Chance outcomes are sampled. ``nodes`` counts the states it passes through before the end
+    and those a heuristic rollout evaluates."""
+
+    def __init__(self, game, kind: str, uniform, deadline: Deadline, to_unit):
+        self.game, self.uniform, self.deadline, self.to_unit = game, uniform, deadline, to_unit
+        self.random = kind == RANDOM
+        self.playout = game.random_playout if self.random and isinstance(game, PlayoutGame) else None
+        self.immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
+        self.candidates = game.candidate_actions if CANDIDATES in game.capabilities else None
+        self.nodes = 0
+
+    def __call__(self, s) -> list:
+        """The scaled final utilities of a playout from ``s``. Every state passed through before the end
+        counts as a visited node, whether the game plays out or this loop does."""
+        game, uniform = self.game, self.uniform
+        if self.playout:
+            final, plies = self.playout(s, uniform)
+            self.nodes += plies
+            self.deadline.check()  # the count jumped past the every-16-nodes poll: poll once for the playout
+            return self.scaled(final)
+        is_terminal, to_move, actions, result = game.is_terminal, game.to_move, game.actions, game.result
+        while not is_terminal(s):
+            self.nodes += 1
+            if not self.nodes & MASK:
+                self.deadline.check()
+            m = to_move(s)
+            if m == CHANCE:
+                s = result(s, self.sample(game.chance_outcomes(s)))
+            else:
+                legal = actions(s)
+                s = result(s, legal[int(uniform() * len(legal))] if self.random else self.heuristic_move(s, m, legal))
+        return self.scaled(game.utilities(s))
+
+    def scaled(self, utilities) -> list:
+        """Utilities scaled to [0, 1]."""
+        return [self.to_unit(u) for u in utilities]
+
+    def sample(self, outcomes: list):
+        """A chance outcome drawn by its probability."""
+        r, acc = self.uniform(), 0.0
+        for o, p in outcomes:
+            acc += p
+            if r < acc:
+                return o
+        return outcomes[-1][0]
+
+    def heuristic_move(self, s, m: int, legal: list):
+        """A move that wins at once where the game can tell, else with probability ``ROLLOUT_EPSILON`` a
+        random move, else the greedy move (among the game's candidates when it prunes its moves)."""
+        if self.immediate_win:
+            win = self.immediate_win(s)
+            if win is not None:
+                return win
+        if self.uniform() < ROLLOUT_EPSILON:
+            return legal[int(self.uniform() * len(legal))]
+        return self.greedy(s, m, self.candidates(s)[0] if self.candidates else legal)
+
+    def greedy(self, s, m: int, legal: list):
+        """The move whose result ``m`` evaluates highest, the first on ties; every state it looks at
+        counts as a visited node (with a costly evaluation, they are most of the work)."""
+        evaluate, result = self.game.evaluate, self.game.result
+        best, best_value = None, -math.inf
+        for a in legal:
+            self.nodes += 1
+            if not self.nodes & MASK:
+                self.deadline.check()
+            v = evaluate(result(s, a), m)
+            if v > best_value:
+                best, best_value = a, v
+        return best
+
+
+class UCT:
+    """The search (OpenSpiel's MCTSBot): the tree from ``root``, grown by iterations of selection
+    (:func:`uct_child`), expansion (one child), evaluation (``rollout``, or a proof) and
+    :func:`backpropagate`, with MCTS-Solver's proofs in win/draw/loss games of two players without
+    chance. The tree holds at most ``capacity`` nodes; a full tree's iterations evaluate the node where
+    they would have added a child. ``nodes`` counts the tree nodes the iterations pass through (the
+    rollout counts its own), ``leaves`` the iterations, ``max_ply`` the tree's depth."""
+
+    def __init__(self, game, state, exploration: float, uniform, rollout: Rollout, deadline: Deadline,
+                 capacity: int, from_unit):
+        self.game, self.exploration, self.uniform, self.rollout = game, exploration, uniform, rollout
+        self.deadline, self.capacity, self.from_unit = deadline, capacity, from_unit
+        self.solver = game.outcome_game and not game.has_chance and game.n_players == 2
+        self.root = Node(state, None, game.to_move(state), game.to_move(state))
+        self.sign = 1 if game.perspective(state) == self.root.mover else -1
+        self.size = 1
+        self.nodes = self.leaves = self.max_ply = self.iterations = 0
+
+    def run(self, iterations: int | None) -> tuple:
+        """Iterate until the root is proven, ``iterations`` are done (None: no cap) or the deadline
+        passes, reporting progress every ``PROGRESS_EVERY`` iterations to a listener. ``(stop_reason,
+        timed_out)``: :data:`SOLVED`, :data:`ITERATION_LIMIT` or None (the deadline)."""
+        listening = self.deadline.on_progress is not None
+        try:
+            while True:
+                if self.root.proof is not None:
+                    return SOLVED, False
+                if self.iterations == iterations:
+                    return ITERATION_LIMIT, False
+                self.iterate()
+                self.iterations += 1
+                if listening and not self.iterations & PROGRESS_MASK:
+                    self.report()
+        except Timeout:
+            return None, True
+
+    def iterate(self) -> None:
+        """One iteration: down the tree to a new or final node, its evaluation added along the path."""
+        path, reward = self.descend()
+        self.leaves += 1
+        if len(path) - 1 > self.max_ply:
+            self.max_ply = len(path) - 1
+        backpropagate(path, reward)
+
+    def descend(self) -> tuple:
+        """Selection and expansion: ``(path, reward)``, the nodes from the root to where the iteration
+        ends (a proven or terminal node, or a new child) and that node's scaled utilities."""
+        node, path = self.root, [self.root]
+        while True:
+            self.nodes += 1
+            if not self.nodes & MASK:
+                self.deadline.check()
+            if node.proof is not None:
+                return path, self.proven_reward(node)
+            if node.mover == TERMINAL:
+                return path, self.rollout.scaled(self.game.utilities(node.state))
+            if node.moves is None:
+                node.expand(self.game)
+            if node.mover == CHANCE:
+                k = sampled_index(node.cumulative, self.uniform())
+                child = node.children[k]
+                if child is None:
+                    return self.grow(node, k, path)
+            elif len(node.children) < len(node.moves):
+                return self.grow(node, len(node.children), path)
+            else:
+                child = uct_child(node, self.exploration, self.solver)
+            path.append(child)
+            node = child
+
+    def grow(self, node: Node, k: int, path: list) -> tuple:
+        """Expansion and evaluation: ``node``'s child through its ``k``-th move or outcome joins the
+        tree and ``path``, valued by its proof or a rollout; a full tree rolls out from ``node``."""
+        if self.size >= self.capacity:
+            return path, self.rollout(node.state)
+        child = self.add_child(node, k)
+        path.append(child)
+        return path, self.proven_reward(child) if child.proof is not None else self.rollout(child.state)
+
+    def add_child(self, node: Node, k: int) -> Node:
+        """``node``'s child through its ``k``-th move or outcome; a terminal child is proven at once."""
+        game = self.game
+        s = game.result(node.state, node.moves[k])
+        chance = node.mover == CHANCE
+        child = Node(s, node, node.owner if chance else node.mover,
+                     TERMINAL if game.is_terminal(s) else game.to_move(s))
+        self.size += 1
+        if chance:
+            node.children[k] = child
+        else:
+            node.children.append(child)  # k == len(node.children): children grow in natural order
+        if self.solver and child.mover == TERMINAL:
+            child.proof = game.utilities(s)[child.owner]
+            prove_ancestors(child)
+        return child
+
+    def proven_reward(self, node: Node) -> list:
+        """The scaled utilities of a proven node (two players, zero-sum)."""
+        to_unit, me, v = self.rollout.to_unit, node.owner, node.proof
+        reward = [0.0, 0.0]
+        reward[me], reward[1 - me] = to_unit(v), to_unit(-v)
+        return reward
+
+    def mean(self, child: Node) -> float:
+        """The root mover's utility of a root child: proven, or the mean of its rollouts."""
+        return child.proof if child.proof is not None else self.from_unit(child.wins / child.visits)
+
+    def root_moves(self) -> tuple:
+        """The final move choice: the root moves tried so far, each with its value from the perspective
+        and its visits, and the index of the answer among them (None when none was tried): a child proven
+        won if any, else the most visited of those not proven lost (of all, when every one is), ties to
+        the higher mean, then to the first in natural order."""
+        root = self.root
+        tried = [(k, c) for k, c in enumerate(root.children or []) if c.visits or c.proof is not None]
+        listed = [MoveValue(root.moves[k], self.sign * self.mean(c),
+                            bound=EXACT if c.proof is not None else ESTIMATE, visits=c.visits) for k, c in tried]
+        if not tried:
+            return listed, None
+        won = [i for i, (_, c) in enumerate(tried) if c.proof == 1]
+        alive = [i for i, (_, c) in enumerate(tried) if c.proof != -1]
+        candidates = won or alive or range(len(tried))
+        return listed, max(candidates, key=lambda i: (tried[i][1].visits, self.mean(tried[i][1])))  # first on ties
+
+    def report(self) -> None:
+        """The answer so far, to the deadline's listener."""
+        listed, chosen = self.root_moves()
+        if chosen is not None:
+            best = listed[chosen]
+            self.deadline.report(depth=self.max_ply, value=best.value, move=best.move, pv=[best.move],
+                                 nodes=self.nodes + self.rollout.nodes, seldepth=self.max_ply,
+                                 iterations=self.iterations)

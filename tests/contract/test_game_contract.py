@@ -8,9 +8,10 @@ import random
 import pytest
 
 import engine.api
-from engine.game import (CAPABILITIES, CHANCE, EVALUATION, IMMEDIATE_WIN, MOVE_ORDERING, RANDOM_PLAYOUT,
+from engine.game import (CAPABILITIES, CHANCE, EVALUATION, IMMEDIATE_WIN, MOVE_ORDERING,
                          SAFE_CHILDREN, Game)
 from engine.registry import GAME_MODULES, NO_CHANCE, game_type
+from engine.search.mcts import PlayoutGame
 
 PLAYOUTS = 3          # per starting state
 MAX_PLIES = 120       # a playout stops here if the game has not ended
@@ -152,7 +153,7 @@ def test_threat_tests_agree_with_the_rules(played):
 
 def test_a_games_own_playout_agrees_with_playing_move_by_move(played):
     for game, path in played[1]:
-        if RANDOM_PLAYOUT not in game.capabilities:
+        if not isinstance(game, PlayoutGame):
             continue
         start = path[0]
         stream = random.Random(7)

@@ -7,8 +7,9 @@ import pytest
 
 from engine.api import Limits, load, search
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.game import RANDOM_PLAYOUT
+from engine.deadline import Deadline
 from engine.games.connect4 import Connect4
+from engine.search import mcts as mcts_search
 
 ROLLOUTS = ["random", "heuristic"]
 
@@ -162,9 +163,13 @@ def test_connect4_random_playout_plays_the_moves_a_step_by_step_playout_would():
 
 
 def test_a_games_own_playout_changes_nothing_but_the_speed(monkeypatch):
-    settings = {"iterations": 300, "seed": 4}
-    fast = mcts("connect4", {"moves": "4453"}, time_limit_ms=None, **settings)
-    monkeypatch.setattr(Connect4, "capabilities", Connect4.capabilities - {RANDOM_PLAYOUT})
-    slow = mcts("connect4", {"moves": "4453"}, time_limit_ms=None, **settings)
+    settings = mcts_search.Settings(iterations=300, seed=4)
+    game, state = load("connect4", {"moves": "4453"})
+    assert isinstance(game, mcts_search.PlayoutGame)
+    fast = mcts_search.search(game, state, settings, deadline=Deadline())
+    # A fresh class (isinstance is cached by class), on the shared game until the test ends.
+    monkeypatch.setattr(game, "__class__", type("WithoutPlayout", (Connect4,), {"random_playout": None}))
+    assert not isinstance(game, mcts_search.PlayoutGame)
+    slow = mcts_search.search(game, state, settings, deadline=Deadline())
     assert [(m.move, m.visits, m.value) for m in fast.moves] == [(m.move, m.visits, m.value) for m in slow.moves]
     assert (fast.move, fast.stats.nodes, fast.stats.leaves) == (slow.move, slow.stats.nodes, slow.stats.leaves)
