@@ -124,6 +124,10 @@ class Negamax:
         self.safe_children = (game.safe_children if ordering and not self.pruning and self.next_win == 3
                               and not self.extra.quiescence and SAFE_CHILDREN in game.capabilities else None)
         self.moves_of = game.ordered_actions if ordering else game.actions
+        # (The rules, bound once: a node calls them at every visit.)
+        self.is_terminal, self.utility, self.evaluate, self.to_move, self.result, self.key_of = (
+            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result, game.key)
+        self.immediate_win = game.immediate_win if self.has_win_test else None
         self.clock = deadline
         self.horizon = 0
         self.guesses = 0
@@ -162,12 +166,12 @@ class Negamax:
         """:meth:`negamax` without the counting: what the rules settle, then the table, null-move pruning
         and the moves (:meth:`expand`)."""
         game, stats, extra = self.game, self.stats, self.extra
-        if game.is_terminal(s):
+        if self.is_terminal(s):
             stats.leaves += 1
-            u = game.utility(s, player)
+            u = self.utility(s, player)
             return u * (WIN - ply) if self.outcome_game else u
         if self.outcome_game:
-            if self.has_win_test and game.immediate_win(s) is not None:
+            if self.has_win_test and self.immediate_win(s) is not None:
                 stats.leaves += 1
                 return WIN - ply - 1
             # Mate-distance pruning: nothing here can beat a win at the next chance, nor lose sooner.
@@ -187,10 +191,10 @@ class Negamax:
         if d <= 0:                                     # the horizon (d 0), or inside quiescence (d -1)
             stats.leaves += 1
             self.guesses += 1
-            return self.quiesce(s, alpha, beta, ply, player, d == 0) if extra.quiescence else game.evaluate(s, player)
+            return self.quiesce(s, alpha, beta, ply, player, d == 0) if extra.quiescence else self.evaluate(s, player)
         key = table_move = None
         if self.tt_capacity:
-            key = game.key(s)
+            key = self.key_of(s)
             hit = self.tt.get(key)
             if hit is not None:
                 stats.tt_hits += 1
@@ -232,13 +236,13 @@ class Negamax:
             listed, complete = self.searched_moves(s)
         moves = self.order(listed, table_move, ply, loud)
         quiet = self.reducible(s, d, moves, ply, loud) if extra.reductions else ()
-        to_move, sides, pv, tracer = game.to_move, self.sides, self.pv, self.tracer
+        to_move, result, sides, pv, tracer = self.to_move, self.result, self.sides, self.pv, self.tracer
         other = self.opponent[player]
         alpha0, best, best_mv = alpha, -math.inf, None
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
-            child = built[a] if built is not None else game.result(s, a)
+            child = built[a] if built is not None else result(s, a)
             # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
             # for the other side, as a two-player game's terminal state is.)
             mover = to_move(child)

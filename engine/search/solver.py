@@ -133,8 +133,12 @@ class Prover:
         self.game, self.deadline, self.tt_capacity, self.tracer, self.stats = (
             game, deadline, tt_capacity, tracer, stats)
         self.perspective = game.perspective(state)
+        # (The rules, bound once: a probe calls them at every node.)
+        self.is_terminal, self.utility, self.to_move, self.result, self.key_of = (
+            game.is_terminal, game.utility, game.to_move, game.result, game.key)
         self.moves_of = game.ordered_actions if ordering else game.actions
         self.safe_of = game.safe_children if ordering and SAFE_CHILDREN in game.capabilities else None
+        self.has_safe_move = game.has_safe_move if self.safe_of else None
         self.bounds_of = game.outcome_bounds if OUTCOME_BOUNDS in game.capabilities else None
         self.immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
         next_win = 3 if self.immediate_win else 1  # a player who cannot win at once wins this many plies later
@@ -158,17 +162,16 @@ class Prover:
             self.deadline.check_room(len(self.tt) * TABLE_FREE_SECONDS_PER_ENTRY)
         if ply > stats.max_depth:
             stats.max_depth = ply
-        game = self.game
-        if game.is_terminal(s):
+        if self.is_terminal(s):
             stats.leaves += 1
-            return game.utility(s, game.to_move(s)) * (WIN - ply)
+            return self.utility(s, self.to_move(s)) * (WIN - ply)
         if may_win and self.immediate_win and self.immediate_win(s) is not None:
             stats.leaves += 1
             return WIN - ply - 1
         ceiling, floor = self.ceiling_at[ply], self.floor_at[ply]
         key = table_move = hit = None
         if self.tt_capacity:
-            key = game.key(s)
+            key = self.key_of(s)
             hit = self.tt.get(key)
             if hit is not None:
                 stats.tt_hits += 1
@@ -189,7 +192,7 @@ class Prover:
             return alpha
         alpha0 = alpha
         if self.safe_of:
-            if not game.has_safe_move(s):              # every move lets the opponent win next
+            if not self.has_safe_move(s):              # every move lets the opponent win next
                 stats.leaves += 1
                 return -(WIN - ply - 2)
             floor = self.safe_floor_at[ply]
@@ -234,12 +237,12 @@ class Prover:
     def expand(self, s, alpha, beta, ply, table_move) -> tuple:
         """Search the moves of ``s``: the table's move first, then an enhanced transposition cut-off, then
         the others (only the safe ones where the game lists them). ``(best, best_move)``, fail-soft."""
-        game, tracer, node, may_win = self.game, self.tracer, self.node, self.child_may_win
+        result, tracer, node, may_win = self.result, self.tracer, self.node, self.child_may_win
         best, best_move = -math.inf, None
         if table_move is not None:                     # the table's move first, before ordering the rest
             if tracer:
                 tracer.move(ply, table_move)
-            best = -node(game.result(s, table_move), -beta, -alpha, ply + 1, may_win)
+            best = -node(result(s, table_move), -beta, -alpha, ply + 1, may_win)
             best_move = table_move
             if best > alpha:
                 alpha = best
@@ -255,7 +258,7 @@ class Prover:
                 continue
             if tracer:
                 tracer.move(ply, a)
-            v = -node(child if child is not None else game.result(s, a), -beta, -alpha, ply + 1, may_win)
+            v = -node(child if child is not None else result(s, a), -beta, -alpha, ply + 1, may_win)
             if v > best:
                 best, best_move = v, a
                 if v > alpha:
@@ -268,7 +271,7 @@ class Prover:
         """Enhanced transposition cut-off: ``(score, move)`` of the first child whose table entry already
         refutes the opponent's reply (reaches ``beta`` from this side), counted as a visit (a table hit) of
         that child, or None. (A lone child's own probe reads the same entry first.)"""
-        key_of, tt, stats = self.game.key, self.tt, self.stats
+        key_of, tt, stats = self.key_of, self.tt, self.stats
         for _, a, child in children:
             hit = tt.get(key_of(child))
             if hit is not None and -hit[1] >= beta:
@@ -297,7 +300,7 @@ class Prover:
 
     def traced_probe(self, s, alpha, beta, ply, may_win):
         """:meth:`probe`, traced: the visit's window and value from the perspective player's side."""
-        player = self.game.to_move(s)
+        player = self.to_move(s)
         entry = self.trace_visit(ply, alpha, beta, player)
         v = self.probe(s, alpha, beta, ply, may_win)
         if entry:
