@@ -221,7 +221,7 @@ def same_side(search: Negamax, child, player: int) -> bool:
 def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: int, last: int, deadline):
     """Iterative deepening: a :func:`root_pass` per depth from ``first_depth`` to ``last``, each with the
     root moves best first as the last one ranked them, and an aspiration window where the game has one
-    (:class:`Aspiration`). ``(completed, exhausted, timed_out)``: the last complete pass's ``(depth,
+    (:func:`aspiration_pass`). ``(completed, exhausted, timed_out)``: the last complete pass's ``(depth,
     scores, line)`` (None if none finished), whether a pass saw every line end by the rules (deeper is
     the same), and whether the deadline stopped it. It stops at a proven result: a win, or a loss when
     ``root_complete`` says the root's moves are all of them."""
@@ -234,11 +234,10 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
             stats.nodes += 1
             root_entry = search.trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
             search.horizon = d
-            searched = None
             if search.extra.aspiration and completed is not None and abs(completed_score) < PROVEN:
-                width = game.aspiration_width(state)
-                searched = root_pass(search, state, d, ranking, completed_score - width, completed_score + width)
-            scores, line = searched or root_pass(search, state, d, ranking)
+                scores, line = aspiration_pass(search, state, d, ranking, completed_score)
+            else:
+                scores, line = root_pass(search, state, d, ranking)
             best_score = completed_score = max(v for _, v, _ in scores)
             if not root_complete and best_score < PROVEN:
                 search.guesses += 1
@@ -259,6 +258,14 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
     except Timeout:
         return completed, False, True
     return completed, False, False
+
+
+def aspiration_pass(search: Negamax, state, d, ranking, guess: float):
+    """:func:`root_pass` in a window of the game's ``aspiration_width`` (:class:`Aspiration`) around
+    ``guess``, the last iteration's score, and again with the full window when the score falls outside
+    it (a narrow window cuts more, and the score seldom moves far)."""
+    width = search.game.aspiration_width(state)
+    return root_pass(search, state, d, ranking, guess - width, guess + width) or root_pass(search, state, d, ranking)
 
 
 def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf):

@@ -6,7 +6,7 @@ from engine.deadline import Deadline, Timeout
 from engine.games import chess, pacman, tictactoe
 from engine.result import EXACT, SOLVED, UPPER, Stats
 from engine.search.negamax import LIKELY_LOSS, Enhancements, Negamax
-from engine.search.pvs import (deepen, prove_win, root_pass, same_side, solve_share, table_line, threat_phase,
+from engine.search.pvs import (aspiration_pass, deepen, prove_win, root_pass, same_side, solve_share, table_line, threat_phase,
                                win_pass)
 from engine.search.scores import WIN
 
@@ -192,3 +192,27 @@ def test_a_leaf_without_a_mover_is_valued_for_the_other_side():
     search, state = tictactoe_search(["X..", ".O.", "..."])
     child = search.game.result(state, 1)
     assert not same_side(search, child, 0) and same_side(search, child, 1)
+
+
+class Widths:
+    """A game's aspiration window, fixed."""
+
+    def __init__(self, game, width):
+        self.game, self.width = game, width
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def aspiration_width(self, state):
+        return self.width
+
+
+def test_an_aspiration_pass_searches_again_when_the_score_falls_outside_its_window():
+    search, state = tictactoe_search(["X..", ".O.", "..."])
+    moves = search.game.actions(state)
+    scores, line = root_pass(search, state, 2, moves)
+    best = max(v for _, v, _ in scores)
+    search.game = Widths(search.game, 0.05)
+    for guess in (best, best + 1.0, best - 1.0):              # inside; far above (every move fails low); below
+        narrow, narrow_line = aspiration_pass(search, state, 2, moves, guess)
+        assert narrow_line == line and max(v for _, v, _ in narrow) == best
