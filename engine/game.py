@@ -18,13 +18,9 @@ by defining its method. What a game *is*
 """
 from collections.abc import Hashable, Iterable
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from engine.registry import EXPLICIT_CHANCE, GameType
-
-if TYPE_CHECKING:
-    from engine.deadline import Deadline
-    from engine.result import Stats
 
 # A state and a move are values only their game interprets: to the interface, and so to mypy, opaque.
 State: TypeAlias = Any
@@ -34,22 +30,24 @@ JSON: TypeAlias = Any   # a value as json.loads gives it
 CHANCE = -1
 
 # The optional capabilities a game may list in ``Game.capabilities``; each names the method it provides.
+# Methods every game has, whose defaults below are always correct and never clever:
 EVALUATION = "evaluate"              # a heuristic at every state (else only terminal states are valued)
 MOVE_ORDERING = "ordered_actions"    # the likeliest best moves first
 HASHING = "key"                      # a compact key for transposition tables (else the state itself)
-IMMEDIATE_WIN = "immediate_win"      # a cheap test for a move that wins at once
-SAFE_CHILDREN = "safe_children"      # a cheap threat test: the moves that do not lose at once
-OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result
 PLIES_BOUND = "plies_bound"          # an upper bound on the plies left
-# Forward-pruning and horizon knowledge (alpha-beta's PVS uses each when listed):
-QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (captures): quiescence, reductions
-EXTENSIONS = "forcing"               # states searched one ply deeper (in check)
-NULL_MOVE = "null_move"              # passing the turn, where that is no likely zugzwang
-REPETITION = "repeated"              # a state that occurred before in the game: scored a draw in a search
-ASPIRATION = "aspiration_width"      # how far the next iteration's score is likely to move
-ENDGAME_SOLVER = "solve_endgame"     # an exact solver of its own for the final score, near the end
 CANDIDATES = "candidate_actions"     # forward pruning: the few moves worth searching, threats first
-THREATS = "threat_win"               # a threat-space search: forced wins far beyond a search's horizon
+# Hooks a game adds for particular searches, which Game does not have: each is a ``typing.Protocol`` in the
+# module of the search that uses it, which states its contract.
+IMMEDIATE_WIN = "immediate_win"      # a cheap test for a move that wins at once (search.solver.ImmediateWin)
+SAFE_CHILDREN = "safe_children"      # the moves that do not lose at once (search.solver.SafeChildren)
+OUTCOME_BOUNDS = "outcome_bounds"    # a strategy argument bounding the result (search.solver.OutcomeBounds)
+QUIESCENCE = "noisy_actions"         # the moves that swing the evaluation (search.negamax.Quiescence)
+EXTENSIONS = "forcing"               # states searched one ply deeper, in check (search.negamax.Extensions)
+NULL_MOVE = "null_move"              # passing the turn, where no likely zugzwang (search.negamax.NullMove)
+REPETITION = "repeated"              # a state that occurred before in the game (search.negamax.Repetition)
+ASPIRATION = "aspiration_width"      # how far the next iteration's score may move (search.pvs.Aspiration)
+THREATS = "threat_win"               # a threat-space search for forced wins (search.pvs.ThreatSpace)
+ENDGAME_SOLVER = "solve_endgame"     # an exact solver of the final score (search.endgame.EndgameSolver)
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                           PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
                           ENDGAME_SOLVER, CANDIDATES, THREATS})
@@ -76,7 +74,9 @@ class Game:
       writes; responses then carry each move in it too.
     - ``capabilities``: the optional capabilities (see :data:`CAPABILITIES`) this game implements. A
       method of a capability the game does not list keeps the default below, which is always correct
-      and never clever. The contract suite checks the list against the methods.
+      and never clever; a hook for one search (``safe_children``, ``forcing``...) is not a method of
+      ``Game``, and the game defines it only to list it. The contract suite checks the list against the
+      methods and the hooks' protocols.
 
     A game's class that sets ``game_type`` takes ``players``, ``has_chance``, ``zero_sum``,
     ``outcome_game`` and ``utility_bounds`` from it (its ``players``, ``chance``, ``zero_sum``,
@@ -169,78 +169,6 @@ class Game:
         where it is not, a search can prove no loss nor draw at ``state``, only wins."""
         return self.ordered_actions(state), True
 
-    def threat_win(self, state: State, deadline: "Deadline", stats: "Stats") -> list[Move] | None:
-        """Outcome games whose players alternate, with a threat-space search (five in a row: continuous
-        fours and threes): a line that wins by force for the player to move, ``[a1, d1, ..., an]``, its
-        moves and the opponent's replies along the longest defence, the win coming within ``len(line)``
-        plies whatever the opponent plays; or None when none is found (which proves nothing). Bounded
-        by the game's own budget and by ``deadline``, whose ``Timeout`` it lets through. The positions
-        the threat search visits are added to ``stats.nodes`` (a :class:`~engine.result.Stats`), however
-        it ends."""
-        return None
-
-    def threat_defences(self, state: State, deadline: "Deadline", stats: "Stats") -> list[Move] | None:
-        """With :meth:`threat_win`: when the opponent, were it to move, would have such a win, the moves
-        that may stop it (those after which the game's threat search finds it no longer, else those it
-        could not decide), an empty list when none does; None when the opponent has no such win. Bounded
-        and counted like :meth:`threat_win`."""
-        return None
-
-    def immediate_win(self, state: State) -> Move | None:
-        """A move that wins at once for the player to move, or None. Only outcome games with a cheap
-        test override this; searches that use it skip generating the winning child."""
-        return None
-
-    def safe_children(self, state: State) -> list[tuple[float, Move, State]] | None:
-        """Outcome games with a cheap threat test (after Pons' Connect Four solver): for a ``state``
-        whose player to move cannot win at once, ``(score, move, child)`` for the moves after which the
-        opponent cannot win at once either, the likeliest best first (the game's ordering score, higher
-        first, comes along as the sort left it); None when the game has no such test. Every
-        other move lets the opponent win on the next ply, so an exact solver may search only these (an
-        empty list: the player to move loses in two plies) and need not test their children for an
-        immediate win. The children come along because ordering the moves often builds them anyway."""
-        return None
-
-    def has_safe_move(self, state: State) -> bool:
-        """Whether :meth:`safe_children` would list any move: a solver that only needs to know (a safe
-        move puts off any loss by two plies, and that may settle its window) asks this cheaper question."""
-        return bool(self.safe_children(state))
-
-    def outcome_bounds(self, state: State) -> tuple[float, float] | None:
-        """Outcome games with a cheap strategy argument: ``(lowest, highest)``, utilities between which
-        the result of ``state`` for the player to move is known to lie however the game goes on (a win,
-        draw or loss bound says nothing of when the game ends), or None when nothing is known. An exact
-        solver uses them to narrow its window before searching; they hold for every state, so they are
-        checked where they pay."""
-        return None
-
-    def noisy_actions(self, state: State) -> list[tuple[float, Move]]:
-        """``(gain, move)`` for the legal moves that can swing the evaluation at once (chess: captures and
-        promotions), the likeliest best first; ``gain`` bounds how much the move can raise the mover's
-        evaluation. A search's horizon goes on through these (quiescence, with delta pruning by
-        ``gain``), and only the other, quiet moves are reduced late in a move list."""
-        return []
-
-    def forcing(self, state: State) -> bool:
-        """Whether ``state`` is forcing (chess: the side to move is in check): a search looks one ply
-        deeper there, never reduces its moves and never passes."""
-        return False
-
-    def null_move(self, state: State) -> State | None:
-        """The state with the turn passed to the opponent, for null-move pruning; None where passing is
-        not allowed or likely better than every move (zugzwang)."""
-        return None
-
-    def repeated(self, state: State) -> bool:
-        """Whether the position occurred earlier in the game: a search may score it as a draw (the side
-        that repeated could repeat again), and prefers progress elsewhere."""
-        return False
-
-    def aspiration_width(self, state: State) -> float:
-        """Half the width of the window around the last iteration's score that the next iteration of a
-        deepening search tries first."""
-        raise NotImplementedError
-
     def perspective(self, state: State) -> int:
         """The player whose point of view a search's root value takes: the player to move."""
         return self.to_move(state)
@@ -253,15 +181,6 @@ class Game:
     def states_bound(self, state: State) -> int | None:
         """An upper bound on the states below ``state``, itself included (an explicit tree: its nodes), if
         known: no depth-first search of ``state`` visits more."""
-        return None
-
-    def solve_endgame(self, state: State, deadline: "Deadline", ordering: bool, tt_capacity: int,
-                      stats: "Stats") -> "Solution | None":
-        """Games whose result is a score (Othello's final disc difference) and that solve their last
-        moves with a specialised exact solver: the :class:`Solution` of ``state`` for the player to move,
-        or None at once when ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity``
-        (0: no table) are the search's settings; the solver adds what it visits to ``stats`` and raises
-        :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
         return None
 
     def end_reason(self, state: State) -> str | None:
@@ -324,7 +243,7 @@ class Game:
 
 
 class Solution(NamedTuple):
-    """What a game's endgame solver proved (:meth:`Game.solve_endgame`), for the player to move: ``score``,
+    """What a game's endgame solver proved (:class:`engine.search.endgame.EndgameSolver`), for the player to move: ``score``,
     the final score with perfect play by both, in the game's own units (positive: a win); ``pv``, a perfect
     line to the end of the game (its length is the plies to the end); ``moves``, ``(move, score, bound)``
     for every root move, ``bound`` ``"exact"`` or ``"upper"`` (the move scores at most that)."""

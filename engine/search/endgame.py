@@ -1,4 +1,4 @@
-"""A game's own endgame solver (:meth:`engine.game.Game.solve_endgame`) as a search answer.
+"""A game's own endgame solver (:class:`EndgameSolver`) as a search answer.
 
 Othello scores its endgames by the final disc difference, not by win/draw/loss: a position the game's
 solver proves answers with that score as its ``value`` (from the perspective player's point of view), the
@@ -10,13 +10,28 @@ solver), proves the winner but not the score: :func:`scored_outcome` has the gam
 position in the time left, and drops the ``outcome`` when it cannot. A position reported solved always
 carries the final score as its value.
 """
+from typing import Protocol, runtime_checkable
+
 from engine.deadline import Timeout
-from engine.game import ENDGAME_SOLVER
+from engine.game import ENDGAME_SOLVER, Solution
 from engine.result import LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import finish, outcome_of
 
 
+@runtime_checkable
+class EndgameSolver(Protocol):
+    """Games whose result is a score (Othello's final disc difference) and that solve their last moves
+    with a specialised exact solver; capability :data:`~engine.game.ENDGAME_SOLVER`."""
+
+    def solve_endgame(self, state, deadline, ordering: bool, tt_capacity: int, stats) -> Solution | None:
+        """The :class:`~engine.game.Solution` of ``state`` for the player to move, or None at once when
+        ``state`` lies beyond the solver's reach. ``ordering`` and ``tt_capacity`` (0: no table) are the
+        search's settings; the solver adds what it visits to ``stats`` and raises
+        :class:`~engine.deadline.Timeout` when ``deadline`` passes."""
+
+
 def has_endgame_solver(game) -> bool:
+    """Whether the game lists its own endgame solver (:class:`EndgameSolver`) among its capabilities."""
     return ENDGAME_SOLVER in game.capabilities
 
 

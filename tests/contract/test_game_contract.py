@@ -8,10 +8,20 @@ import random
 import pytest
 
 import engine.api
-from engine.game import (CAPABILITIES, CHANCE, EVALUATION, IMMEDIATE_WIN, MOVE_ORDERING,
-                         SAFE_CHILDREN, Game)
+from engine.game import (ASPIRATION, CAPABILITIES, CHANCE, ENDGAME_SOLVER, EVALUATION, EXTENSIONS, IMMEDIATE_WIN,
+                         MOVE_ORDERING, NULL_MOVE, OUTCOME_BOUNDS, QUIESCENCE, REPETITION,
+                         SAFE_CHILDREN, THREATS, Game)
 from engine.registry import GAME_MODULES, NO_CHANCE, game_type
+from engine.search.endgame import EndgameSolver
 from engine.search.mcts import PlayoutGame
+from engine.search.negamax import Extensions, NullMove, Quiescence, Repetition
+from engine.search.pvs import Aspiration, ThreatSpace
+from engine.search.solver import ImmediateWin, OutcomeBounds, SafeChildren
+
+# The hooks a game adds for one search: the protocol that states each one's contract, in that search's module.
+HOOKS = {IMMEDIATE_WIN: ImmediateWin, SAFE_CHILDREN: SafeChildren, OUTCOME_BOUNDS: OutcomeBounds,
+         QUIESCENCE: Quiescence, EXTENSIONS: Extensions, NULL_MOVE: NullMove, REPETITION: Repetition,
+         ASPIRATION: Aspiration, THREATS: ThreatSpace, ENDGAME_SOLVER: EndgameSolver}
 
 PLAYOUTS = 3          # per starting state
 MAX_PLIES = 120       # a playout stops here if the game has not ended
@@ -69,11 +79,26 @@ def test_the_declared_type_is_the_games(played):
             assert tuple(game.utility_bounds) == tuple(declared.utility_bounds)
 
 
+def test_every_capability_is_a_game_method_or_a_searchs_hook():
+    """``Game`` has a default for each of its own capabilities and none of the hooks, which their
+    protocols describe (each names its capability's method)."""
+    hooks = set(HOOKS)
+    assert hooks <= CAPABILITIES
+    assert {c for c in CAPABILITIES if hasattr(Game, c)} == CAPABILITIES - hooks
+    for capability, hook in HOOKS.items():
+        assert not hasattr(Game, capability) and hasattr(hook, capability), capability
+        assert not isinstance(Game(), hook), capability
+
+
 def test_listed_capabilities_are_implemented(played):
-    """A capability the game lists has its own method (the default is the one for games without it)."""
+    """A capability the game lists has its own method (the default is the one for games without it), and
+    a hook the methods of its protocol."""
     for game, _ in played[1]:
         for capability in game.capabilities:
-            assert getattr(type(game), capability) is not getattr(Game, capability), capability
+            if capability in HOOKS:
+                assert isinstance(game, HOOKS[capability]), capability
+            else:
+                assert getattr(type(game), capability) is not getattr(Game, capability), capability
 
 
 def test_states_are_never_changed_in_place(played):

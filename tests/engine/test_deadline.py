@@ -60,9 +60,9 @@ def test_a_full_table_is_not_cleared_when_that_would_overrun_the_deadline(monkey
     """Clearing a big table cannot poll the clock, so it starts only if it fits before the deadline: made
     to look hopelessly slow, the first compaction of a small table stops the solve at once, flagged."""
     from engine.api import Limits
-    from engine.search import pvs, solver
+    from engine.search import negamax, solver
     monkeypatch.setattr(solver, "TABLE_SECONDS_PER_ENTRY", 1000.0)
-    monkeypatch.setattr(pvs, "TABLE_SECONDS_PER_ENTRY", 1000.0)
+    monkeypatch.setattr(negamax, "TABLE_SECONDS_PER_ENTRY", 1000.0)
     moves = "5562347631247347631431"
     python = {"name": "alphabeta", "core": "python"}   # the Python core's tables
     r = search("connect4", {"moves": moves}, python, time_limit_ms=60_000, limits=Limits(tt_max_entries=64))

@@ -1,6 +1,6 @@
 """The enhanced alpha-beta of large m,n,k boards (81 cells or more: 9 x 9 to 19 x 19, gomoku among them) on the
 compiled core (native/src/search/pvs.hpp with the game's knowledge) against the Python reference
-(engine/search/pvs.py): forward pruning to the candidate moves (with ``complete`` and LIKELY_LOSS), one more ply at
+(engine/search/pvs.py, engine/search/negamax.py): forward pruning to the candidate moves (with ``complete`` and LIKELY_LOSS), one more ply at
 forcing states, and the root's threat phase (the mover's forced win played; the opponent's restricting the root to
 the moves that stop it).
 

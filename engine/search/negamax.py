@@ -1,0 +1,400 @@
+"""The node search of the principal-variation search (:mod:`engine.search.pvs`): fail-soft negamax with
+null-window scouts, a bounded transposition table, move ordering and, where the game lists them, the
+enhancements of chess programs (:class:`Enhancements`).
+
+Scores are negamax scores: the score of a node is for the player ``player`` who is to move there (or plays
+on that player's side, as Pacman's ghosts share one), and a child of the other side is searched with the
+window negated. In outcome games a win reached at ply ``p`` scores ``WIN - p``, a loss ``-(WIN - p)``
+(:mod:`engine.search.scores`).
+"""
+from dataclasses import dataclass
+import math
+from typing import Any, Protocol, runtime_checkable
+
+from engine.deadline import Deadline
+from engine.game import (ASPIRATION, CANDIDATES, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION,
+                         SAFE_CHILDREN)
+from engine.search.common import declares, sides_of
+from engine.search.scores import (PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
+                                  TT_LOWER, TT_UPPER, WIN, from_table, to_table)
+from engine.search.scores import as_value as score_value
+
+# Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
+NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
+# Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
+# after the first dozen), and searched again in full if they beat alpha after all.
+LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+# Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
+# guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
+LIKELY_LOSS = -1.0
+
+
+@runtime_checkable
+class Quiescence(Protocol):
+    """A game whose evaluation some moves swing at once (chess: captures and promotions); capability
+    :data:`~engine.game.QUIESCENCE`."""
+
+    def noisy_actions(self, state) -> list:
+        """``(gain, move)`` for the legal moves that can swing the evaluation at once, the likeliest best
+        first; ``gain`` bounds how much the move can raise the mover's evaluation. The horizon goes on
+        through these (quiescence, with delta pruning by ``gain``), and only the other, quiet moves are
+        reduced late in a move list."""
+
+
+@runtime_checkable
+class Extensions(Protocol):
+    """A game with forcing states (chess: in check); capability :data:`~engine.game.EXTENSIONS`."""
+
+    def forcing(self, state) -> bool:
+        """Whether ``state`` is forcing: the search looks one ply deeper there, never reduces its moves
+        and never passes."""
+
+
+@runtime_checkable
+class NullMove(Protocol):
+    """A game where passing the turn is a fair test of a position; capability
+    :data:`~engine.game.NULL_MOVE`."""
+
+    def null_move(self, state):
+        """The state with the turn passed to the opponent; None where passing is not allowed or likely
+        better than every move (zugzwang)."""
+
+
+@runtime_checkable
+class Repetition(Protocol):
+    """A game whose positions may repeat; capability :data:`~engine.game.REPETITION`."""
+
+    def repeated(self, state) -> bool:
+        """Whether the position occurred earlier in the game: the search scores it as a draw (the side
+        that repeated could repeat again), and prefers progress elsewhere."""
+
+
+@dataclass(frozen=True)
+class Enhancements:
+    """Which of the game-knowledge enhancements a search uses: those the game lists among its
+    capabilities, in a game whose players alternate (each relies on a ply passing the turn)."""
+
+    quiescence: bool = False
+    extensions: bool = False
+    null_move: bool = False
+    repetition: bool = False
+    aspiration: bool = False
+    reductions: bool = False
+
+    @classmethod
+    def of(cls, game, ordering: bool, tracing: bool) -> "Enhancements":
+        """Null moves and reductions need move ordering (killers, noisy moves) and are off in a traced
+        search, whose trace should show every move."""
+        if not declares(game, "alternating"):
+            return cls()
+        listed = game.capabilities
+        return cls(quiescence=QUIESCENCE in listed, extensions=EXTENSIONS in listed,
+                   null_move=NULL_MOVE in listed and ordering and not tracing,
+                   repetition=REPETITION in listed, aspiration=ASPIRATION in listed,
+                   reductions=QUIESCENCE in listed and ordering and not tracing)
+
+
+class Negamax:
+    """One search's node search and its memory: the transposition table, killers, history and the
+    principal variation below each ply. It counts into ``stats`` (a :class:`~engine.result.Stats`); a
+    trace (``tracer``) shows windows and values from the point of view of ``perspective``.
+
+    The root phases (:mod:`engine.search.pvs`) may set ``extra`` (the enhancements in use), ``clock``
+    (the deadline the nodes poll), ``horizon`` (the current iteration's depth, the extensions' cap) and
+    read ``guesses`` (the nodes of the current pass valued by anything but the rules: the horizon, the
+    table, a repetition)."""
+
+    def __init__(self, game, perspective: int, deadline: Deadline, ordering: bool, tt_capacity: int, tracer,
+                 stats):
+        self.game, self.perspective, self.ordering, self.tt_capacity, self.tracer, self.stats = (
+            game, perspective, ordering, tt_capacity, tracer, stats)
+        self.sides = sides = sides_of(game)
+        # For each player, the first player of the other side (a side's players share one utility).
+        self.opponent = [next((q for q, side in enumerate(sides) if side != sides[p]), p) for p in range(len(sides))]
+        self.pruning = ordering and CANDIDATES in game.capabilities
+        self.outcome_game = game.outcome_game
+        self.has_win_test = self.outcome_game and IMMEDIATE_WIN in game.capabilities
+        # A player who cannot win at once wins at the soonest two plies later, if the players alternate.
+        self.next_win = 3 if self.has_win_test and declares(game, "alternating") else 1
+        self.extra = Enhancements.of(game, ordering, tracer is not None)
+        # Safe children (Connect Four): below the root, a node whose player cannot win at once searches
+        # only the moves after which the opponent cannot win at once either, with the children the game
+        # built while ordering them; the others lose in two plies, and a node without a safe move is that
+        # loss. As in the exact solver, this needs the immediate-win test and players that alternate.
+        self.safe_children = (game.safe_children if ordering and not self.pruning and self.next_win == 3
+                              and not self.extra.quiescence and SAFE_CHILDREN in game.capabilities else None)
+        self.moves_of = game.ordered_actions if ordering else game.actions
+        # (The rules, bound once: a node calls them at every visit.)
+        self.is_terminal, self.utility, self.evaluate, self.to_move, self.result, self.key_of = (
+            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result, game.key)
+        self.immediate_win: Any = game.immediate_win if self.has_win_test else None
+        self.clock = deadline
+        self.horizon = 0
+        self.guesses = 0
+        self.tt: dict[Any, Any] = {}
+        self.killers: dict[int, list[Any]] = {}
+        self.history: dict[Any, int] = {}
+        self.pv: dict[Any, Any] = {}
+
+    def searched_moves(self, s) -> tuple:
+        """The moves a node searches and whether they are complete (see ``Game.candidate_actions``)."""
+        return self.game.candidate_actions(s) if self.pruning else (self.moves_of(s), True)
+
+    def as_value(self, score: float) -> float:
+        """A score as a value (a win's distance taken off)."""
+        return score_value(score, self.outcome_game)
+
+    # --- a node ---
+
+    def negamax(self, s, d: int, alpha: float, beta: float, ply: int, player: int) -> float:
+        """The score of ``s`` for ``player`` (to move in ``s``, or on that player's side; at a terminal
+        ``s``, the player whose turn it would be), searched ``d`` plies deep; fail-soft: a result
+        ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, anything between is exact."""
+        stats = self.stats
+        stats.nodes += 1
+        if not stats.nodes & Deadline.CHECK_MASK:
+            self.clock.check_room(len(self.tt) * TABLE_FREE_SECONDS_PER_ENTRY)
+        if ply > stats.max_depth:
+            stats.max_depth = ply
+        self.pv[ply] = []
+        if self.tracer is None:
+            return self.node(s, d, alpha, beta, ply, player)
+        entry = self.trace_visit(ply, alpha, beta, player)
+        v = self.node(s, d, alpha, beta, ply, player)
+        if entry:
+            entry["value"] = self.as_value(v if self.sides[player] == self.sides[self.perspective] else -v)
+        return v
+
+    def node(self, s, d, alpha, beta, ply, player):
+        """:meth:`negamax` without the counting: what the rules settle, then the table, null-move pruning
+        and the moves (:meth:`expand`)."""
+        game, stats, extra = self.game, self.stats, self.extra
+        if self.is_terminal(s):
+            stats.leaves += 1
+            u = self.utility(s, player)
+            return u * (WIN - ply) if self.outcome_game else u
+        if self.outcome_game:
+            if self.has_win_test and self.immediate_win(s) is not None:
+                stats.leaves += 1
+                return WIN - ply - 1
+            # Mate-distance pruning: nothing here can beat a win at the next chance, nor lose sooner.
+            floor, ceiling = -(WIN - ply - 1), WIN - ply - self.next_win
+            if alpha < floor:
+                alpha = floor
+            if beta > ceiling:
+                beta = ceiling
+            if alpha >= beta:
+                return alpha
+        if extra.repetition and ply and game.repeated(s):
+            stats.leaves += 1
+            self.guesses += 1
+            return 0.0                                 # a repetition: either side could repeat again
+        if extra.extensions and d >= 0 and ply < 2 * self.horizon and game.forcing(s):
+            d += 1
+        if d <= 0:                                     # the horizon (d 0), or inside quiescence (d -1)
+            stats.leaves += 1
+            self.guesses += 1
+            return self.quiesce(s, alpha, beta, ply, player, d == 0) if extra.quiescence else self.evaluate(s, player)
+        key = table_move = None
+        if self.tt_capacity:
+            key = self.key_of(s)
+            hit = self.tt.get(key)
+            if hit is not None:
+                stats.tt_hits += 1
+                hit_depth, flag, score, table_move = hit
+                if hit_depth >= d:
+                    score = from_table(score, ply)
+                    if (flag == TT_EXACT or (flag == TT_LOWER and score >= beta)
+                            or (flag == TT_UPPER and score <= alpha)):
+                        self.guesses += 1
+                        return score
+                    if flag == TT_LOWER:
+                        if score > alpha:
+                            alpha = score
+                    elif score < beta:
+                        beta = score
+        # Null-move pruning at scout nodes (a null window: off the principal variation).
+        if extra.null_move and d >= NULL_MIN_DEPTH and beta == math.nextafter(alpha, math.inf) \
+                and abs(beta) < PROVEN:
+            v = self.null_move_score(s, d, beta, ply, player)
+            if v is not None:
+                self.guesses += 1
+                return v
+        return self.expand(s, d, alpha, beta, ply, player, key, table_move)
+
+    def expand(self, s, d, alpha, beta, ply, player, key, table_move):
+        """Search the moves of ``s`` (PVS: the first with the window, the others with a null window
+        first, reduced when late and quiet), keep the result in the table under ``key``; the node's
+        score, as :meth:`negamax`'s."""
+        game, stats, extra = self.game, self.stats, self.extra
+        loud = [a for _, a in game.noisy_actions(s)] if extra.quiescence and self.ordering else ()
+        built = None
+        if self.safe_children is not None:
+            built = {a: child for _, a, child in self.safe_children(s)}
+            if not built:                              # every move lets the opponent win at once
+                stats.leaves += 1
+                return -(WIN - ply - 2)
+            listed, complete = list(built), True
+        else:
+            listed, complete = self.searched_moves(s)
+        moves = self.order(listed, table_move, ply, loud)
+        quiet = self.reducible(s, d, moves, ply, loud) if extra.reductions else ()
+        to_move, result, sides, pv, tracer = self.to_move, self.result, self.sides, self.pv, self.tracer
+        other = self.opponent[player]
+        alpha0, best, best_mv = alpha, -math.inf, None
+        for i, a in enumerate(moves):
+            if tracer:
+                tracer.move(ply, a)
+            child = built[a] if built is not None else result(s, a)
+            # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
+            # for the other side, as a two-player game's terminal state is.)
+            mover = to_move(child)
+            same = mover == player or sides[mover] == sides[player] and mover >= 0
+            if i == 0:
+                v = self.child_score(child, same, d, alpha, beta, ply, player, other)
+            else:
+                scout = math.nextafter(alpha, math.inf)
+                # No reduction once a proven score is in the window: a shallower search could hide the
+                # defence against a mate, or the shorter mate.
+                reduction = self.late_move_reduction(i, a, child, quiet) if quiet and abs(alpha) < PROVEN else 0
+                v = self.child_score(child, same, d - reduction, alpha, scout, ply, player, other)
+                if reduction and v > alpha:
+                    v = self.child_score(child, same, d, alpha, scout, ply, player, other)
+                if alpha < v < beta:
+                    v = self.child_score(child, same, d, alpha, beta, ply, player, other)
+            if v > best:
+                best, best_mv = v, a
+                if v > alpha:
+                    alpha = v
+                    pv[ply] = [a] + pv[ply + 1]
+                    if v >= beta:
+                        stats.cutoffs += 1
+                        if self.ordering:
+                            self.remember_cutoff(a, ply, d)
+                        break
+        if not complete and best < PROVEN:             # a move left out might do better than these
+            self.guesses += 1
+            best = max(best, LIKELY_LOSS)
+        if self.tt_capacity:
+            self.store(key, d, best, alpha0, beta, ply, best_mv)
+        return best
+
+    def child_score(self, child, same: bool, d, alpha, beta, ply, player, other):
+        """The child's score for ``player``: searched as is when a player of ``player``'s side moves
+        there (``same``), negated (with the window mirrored) for ``other``, a player of the other side,
+        when not."""
+        if same:
+            return self.negamax(child, d - 1, alpha, beta, ply + 1, player)
+        return -self.negamax(child, d - 1, -beta, -alpha, ply + 1, other)
+
+    def store(self, key, d, best, alpha0, beta, ply, best_mv) -> None:
+        """Keep a node's result in the table: an upper bound if it did not beat ``alpha0`` (the window's
+        low end when the moves began), a lower bound if it reached ``beta``, else exact; the score counted
+        from the node (:func:`~engine.search.scores.to_table`). A full table is cleared first."""
+        tt = self.tt
+        if len(tt) >= self.tt_capacity:
+            self.clock.check_room(len(tt) * TABLE_SECONDS_PER_ENTRY)
+            tt.clear()
+        flag = TT_UPPER if best <= alpha0 else TT_LOWER if best >= beta else TT_EXACT
+        tt[key] = (d, flag, to_table(best, ply), best_mv)
+
+    # --- the enhancements that need the game's knowledge (see Enhancements) ---
+
+    def quiesce(self, s, alpha, beta, ply, player, first: bool):
+        """The score of non-terminal ``s`` for ``player`` (to move) at the horizon, fail-soft in
+        ``(alpha, beta)`` like :meth:`negamax`: the player may stand pat on the evaluation or play on
+        through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
+        (delta pruning); their children are searched as :meth:`negamax` nodes of depth -1, quiescence
+        again. In a forcing state (check) at the horizon itself (``first``) there is no standing pat,
+        every move is searched; deeper, only the noisy moves are (a checkmate is terminal, and found as
+        such), which keeps capture-check sequences from exploding."""
+        game = self.game
+        other = self.opponent[player]
+        if first and self.extra.extensions and game.forcing(s):
+            best, candidates = -math.inf, [(None, a) for a in self.searched_moves(s)[0]]
+        else:
+            best = stand = game.evaluate(s, player)
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            candidates = [(gain, a) for gain, a in game.noisy_actions(s) if stand + gain > alpha]
+        for _, a in candidates:
+            if self.tracer:
+                self.tracer.move(ply, a)
+            v = -self.negamax(game.result(s, a), -1, -beta, -alpha, ply + 1, other)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    self.pv[ply] = [a] + self.pv[ply + 1]
+                    if v >= beta:
+                        break
+        return best
+
+    def null_move_score(self, s, d, beta, ply, player):
+        """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a
+        shallower search, a real move would too (no zugzwang: the game refuses passes where one is
+        likely). The score to cut with (never a proven one: a pass proves nothing), or None."""
+        if self.game.evaluate(s, player) < beta:
+            return None
+        passed = self.game.null_move(s)
+        if passed is None:
+            return None
+        v = -self.negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1,
+                          self.opponent[player])
+        if v < beta:
+            return None
+        return beta if v >= PROVEN else v
+
+    def reducible(self, s, d, moves, ply, loud):
+        """The moves that late-move reductions may reduce at this node: quiet ones (not among the
+        ``loud`` noisy moves, not a killer), none at shallow depths or in a forcing state."""
+        if d < LMR_MIN_DEPTH or len(moves) <= LMR_FIRST or (self.extra.extensions and self.game.forcing(s)):
+            return ()
+        spared = set(loud).union(self.killers.get(ply, ()))
+        return {a for a in moves[LMR_FIRST:] if a not in spared}
+
+    def late_move_reduction(self, i: int, a, child, quiet) -> int:
+        """How many plies shallower the ``i``-th move ``a`` (leading to ``child``) is searched first."""
+        if i < LMR_FIRST or a not in quiet or (self.extra.extensions and self.game.forcing(child)):
+            return 0
+        return 2 if i >= LMR_DEEPER_AFTER else 1
+
+    # --- move ordering ---
+
+    def order(self, moves, table_move, ply, loud=()):
+        """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA),
+        the killers, and the other moves by their history, ties in the game's order (safe children: in the
+        game's order, by their threat scores)."""
+        if not self.ordering:
+            if table_move is not None and moves[0] != table_move:
+                moves = [table_move] + [m for m in moves if m != table_move]
+            return moves
+        if loud:
+            noisy = set(loud)
+            moves = [m for m in moves if m not in noisy]
+        # (Threat scores order safe children better than history: at depth 8 in Connect Four, 6% fewer
+        # nodes and a fifth less time on 13 positions.)
+        history = self.history
+        if history and self.safe_children is None:
+            moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
+        first = [m for m in (table_move, *loud, *self.killers.get(ply, ()))
+                 if m is not None and (m in moves or m in loud)]
+        if first:
+            moves = list(dict.fromkeys(first + list(moves)))
+        return moves
+
+    def remember_cutoff(self, move, ply: int, d: int) -> None:
+        """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history."""
+        slot = self.killers.setdefault(ply, [])
+        if move not in slot:
+            slot.insert(0, move)
+            del slot[2:]
+        self.history[move] = self.history.get(move, 0) + d * d
+
+    def trace_visit(self, ply, alpha, beta, player):
+        """Trace a visit with the window as the perspective player sees it."""
+        if self.sides[player] == self.sides[self.perspective]:
+            return self.tracer.visit(ply, self.as_value(alpha), self.as_value(beta))
+        return self.tracer.visit(ply, self.as_value(-beta), self.as_value(-alpha))

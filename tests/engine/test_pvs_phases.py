@@ -1,0 +1,218 @@
+"""The phases of the principal-variation search (engine/search/pvs.py) and the parts of its node search
+(engine/search/negamax.py), each alone."""
+import math
+
+from engine.deadline import Deadline, Timeout
+from engine.games import chess, pacman, tictactoe
+from engine.result import EXACT, SOLVED, UPPER, Stats
+from engine.search.negamax import LIKELY_LOSS, Enhancements, Negamax
+from engine.search.pvs import (aspiration_pass, deepen, prove_win, root_pass, same_side, solve_share, table_line, threat_phase,
+                               win_pass)
+from engine.search.scores import WIN
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 1"   # white's c1 bishop takes g5
+
+
+def negamax(game, state, ordering=True, tt_capacity=1000, tracer=None):
+    return Negamax(game, game.perspective(state), Deadline(None), ordering, tt_capacity, tracer, Stats())
+
+
+def tictactoe_search(board, **kw):
+    game, state = tictactoe.load({"board": board})
+    return negamax(game, state, **kw), state
+
+
+def test_the_enhancements_are_those_the_game_lists_where_players_alternate():
+    game, _ = chess.load({"fen": START})
+    assert Enhancements.of(game, True, False) == Enhancements(True, True, True, True, True, True)
+    traced = Enhancements.of(game, True, True)                 # a trace shows every move: no forward pruning
+    assert not traced.null_move and not traced.reductions and traced.quiescence
+    assert not Enhancements.of(game, False, False).null_move
+    ghosts, _ = pacman.load(pacman.GAME_TYPE.initial_state)    # the players do not alternate
+    assert Enhancements.of(ghosts, True, False) == Enhancements()
+
+
+def test_moves_are_ordered_table_move_then_killers_then_history():
+    search, _ = tictactoe_search(["...", "...", "..."])
+    search.history, search.killers = {5: 10, 7: 3}, {1: [2]}
+    assert search.order([0, 1, 2, 5, 7], 0, 1) == [0, 2, 5, 7, 1]
+    plain, _ = tictactoe_search(["...", "...", "..."], ordering=False)
+    assert plain.order([0, 1, 2], 2, 0) == [2, 0, 1]
+
+
+def test_a_cutoff_makes_a_killer_and_earns_history():
+    search, _ = tictactoe_search(["...", "...", "..."])
+    for move in (4, 0, 4, 8):
+        search.remember_cutoff(move, 2, 3)
+    assert search.killers[2] == [8, 0] and search.history == {4: 18, 0: 9, 8: 9}
+
+
+def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    moves = game.actions(state)
+    search.killers[0] = [moves[4]]
+    assert search.reducible(state, 2, moves, 0, ()) == ()     # too shallow
+    quiet = search.reducible(state, 3, moves, 0, [moves[3]])
+    assert quiet == set(moves[5:])
+    child = game.result(state, moves[5])
+    assert search.late_move_reduction(2, moves[2], child, quiet) == 0
+    assert search.late_move_reduction(5, moves[5], child, quiet) == 1
+    assert search.late_move_reduction(12, moves[5], child, quiet) == 2
+
+
+def test_quiescence_plays_on_through_a_capture_and_stands_pat_above_beta():
+    game, state = chess.load({"fen": HANGING_QUEEN})
+    search = negamax(game, state)
+    white = game.to_move(state)
+    stand = game.evaluate(state, white)
+    assert search.quiesce(state, -math.inf, math.inf, 0, white, False) > stand + 0.05   # a queen: 0.09
+    assert search.quiesce(state, -math.inf, stand - 1, 0, white, False) == stand
+
+
+def test_a_pass_that_keeps_the_score_above_beta_cuts():
+    game, state = chess.load({"fen": HANGING_QUEEN})
+    search = negamax(game, state)
+    white = game.to_move(state)
+    stand = game.evaluate(state, white)
+    assert search.null_move_score(state, 3, stand + 1, 0, white) is None    # below beta: no pass tried
+    assert search.stats.nodes == 0
+    cut = search.null_move_score(state, 3, stand - 0.2, 0, white)
+    assert cut is not None and cut >= stand - 0.2 and search.stats.nodes > 0
+
+
+def test_a_node_whose_candidates_all_lose_is_a_likely_loss_when_moves_were_left_out():
+    search, state = tictactoe_search(["X.X", ".O.", "..."])
+
+    def searched_moves(s):                                 # O's block left out at the root
+        moves = search.game.actions(s)
+        return ([m for m in moves if m != 1][:1], False) if s == state else (moves, True)
+
+    search.searched_moves = searched_moves
+    assert search.negamax(state, 2, -math.inf, math.inf, 0, 1) == LIKELY_LOSS    # O to move: X wins anyway
+
+
+class Threats:
+    """A game's threat-space search, scripted."""
+
+    def __init__(self, win=None, defences=None):
+        self.win, self.defences = win, defences
+
+    def threat_win(self, state, deadline, stats):
+        stats.nodes += 5
+        if self.win is Timeout:
+            raise Timeout()
+        return self.win
+
+    def threat_defences(self, state, deadline, stats):
+        stats.nodes += 7
+        return self.defences
+
+
+def test_the_threat_phase_plays_a_forced_win():
+    stats, ranking = Stats(), [1, 2, 3]
+    completed, kept = threat_phase(Threats(win=[3, 4, 5]), None, Deadline(None), stats, ranking)
+    assert completed == (3, [(3, WIN - 3, EXACT)], [3, 4, 5]) and kept is ranking and stats.nodes == 5
+
+
+def test_the_threat_phase_keeps_the_moves_that_stop_the_opponents_win():
+    stats, ranking = Stats(), [1, 2, 3]
+    completed, kept = threat_phase(Threats(defences=[2, 9]), None, Deadline(None), stats, ranking)
+    assert completed is None and kept == [2, 9] and stats.nodes == 12
+    completed, kept = threat_phase(Threats(win=Timeout, defences=[]), None, Deadline(None), Stats(), ranking)
+    assert completed is None and kept is ranking           # no defence at all: every move is searched
+
+
+def test_the_mate_search_finds_the_shortest_win_full_width_and_restores_the_search():
+    search, state = tictactoe_search(["X.X", ".O.", "O.."])
+    extra, clock = search.extra, search.clock
+    found = prove_win(search, state, [3, 5, 7, 1, 8], clock)
+    assert found is not None and found[0] == 1 and found[2] == [1]
+    assert found[1][-1] == (1, WIN - 1, EXACT) and all(b == UPPER for _, _, b in found[1][:-1])
+    assert search.extra is extra and search.clock is clock
+    blocked, state = tictactoe_search(["XOX", ".O.", "..."])
+    assert prove_win(blocked, state, blocked.game.actions(state), Deadline(None)) is None
+
+
+def test_a_win_pass_bounds_the_moves_that_do_not_win_in_time():
+    search, state = tictactoe_search(["X.X", ".O.", "O.."])
+    children = [(a, search.game.result(state, a)) for a in (3, 1)]
+    d, scores, line = win_pass(search, state, 1, children)
+    assert d == 1 and line == [1] and scores == [(3, scores[0][1], UPPER), (1, WIN - 1, EXACT)]
+    assert scores[0][1] <= WIN - 3
+    assert win_pass(search, state, 1, children[:1]) is None
+
+
+def test_a_root_pass_gives_up_outside_its_aspiration_window():
+    search, state = tictactoe_search(["X..", ".O.", "..."])
+    moves = search.game.actions(state)
+    scores, line = root_pass(search, state, 2, moves)
+    assert scores[0][2] == EXACT and line[0] == max(scores, key=lambda s: s[1])[0]
+    best = max(v for _, v, _ in scores)
+    assert root_pass(search, state, 2, moves, best + 0.01, best + 0.02) is None   # every move fails low
+    assert root_pass(search, state, 2, moves, best - 0.02, best - 0.01) is None   # a move reaches hi
+    narrow, narrow_line = root_pass(search, state, 2, moves, best - 0.01, best + 0.01)
+    assert narrow_line == line and [v for _, v, _ in narrow] == [v for _, v, _ in scores]
+
+
+def test_the_principal_variation_is_completed_from_the_table():
+    search, state = tictactoe_search(["X..", ".O.", "..."])
+    scores, line = root_pass(search, state, 4, search.game.actions(state))
+    assert len(table_line(search, state, line[:1], 4, 0.0)) == 4
+    assert table_line(search, state, line[:1], 1, 0.0) == line[:1]
+
+
+def test_deepening_stops_when_every_line_ended_by_the_rules():
+    search, state = tictactoe_search(["...", "...", "..."], tt_capacity=0)
+    completed, exhausted, timed_out = deepen(search, state, search.game.actions(state), True, 1, 9,
+                                             Deadline(None))
+    assert completed[0] == 9 and exhausted and not timed_out
+    assert max(v for _, v, _ in completed[1]) == 0
+
+
+def test_deepening_stops_at_a_proven_win():
+    search, state = tictactoe_search(["X.X", ".O.", "O.."])
+    completed, exhausted, timed_out = deepen(search, state, search.game.actions(state), True, 1, 9,
+                                             Deadline(None))
+    assert completed[0] == 1 and search.stats.stop_reason == SOLVED and not exhausted and not timed_out
+
+
+def test_the_solve_share_goes_to_a_solver_that_fits_and_counts_its_nodes():
+    game, state = chess.load({"fen": START})
+    stats = Stats()
+    assert solve_share(game, state, Deadline(None), None, False, True, 1000, None, [], stats) is None
+    assert stats.nodes == 0                                  # chess has no solver: nothing ran
+    game, state = tictactoe.load({"board": ["X..", ".O.", "..."]})
+    solved = solve_share(game, state, Deadline(None), 7, False, True, 1000, None, game.actions(state), Stats())
+    assert solved.outcome == "draw" and solved.stats.stop_reason == SOLVED and solved.stats.nodes > 0
+
+
+def test_a_leaf_without_a_mover_is_valued_for_the_other_side():
+    search, state = tictactoe_search(["X..", ".O.", "..."])
+    child = search.game.result(state, 1)
+    assert not same_side(search, child, 0) and same_side(search, child, 1)
+
+
+class Widths:
+    """A game's aspiration window, fixed."""
+
+    def __init__(self, game, width):
+        self.game, self.width = game, width
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def aspiration_width(self, state):
+        return self.width
+
+
+def test_an_aspiration_pass_searches_again_when_the_score_falls_outside_its_window():
+    search, state = tictactoe_search(["X..", ".O.", "..."])
+    moves = search.game.actions(state)
+    scores, line = root_pass(search, state, 2, moves)
+    best = max(v for _, v, _ in scores)
+    search.game = Widths(search.game, 0.05)
+    for guess in (best, best + 1.0, best - 1.0):              # inside; far above (every move fails low); below
+        narrow, narrow_line = aspiration_pass(search, state, 2, moves, guess)
+        assert narrow_line == line and max(v for _, v, _ in narrow) == best
