@@ -1,4 +1,4 @@
-"""The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
+"""The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe/):
 the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
 evaluations, bit for bit, on boards from 3 x 3 to 19 x 19; and its searches through run_search: the API's fixed node
 counts and the enhanced alpha-beta's answer and nodes on small boards (large boards: test_gomoku_native.py)."""

@@ -1,4 +1,4 @@
-"""Othello (Reversi) on an 8 x 8 board, on bitboards (:mod:`engine.games.othello_board`).
+"""Othello (Reversi) on an 8 x 8 board, on bitboards (:mod:`engine.games.othello.board`).
 
 A state is the tuple ``(me, them, player, legal, over, key)``: the discs of the player to move and of the
 other, the player to move (0 black, 1 white), the legal squares of the player to move, whether the game is
@@ -11,15 +11,15 @@ number of plies played (``key_fixes_ply`` is false: the exact win/draw/loss solv
 it, does not run on Othello; the principal-variation search stores scores relative to the node and does).
 
 Utilities are win/draw/loss (+1, 0, -1) by disc count, so that alpha-beta and MCTS prove results. The
-endgame solver (:mod:`engine.games.othello_endgame`) scores the final disc difference instead, empty
+endgame solver (:mod:`engine.games.othello.endgame`) scores the final disc difference instead, empty
 squares going to the winner: a position it solves reports that difference as its value.
 """
 from engine.errors import IllegalMove, InvalidState
 from engine.game import (ENDGAME_SOLVER, EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, RANDOM_PLAYOUT, Game)
-from engine.games.othello_board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
+from engine.games.othello.board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
                                         squares)
-from engine.games.othello_eval import SQUARE_WEIGHTS, evaluate_for_mover
-from engine.games import othello_endgame
+from engine.games.othello.evaluation import SQUARE_WEIGHTS, evaluate_for_mover
+from engine.games.othello import endgame
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "othello"
@@ -124,7 +124,7 @@ class Othello(Game):
     # --- knowledge for searches ------------------------------------------------------------------
 
     def evaluate(self, state, player):
-        """See :func:`engine.games.othello_eval.evaluate_for_mover`; exact on terminal states."""
+        """See :func:`engine.games.othello.evaluation.evaluate_for_mover`; exact on terminal states."""
         if state[4]:
             return self.utility(state, player)
         value = evaluate_for_mover(state[0], state[1], state[3])
@@ -171,8 +171,8 @@ class Othello(Game):
 
     def solve_endgame(self, state, deadline, ordering, tt_capacity, stats):
         """The final disc difference with perfect play, when few enough squares are empty; see
-        :func:`engine.games.othello_endgame.solve`."""
-        return othello_endgame.solve(state[0], state[1], deadline, ordering, tt_capacity, stats)
+        :func:`engine.games.othello.endgame.solve`."""
+        return endgame.solve(state[0], state[1], deadline, ordering, tt_capacity, stats)
 
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/bindings/othello.cpp): ``(me, them, player)``;

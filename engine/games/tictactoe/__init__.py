@@ -5,7 +5,7 @@ O's bitboards, the number of marks on the board (X moves at even plies) and the 
 a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
 lookup, and ``result`` tests only the lines through the cell just played; on small boards (3 x 3 among
 them) it looks the mover's marks up in a table of every set of cells that holds a line. On large boards the
-game prunes a search to its candidate moves and searches threats (:mod:`.mnk_threats`): wins by continuous
+game prunes a search to its candidate moves and searches threats (:mod:`.threats`): wins by continuous
 fours and threes, its own and the opponent's.
 """
 from collections import OrderedDict
@@ -17,8 +17,8 @@ from engine.errors import InvalidState
 from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, THREATS, Game
-from engine.games.mnk_threats import Exhausted, Threats
-from engine.games.mnk_windows import Windows
+from engine.games.tictactoe.threats import Exhausted, Threats
+from engine.games.tictactoe.windows import Windows
 
 GAME_ID = "tictactoe"
 MAX_SIDE = 19
@@ -229,7 +229,7 @@ class TicTacToe(Game):
         return (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
 
     def threat_win(self, state, deadline, stats):
-        """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
+        """A win by continuous threats for the player to move (:meth:`.threats.Threats.win`), or None."""
         mine, theirs = self.marks(state)
         try:
             return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline, stats)
@@ -238,7 +238,7 @@ class TicTacToe(Game):
 
     def threat_defences(self, state, deadline, stats):
         """When the opponent, were it to move, would win by continuous threats: the critical cells of its
-        line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
+        line (:meth:`.threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
         made, as if the opponent moved again; the opponent may complete a four of its own first), most
         promising first; if there are none, those after which the search ran out of budget, undecided
@@ -280,7 +280,7 @@ class TicTacToe(Game):
         return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
 
     def open_windows(self, x: int, o: int) -> tuple:
-        """X's and O's windows by count 0 .. k (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for
+        """X's and O's windows by count 0 .. k (:meth:`~engine.games.tictactoe.windows.Windows.by_count`), kept for
         the latest :data:`WINDOW_CACHE` positions (a search asks for one position's several times; on large
         boards :meth:`result` derives a child's from its parent's)."""
         cache, key = self.window_cache, (x, o)
