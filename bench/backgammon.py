@@ -18,7 +18,7 @@ import sys
 import time
 
 from engine.deadline import Deadline
-from engine.games.backgammon import GAME, ROLLS, START, contact
+from engine.games.backgammon import GAME, ROLLS, START, State, contact
 from engine.search import expectimax
 from bench.pubeval import pubeval_play
 
@@ -42,7 +42,7 @@ def our_play(state, mode, record):
 def play_game(rng, ours_first, mode, opponent):
     """One game; the points won by our side (negative: lost) and the search records."""
     us = 0 if ours_first else 1
-    state = (START, START, 0, rng.choice(OPENING_ROLLS))
+    state = State(START, START, 0, rng.choice(OPENING_ROLLS))
     record, plies = [], 0
     while not GAME.is_terminal(state):
         if state[3] is None:
@@ -84,7 +84,7 @@ def play_spiel_game(rng, ours_first, mode, simulations):
             continue
         if s.current_player() == us:
             x, o = spiel_position(s)
-            state = (x, o, us, spiel_dice(s))
+            state = State(x, o, us, spiel_dice(s))
             moves = GAME.actions(state)
             move = moves[0] if len(moves) == 1 else our_play(state, mode, record)
             ends = {}
@@ -96,7 +96,7 @@ def play_spiel_game(rng, ours_first, mode, simulations):
             s.apply_action(legal[0] if len(legal) == 1 else bot.step(s))
         plies += 1
     x, o = spiel_position(s)
-    return GAME.utility((x, o, 0, None), us), record, plies
+    return GAME.utility(State(x, o, 0, None), us), record, plies
 
 
 def calibrate(seconds=1.0) -> int:

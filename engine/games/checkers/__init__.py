@@ -9,15 +9,16 @@ can jump again. A player with no legal move (no pieces, or all blocked) loses.
 
 Bitboards and move generation: :mod:`.board`.
 
-A state is the tuple ``(black, white, kings, turn, history, drawn)``: the two sides' pieces, the kings of
-either side, the player to move (0 Black, 1 White), the positions (:func:`position_key`) seen since the
-last capture or man's move, oldest first, and whether the game is drawn here: by threefold repetition (the
-current position is in the history twice) or after ``no_progress_plies`` plies that neither capture nor
-move a man (the history is that long). Only those earlier positions can ever come back (a man's move or a
-capture cannot be undone), so the history is everything the rest of the game depends on. Under the game
-option ``man_move_resets`` false (OpenSpiel's rule: its draw is 40 plies without a capture), a man's move
-does not restart the count: the history then runs from the last capture, and the positions in it from
-before the last man's move count the plies but can never repeat.
+A state is the tuple ``(black, white, kings, turn, history, drawn)`` (fields read by the index constants
+``BLACKS`` .. ``DRAWN``): the two sides' pieces, the kings of either side, the player to move (0 Black, 1
+White), the positions (:func:`position_key`) seen since the last capture or man's move, oldest first, and
+whether the game is drawn here: by threefold repetition (the current position is in the history twice) or
+after ``no_progress_plies`` plies that neither capture nor move a man (the history is that long). Only those
+earlier positions can ever come back (a man's move or a capture cannot be undone), so the history is
+everything the rest of the game depends on. Under the game option ``man_move_resets`` false (OpenSpiel's
+rule: its draw is 40 plies without a capture), a man's move does not restart the count: the history then
+runs from the last capture, and the positions in it from before the last man's move count the plies but can
+never repeat.
 
 Repetition and the transposition table (graph-history interaction): the value of a position depends on
 its history, so the table key (:meth:`Checkers.key`) holds what of the history the future depends on:
@@ -71,6 +72,17 @@ def men_of(key: int) -> int:
     mask = (1 << BOARD_BITS) - 1
     kings = key >> 2 * BOARD_BITS & mask
     return key & ~(kings | kings << BOARD_BITS) & ((1 << 2 * BOARD_BITS) - 1)
+
+
+# A state's fields, by index. A plain tuple rather than a named one: a named tuple's constructor made
+# fixed-depth searches 16% slower (bench/RESULTS.md).
+BLACKS = 0              # Black's pieces (a bitboard, :mod:`.board`)
+WHITES = 1              # White's pieces
+KINGS = 2               # the kings of either side
+TURN = 3                # the player to move: BLACK or WHITE
+HISTORY = 4             # the position keys since the last capture or man's move, oldest first
+DRAWN = 5               # drawn here, by repetition or by the no-progress rule
+POSITION = slice(BLACKS, HISTORY)   # (black, white, kings, turn): what the move generator reads
 
 
 def make_state(black: int, white: int, kings: int, turn: int, history: tuple, limit: int) -> tuple:
@@ -168,10 +180,10 @@ class Checkers(Game):
     # --- the rules -------------------------------------------------------------------------------
 
     def to_move(self, state):
-        return state[3]
+        return state[TURN]
 
     def actions(self, state):
-        return generate(*state[:4])
+        return generate(*state[POSITION])
 
     def result(self, state, move):
         black, white, kings, turn, history, _ = state
@@ -189,14 +201,14 @@ class Checkers(Game):
         return make_state(nb, nw, nk, 1 - turn, history + (position_key(black, white, kings, turn),), self.limit)
 
     def is_terminal(self, state):
-        return state[5] or stuck(*state[:4])
+        return state[DRAWN] or stuck(*state[POSITION])
 
     def utility(self, state, player):
         """-1 for the player to move when they cannot move (that comes first: a player left without a
         move on the ply that completes a draw has lost), 0 for a draw, +1 for the other player."""
-        if not stuck(*state[:4]):
+        if not stuck(*state[POSITION]):
             return 0.0
-        return -1.0 if player == state[3] else 1.0
+        return -1.0 if player == state[TURN] else 1.0
 
     def end_reason(self, state):
         """The player to move cannot move (no piece left, or every one blocked), or which draw rule."""
@@ -226,13 +238,13 @@ class Checkers(Game):
     def ordered_actions(self, state):
         """The legal moves, likeliest best first: captures taking the most (a king counting twice),
         else a man's crowning step first; ties in natural order."""
-        moves = generate(*state[:4])
+        moves = generate(*state[POSITION])
         if len(moves) < 2:
             return moves
-        kings = state[2]
+        kings = state[KINGS]
         if moves[0][2]:
             return sorted(moves, key=lambda m: -(m[2].bit_count() + (m[2] & kings).bit_count()))
-        crown = CROWN[state[3]]
+        crown = CROWN[state[TURN]]
         crowning = [m for m in moves if m[1] & crown and not m[0] & kings]
         if crowning:
             return crowning + [m for m in moves if m not in crowning]
@@ -250,7 +262,7 @@ class Checkers(Game):
         if self.is_terminal(state):
             return self.utility(state, player)
         value = self.quiescent(state, QUIESCENCE_PLIES)
-        return value if player == state[3] else -value
+        return value if player == state[TURN] else -value
 
     def quiescent(self, state, plies: int) -> float:
         """The value of a live ``state`` for its player to move, its forced captures played out."""
