@@ -1,9 +1,9 @@
 """Backgammon: dice as chance nodes, whole plays as moves, single games scored 1, 2 or 3 points.
 
-A state is the named tuple :class:`State` ``(x, o, turn, dice)``. ``x`` and ``o`` are each side's checkers as 26 counts from
-its own side, the way the side moves: index 0 is borne off, 1..24 its points (1 is its ace point, where
-it bears off from), 25 its bar. X's point ``i`` is the board's point ``i`` (``points[i - 1]`` in JSON);
-O's point ``i`` is the board's point ``25 - i``. ``turn`` is 0 (X) or 1 (O); ``dice`` is None at a
+A state is the named tuple :class:`State` ``(x, o, turn, dice)``. ``x`` and ``o`` are each side's checkers
+as 26 counts from its own side, the way the side moves: index 0 is borne off, 1..24 its points (1 is its ace
+point, where it bears off from), 25 its bar. X's point ``i`` is the board's point ``i`` (``points[i - 1]``
+in JSON); O's point ``i`` is the board's point ``25 - i``. ``turn`` is 0 (X) or 1 (O); ``dice`` is None at a
 chance node (``turn`` is about to roll) or the roll ``(high, low)`` once rolled.
 
 At a chance node the outcomes are the 21 distinct rolls: doubles 1/36, the others 2/36. With dice set,

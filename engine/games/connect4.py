@@ -6,14 +6,14 @@ column. Playing column ``c`` is ``mask | (mask + bottom(c))``: adding the column
 through the column's stones into its first empty cell.
 
 A player's "winning cells" (Pons' winning positions, threats) are the empty cells where they would complete
-four in a row; a handful of shifts find them all. A state is the tuple
-``(current, mask, ply, status, mine, theirs, key)``, read by the index constants ``CURRENT`` .. ``KEY``:
-the stones of the player to move, all stones, the number of stones (X moves at even plies), the status
-(ongoing, won by the player who just moved, or drawn), the winning cells of the player to move and of the
-other player, and the position's key for transposition tables (see ``Connect4.key``). All of it is computed
-once, when the move is made: the move wins if it fills one of the mover's winning cells, the opponent's winning cells only lose
-the cell just filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility``
-and ``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
+four in a row; a handful of shifts find them all. A state is the tuple ``(current, mask, ply, status, mine,
+theirs, key)``, read by the index constants ``CURRENT`` .. ``KEY``: the stones of the player to move, all
+stones, the number of stones (X moves at even plies), the status (ongoing, won by the player who just moved,
+or drawn), the winning cells of the player to move and of the other player, and the position's key for
+transposition tables (see ``Connect4.key``). All of it is computed once, when the move is made: the move
+wins if it fills one of the mover's winning cells, the opponent's winning cells only lose the cell just
+filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility`` and
+``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
 computation per candidate move, which is also the child's.
 """
 from operator import itemgetter

@@ -1,12 +1,12 @@
 """Tic-tac-toe and its m,n,k generalisation (gomoku is 15,15,5), on bitboards.
 
-Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the named tuple :class:`State` ``(x, o, ply, status)``: X's and
-O's bitboards, the number of marks on the board (X moves at even plies) and the status, computed once when
-a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
-lookup, and ``result`` tests only the lines through the cell just played; on small boards (3 x 3 among
-them) it looks the mover's marks up in a table of every set of cells that holds a line. On large boards the
-game prunes a search to its candidate moves and searches threats (:mod:`.threats`): wins by continuous
-fours and threes, its own and the opponent's.
+Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the named tuple :class:`State` ``(x, o, ply,
+status)``: X's and O's bitboards, the number of marks on the board (X moves at even plies) and the status,
+computed once when a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and
+``utility`` are a tuple lookup, and ``result`` tests only the lines through the cell just played; on small
+boards (3 x 3 among them) it looks the mover's marks up in a table of every set of cells that holds a line.
+On large boards the game prunes a search to its candidate moves and searches threats (:mod:`.threats`): wins
+by continuous fours and threes, its own and the opponent's.
 """
 from collections import OrderedDict
 from functools import lru_cache
