@@ -20,7 +20,7 @@ import sys
 import time
 
 from engine.deadline import Deadline
-from engine.games.backgammon import GAME, ROLLS, START, contact
+from engine.games.backgammon import GAME, ROLLS, START, State, contact
 from engine.search import auto, expectimax
 from bench.backgammon_score import summary
 from bench.gnubg_player import gnubg_play
@@ -53,7 +53,7 @@ def play_game(rng, ours_first, mode, opponent, ms=1000):
     """One game against ``opponent`` (state -> play); the points won by our side (negative: lost), the
     search records and the plies played."""
     us = 0 if ours_first else 1
-    state = (START, START, 0, rng.choice(OPENING_ROLLS))
+    state = State(START, START, 0, rng.choice(OPENING_ROLLS))
     record, plies = [], 0
     while not GAME.is_terminal(state):
         if state[3] is None:
@@ -95,7 +95,7 @@ def play_spiel_game(rng, ours_first, mode, simulations, ms=1000):
             continue
         if s.current_player() == us:
             x, o = spiel_position(s)
-            state = (x, o, us, spiel_dice(s))
+            state = State(x, o, us, spiel_dice(s))
             moves = GAME.actions(state)
             move = moves[0] if len(moves) == 1 else our_play(state, mode, record, ms)
             ends = {}
@@ -107,7 +107,7 @@ def play_spiel_game(rng, ours_first, mode, simulations, ms=1000):
             s.apply_action(legal[0] if len(legal) == 1 else bot.step(s))
         plies += 1
     x, o = spiel_position(s)
-    return GAME.utility((x, o, 0, None), us), record, plies
+    return GAME.utility(State(x, o, 0, None), us), record, plies
 
 
 def calibrate(seconds=1.0) -> int:

@@ -19,8 +19,9 @@ import sys
 import time
 
 from engine.api import search
-from engine.games.checkers import SQUARES, fen_of, row_col
+from engine.games.checkers import fen_of
 from engine.games.checkers import load as load_checkers
+from engine.games.checkers.board import SQUARES, row_col
 
 # OpenSpiel's draw rule as our game options: 40 plies without a capture, whatever the men do.
 REFEREE_RULES = {"no_progress_plies": 40, "man_move_resets": False}

@@ -1,9 +1,9 @@
 """Backgammon: dice as chance nodes, whole plays as moves, single games scored 1, 2 or 3 points.
 
-A state is the tuple ``(x, o, turn, dice)``. ``x`` and ``o`` are each side's checkers as 26 counts from
-its own side, the way the side moves: index 0 is borne off, 1..24 its points (1 is its ace point, where
-it bears off from), 25 its bar. X's point ``i`` is the board's point ``i`` (``points[i - 1]`` in JSON);
-O's point ``i`` is the board's point ``25 - i``. ``turn`` is 0 (X) or 1 (O); ``dice`` is None at a
+A state is the named tuple :class:`State` ``(x, o, turn, dice)``. ``x`` and ``o`` are each side's checkers
+as 26 counts from its own side, the way the side moves: index 0 is borne off, 1..24 its points (1 is its ace
+point, where it bears off from), 25 its bar. X's point ``i`` is the board's point ``i`` (``points[i - 1]``
+in JSON); O's point ``i`` is the board's point ``25 - i``. ``turn`` is 0 (X) or 1 (O); ``dice`` is None at a
 chance node (``turn`` is about to roll) or the roll ``(high, low)`` once rolled.
 
 At a chance node the outcomes are the 21 distinct rolls: doubles 1/36, the others 2/36. With dice set,
@@ -25,6 +25,7 @@ from functools import lru_cache
 from itertools import permutations
 import math
 from operator import mul
+from typing import NamedTuple
 
 from engine.errors import IllegalMove, InvalidState
 from engine.registry import EXPLICIT_CHANCE, GameType, Player, player_ids
@@ -37,6 +38,15 @@ CHECKERS = 15
 BAR, OFF = 25, 0
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)  # either side
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))            # (high, low)
+
+
+class State(NamedTuple):
+    """A position: the checkers, the player whose turn it is, and the dice once rolled."""
+
+    x: tuple            # X's 26 counts from its own side: 0 borne off, 1..24 its points, 25 its bar
+    o: tuple            # O's, from O's side
+    turn: int           # 0 (X) or 1 (O)
+    dice: tuple | None  # (high, low) once rolled; None at a chance node
 ROLL_OUTCOMES = tuple((r, (1 if r[0] == r[1] else 2) / 36) for r in ROLLS)
 PASS = "pass"
 POINT_INDEX = tuple(range(26))   # a checker on point i is i pips from home (the bar: 25)
@@ -357,10 +367,10 @@ class Backgammon(Game):
     # --- the rules ---
 
     def to_move(self, state):
-        return CHANCE if state[3] is None else state[2]
+        return CHANCE if state.dice is None else state.turn
 
     def actions(self, state):
-        if state[3] is None:
+        if state.dice is None:
             return list(ROLLS)
         x, o, turn, dice = state
         return list(plays(x, o, dice) if turn == 0 else plays(o, x, dice))
@@ -368,18 +378,18 @@ class Backgammon(Game):
     def result(self, state, move):
         x, o, turn, dice = state
         if dice is None:
-            return x, o, turn, move
+            return State(x, o, turn, move)
         me, op, _ = move
-        return (me, op, 1, None) if turn == 0 else (op, me, 0, None)
+        return State(me, op, 1, None) if turn == 0 else State(op, me, 0, None)
 
     def chance_outcomes(self, state):
         return list(ROLL_OUTCOMES)
 
     def is_terminal(self, state):
-        return state[0][OFF] == CHECKERS or state[1][OFF] == CHECKERS
+        return state.x[OFF] == CHECKERS or state.o[OFF] == CHECKERS
 
     def utility(self, state, player):
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         if x[OFF] == CHECKERS:
             points = winner_points(x, o)
             return float(points if player == 0 else -points)
@@ -403,9 +413,9 @@ class Backgammon(Game):
         """The plays, the best for the mover first by the evaluation of the position after them (rolls,
         at a chance node, in their natural order)."""
         moves = self.actions(state)
-        if state[3] is None or len(moves) < 2:
+        if state.dice is None or len(moves) < 2:
             return moves
-        mover, result, evaluate = state[2], self.result, self.evaluate
+        mover, result, evaluate = state.turn, self.result, self.evaluate
         return sorted(moves, key=lambda m: -evaluate(result(state, m), mover))
 
     # --- JSON ---
@@ -426,9 +436,9 @@ class Backgammon(Game):
 
     def move_extras(self, state, move):
         """A play's ``steps`` (as in legal-moves' ``plays``); nothing for a roll."""
-        if state[3] is None:
+        if state.dice is None:
             return {}
-        return {"steps": steps_json(move[2], state[2])}
+        return {"steps": steps_json(move[2], state.turn)}
 
     def position_extras(self, state):
         """``plays`` (dice set, game on): each legal play with its ``steps`` in the ``points`` indexing
@@ -631,4 +641,4 @@ def load(state_json, limits=None, **_):
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
                 raise InvalidState("a die shows an integer from 1 to 6", field=f"state.dice[{i}]")
         dice = (max(dice), min(dice))
-    return GAME, (tuple(x), tuple(o), PLAYERS.index(to_move), dice)
+    return GAME, State(tuple(x), tuple(o), PLAYERS.index(to_move), dice)

@@ -6,14 +6,14 @@ column. Playing column ``c`` is ``mask | (mask + bottom(c))``: adding the column
 through the column's stones into its first empty cell.
 
 A player's "winning cells" (Pons' winning positions, threats) are the empty cells where they would complete
-four in a row; a handful of shifts find them all. A state is the tuple
-``(current, mask, ply, status, mine, theirs, key)``: the stones of the player to move, all stones, the number
-of stones (X moves at even plies), the status (ongoing, won by the player who just moved, or drawn), the
-winning cells of the player to move and of the other player, and the position's key for transposition
-tables (see ``Connect4.key``). All of it is computed once, when the move is
-made: the move wins if it fills one of the mover's winning cells, the opponent's winning cells only lose
-the cell just filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility``
-and ``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
+four in a row; a handful of shifts find them all. A state is the tuple ``(current, mask, ply, status, mine,
+theirs, key)``, read by the index constants ``CURRENT`` .. ``KEY``: the stones of the player to move, all
+stones, the number of stones (X moves at even plies), the status (ongoing, won by the player who just moved,
+or drawn), the winning cells of the player to move and of the other player, and the position's key for
+transposition tables (see ``Connect4.key``). All of it is computed once, when the move is made: the move
+wins if it fills one of the mover's winning cells, the opponent's winning cells only lose the cell just
+filled, and only the mover's need recomputing. So ``to_move``, ``is_terminal``, ``utility`` and
+``immediate_win`` are a few operations, and the threat-based move ordering costs one winning-cell
 computation per candidate move, which is also the child's.
 """
 from operator import itemgetter
@@ -108,6 +108,16 @@ def threat_outlook(x_threats: int, o_threats: int) -> int:
 
 ONGOING, WON, DRAWN = 0, 1, 2                                 # WON: by the player who just moved
 SCORE = itemgetter(0)                                         # of a (score, column, child) triple
+
+# A state's fields, by index. A plain tuple rather than a named one: the solver builds a state for every
+# child, and a named tuple's constructor made fixed-depth searches 18% slower (bench/RESULTS.md).
+CURRENT = 0             # the stones of the player to move
+MASK = 1                # all stones
+PLY = 2                 # the number of stones: X moves at even plies
+STATUS = 3              # ONGOING, WON (by the player who just moved) or DRAWN
+MINE = 4                # the winning cells of the player to move
+THEIRS = 5              # the winning cells of the other player
+KEY = 6                 # current + mask: the transposition tables' key (Connect4.key)
 
 PLAYER_INFO = (Player("X", "Red", "#d62828"), Player("O", "Yellow", "#f7c815"))
 
@@ -244,10 +254,10 @@ class Connect4(Game):
     # --- the rules -------------------------------------------------------------------------------
 
     def to_move(self, state):
-        return state[2] & 1
+        return state[PLY] & 1
 
     def actions(self, state):
-        mask = state[1]
+        mask = state[MASK]
         return [c for c in range(WIDTH) if not mask & TOP[c]]
 
     def result(self, state, column):
@@ -256,25 +266,25 @@ class Connect4(Game):
         return play(current, after, after ^ mask, ply, mine, theirs)
 
     def is_terminal(self, state):
-        return state[3] != ONGOING
+        return state[STATUS] != ONGOING
 
     def utility(self, state, player):
-        if state[3] == WON:                                   # the player who made the last move won
-            return 1.0 if player == (state[2] - 1) & 1 else -1.0
+        if state[STATUS] == WON:                              # the player who made the last move won
+            return 1.0 if player == (state[PLY] - 1) & 1 else -1.0
         return 0.0
 
     # --- knowledge for searches ------------------------------------------------------------------
 
     def immediate_win(self, state):
         """A column where the player to move completes four at once, or None."""
-        wins = state[4] & (state[1] + BOTTOM)
+        wins = state[MINE] & (state[MASK] + BOTTOM)
         return column_of(wins & -wins) if wins else None
 
     def ordered_actions(self, state):
         """Every legal column, best first: the safe ones (see :meth:`safe_children`), then the others,
         which hand the opponent a win, centre first."""
         safe = [c for _, c, _ in self.safe_children(state)]
-        mask = state[1]
+        mask = state[MASK]
         return safe + [c for c in CENTRE_FIRST if not mask & TOP[c] and c not in safe]
 
     def safe_children(self, state):
@@ -320,9 +330,9 @@ class Connect4(Game):
         stones and the even cells also hold one, O wins. When O is to move and exactly one column has
         an odd number of empty cells, O plays there first (an even-row cell) and goes on the same way:
         then O draws at least, or wins. ``(lowest, highest)`` for the player to move, or None."""
-        current, mask = state[0], state[1]
+        current, mask = state[CURRENT], state[MASK]
         odd_columns = (mask + BOTTOM) & EVEN_ROWS            # the next empty cell on an even row
-        o_to_move = state[2] & 1
+        o_to_move = state[PLY] & 1
         if o_to_move:
             if not odd_columns or odd_columns & (odd_columns - 1):
                 return None
@@ -341,7 +351,7 @@ class Connect4(Game):
 
     def has_safe_move(self, state):
         """Whether :meth:`safe_children` lists any column: a few operations, no child built."""
-        return safe_cells((state[1] + BOTTOM) & BOARD, state[5]) != 0
+        return safe_cells((state[MASK] + BOTTOM) & BOARD, state[THEIRS]) != 0
 
     def random_playout(self, state, uniform):
         """Random moves to the end of the game (at most 42 plies, so no deadline need interrupt it): the
@@ -372,11 +382,11 @@ class Connect4(Game):
     # Pons' key ``current + mask``, kept in the state: adding the mask puts one bit above each column's
     # stones, so the key encodes both boards; the player to move follows from the number of stones. A C
     # getter rather than a method: a solve reads two or three keys a node.
-    key = itemgetter(6)  # type: ignore[assignment]  # mypy: an itemgetter is no method, yet reads the same key
+    key = itemgetter(KEY)  # type: ignore[assignment]  # mypy: an itemgetter is no method, yet reads the same key
 
     def plies_bound(self, state):
         """The empty cells: no game lasts longer."""
-        return CELLS - state[2]
+        return CELLS - state[PLY]
 
     def evaluate(self, state, player):
         """For depth-limited play: the threats' structure (:func:`threat_outlook`: live threats, each
@@ -399,12 +409,12 @@ class Connect4(Game):
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/bindings/connect4.cpp): ``(current, mask)``,
         the stones of the player to move and all stones; the core derives the rest."""
-        return state[0], state[1]
+        return state[CURRENT], state[MASK]
 
     # --- JSON ------------------------------------------------------------------------------------
 
     def state_to_json(self, state):
-        current, mask, ply = state[0], state[1], state[2]
+        current, mask, ply = state[CURRENT], state[MASK], state[PLY]
         x = current if ply & 1 == 0 else current ^ mask
         rows = []
         for r in reversed(range(HEIGHT)):
@@ -473,11 +483,11 @@ def parse_moves(moves):
     for i, ch in enumerate(moves):
         if ch not in DIGITS:
             raise InvalidState(f"move {i + 1} is {ch!r}; columns are the digits 1..7", field=field)
-        if state[3] != ONGOING:
+        if state[STATUS] != ONGOING:
             raise InvalidState(f"the game is over after move {i}; move {i + 1} ({ch}) cannot be played",
                                field=field)
         column = DIGITS.index(ch)
-        if state[1] & TOP[column]:
+        if state[MASK] & TOP[column]:
             raise InvalidState(f"move {i + 1} plays column {ch}, which is full", field=field)
         state = GAME.result(state, column)
     return state

@@ -20,12 +20,13 @@ The rules (CS188's ``PacmanRules`` and ``GhostRules``):
   scared ghost is eaten (+200, back to its start with direction Stop, no longer scared); one that is not
   scared kills Pacman (-500, lost), unless that same move won.
 
-Positions are kept in half cells, so that a scared ghost may stand half-way: a ghost is
-``(hx, hy, direction, scared)`` with ``hx = 2x``, ``hy = 2y``; Pacman, always on a cell, is the cell's index
-``y * width + x``. A state is the tuple ``(agent, pacman, direction, ghosts, food, capsules, score,
-result)``: the agent to move, Pacman's cell and direction, the ghosts, food and capsules as bitmasks of cell
-indices, the score, and ONGOING, WIN or LOSS. A ``Pacman`` game holds the maze (walls, starts, move tables
-and the maze distances of the ``better`` evaluation); states hold everything that changes.
+Positions are kept in half cells, so that a scared ghost may stand half-way: a ghost is ``(hx, hy,
+direction, scared)`` with ``hx = 2x``, ``hy = 2y``; Pacman, always on a cell, is the cell's index ``y *
+width + x``. A state is the tuple ``(agent, pacman, direction, ghosts, food, capsules, score, result)``
+(read by the index constants ``AGENT_TO_MOVE`` .. ``RESULT``): the agent to move, Pacman's cell and
+direction, the ghosts, food and capsules as bitmasks of cell indices, the score, and ONGOING, WIN or LOSS. A
+``Pacman`` game holds the maze (walls, starts, move tables and the maze distances of the ``better``
+evaluation); states hold everything that changes.
 """
 from array import array
 from collections import deque
@@ -44,6 +45,9 @@ REVERSE = {WEST: EAST, EAST: WEST, NORTH: SOUTH, SOUTH: NORTH, STOP: STOP}
 SCARED_TIME = 40
 FOOD_POINTS, WIN_POINTS, GHOST_POINTS, DEATH_POINTS, TIME_PENALTY = 10, 500, 200, 500, 1
 ONGOING, WIN, LOSS = 0, 1, 2
+# A state's fields, by index. A plain tuple rather than a named one: a named tuple's constructor made the
+# rules 20-50% slower (bench/RESULTS.md).
+AGENT_TO_MOVE, PACMAN_CELL, PACMAN_DIRECTION, GHOSTS, FOOD, CAPSULES, STATE_SCORE, RESULT = range(8)
 RESULTS = {WIN: "win", LOSS: "loss"}
 MAX_SIDE = 32                                           # rows and columns of a maze, at most
 MAX_GHOSTS = 8
@@ -174,15 +178,15 @@ class Pacman(Game):
     # --- the rules -------------------------------------------------------------------------------
 
     def to_move(self, state):
-        return state[0]
+        return state[AGENT_TO_MOVE]
 
     def actions(self, state):
-        if state[7]:
+        if state[RESULT]:
             return ()
-        agent = state[0]
+        agent = state[AGENT_TO_MOVE]
         if agent == 0:
-            return self.pacman_moves[state[1]]
-        hx, hy, direction, _ = state[3][agent - 1]
+            return self.pacman_moves[state[PACMAN_CELL]]
+        hx, hy, direction, _ = state[GHOSTS][agent - 1]
         if hx & 1 or hy & 1:                            # between cells: keep going straight
             return (direction,)
         return self.ghost_moves[(hy >> 1) * self.width + (hx >> 1)][direction]
@@ -239,17 +243,17 @@ class Pacman(Game):
                 score, result)
 
     def is_terminal(self, state):
-        return state[7] != ONGOING
+        return state[RESULT] != ONGOING
 
     def utility(self, state, player):
-        return float(state[6] if player == 0 else -state[6])
+        return float(state[STATE_SCORE] if player == 0 else -state[STATE_SCORE])
 
     # --- evaluation ------------------------------------------------------------------------------
 
     def evaluate(self, state, player):
         """CS188's ``scoreEvaluationFunction``, the current score, or with ``evaluation: "better"``
         :meth:`better`; Pacman's, and negated for every ghost."""
-        value = self.better(state) if self.better_evaluation else float(state[6])
+        value = self.better(state) if self.better_evaluation else float(state[STATE_SCORE])
         return value if player == 0 else -value
 
     def better(self, state) -> float:

@@ -9,7 +9,7 @@ from bench.checkers import openspiel_moves
 from engine.api import apply, legal_moves, load, search
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
 from engine.games.checkers import GAME_TYPE
-from engine.games.checkers_kings import plies_to_win, table
+from engine.games.checkers.kings import plies_to_win, table
 from engine.search.solver import can_solve
 
 PERFT = [7, 49, 302, 1469, 7361, 36768, 179740]  # depths 1-7 from the start (depth 8: 845931, in bench/)

@@ -281,11 +281,11 @@ def test_outcome_bounds_hold_against_the_reference():
 
 
 def test_winning_cells_are_the_empty_cells_that_complete_four():
-    from engine.games.connect4 import winning_cells
+    from engine.games.connect4 import CURRENT, MASK, winning_cells
     for game, state in sampled_states(300, seed=4):
         grid = tuple(game.state_to_json(state)["board"])
-        mask, mover = state[1], game.to_move(state)
-        for stones, piece in ((state[0], "XO"[mover]), (state[0] ^ mask, "OX"[mover])):
+        mask, mover = state[MASK], game.to_move(state)
+        for stones, piece in ((state[CURRENT], "XO"[mover]), (state[CURRENT] ^ mask, "OX"[mover])):
             expected = 0
             for r in range(ROWS):                              # r counts rows from the top, as in the grid
                 for c in range(COLS):

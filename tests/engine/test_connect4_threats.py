@@ -5,8 +5,8 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from engine.api import load
-from engine.games.connect4 import (BOARD, H1, LIVE_THREAT, PARITY_THREAT, ZUGZWANG, cells_above, lowest_cells,
-                                   threat_outlook)
+from engine.games.connect4 import (BOARD, H1, LIVE_THREAT, MINE, PARITY_THREAT, THEIRS, ZUGZWANG, cells_above,
+                                   lowest_cells, threat_outlook)
 from tests.engine.test_connect4 import COLS, ROWS, four_through, grid_after, random_game
 
 
@@ -87,7 +87,7 @@ def reference_outlook(grid: tuple) -> int:
 def test_threat_outlook_agrees_with_the_reference(seed, empty):
     moves = random_game(random.Random(seed), empty)
     game, state = load("connect4", {"moves": moves})
-    mover_threats, other_threats = state[4], state[5]
+    mover_threats, other_threats = state[MINE], state[THEIRS]
     x_threats, o_threats = (mover_threats, other_threats) if len(moves) % 2 == 0 else (other_threats, mover_threats)
     assert threat_outlook(x_threats, o_threats) == reference_outlook(grid_after(moves))
 

@@ -1,4 +1,4 @@
-"""The threat-space search of the m,n,k games (engine/games/mnk_threats.py): every win it finds is a forced
+"""The threat-space search of the m,n,k games (engine/games/tictactoe/threats.py): every win it finds is a forced
 win by a slow, plain minimax (full width for the defender); every win by fours that minimax finds, it finds;
 textbook positions (a win by fours, a win by a three, the defences against an open three); and the root of
 the default search plays a win it proves, reports it as proven, and stays within its time."""
@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import api
 from engine.deadline import Deadline
-from engine.games.mnk_threats import Exhausted
+from engine.games.tictactoe.threats import Exhausted
 from engine.result import Stats
 from tests.engine.test_tictactoe_threats import random_position
 

@@ -9,7 +9,7 @@ from engine.deadline import Deadline
 from engine.errors import IllegalMove, InvalidState
 from engine.games import othello
 from engine.games.othello import GAME, PASS, initial_state, load
-from engine.games.othello_board import final_score
+from engine.games.othello.board import final_score
 from engine.result import EXACT, Stats
 from engine.search.solver import can_solve
 
@@ -265,7 +265,7 @@ def test_every_algorithm_applies(algorithm):
 def test_stable_discs_are_sound():
     """Corners and the edge runs they anchor are stable, a disc that can still be turned over is not; on
     a full board every disc is."""
-    from engine.games.othello_eval import full_lines, stable_discs
+    from engine.games.othello.evaluation import full_lines, stable_discs
     _, state = load({"board": ["BBB..W..", "B.......", "........", "...WB...", "...BW...", "........",
                                "........", "........"], "to_move": "W"})
     black = state[1]

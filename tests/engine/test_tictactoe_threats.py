@@ -238,7 +238,7 @@ def test_the_defences_of_an_open_three_and_of_a_broken_one():
 @settings(max_examples=150, deadline=None)
 @given(st.integers(3, 12), st.integers(3, 12), st.integers(2, 6), st.integers(0, 10 ** 6), st.integers(0, 50))
 def test_a_child_s_window_counts_from_its_parent_s_are_counted_afresh(rows, cols, k, seed, marks):
-    from engine.games.mnk_windows import Windows
+    from engine.games.tictactoe.windows import Windows
     import random
     k = min(k, max(rows, cols))
     game, state = random_position(rows, cols, k, seed, marks)

@@ -1,12 +1,12 @@
-"""2048's own expectimax valuation (engine/games/twenty48_search.py) against the generic search and the
+"""2048's own expectimax valuation (engine/games/twenty48/kernel.py) against the generic search and the
 plain rules: the same values (node for node without its table), the same moves through the API."""
 from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine import api
 from engine.deadline import Deadline, Timeout
-from engine.games.twenty48_board import CHANCE_FLAG
-from engine.games.twenty48_search import Kernel, empty_cells
+from engine.games.twenty48.board import CHANCE_FLAG
+from engine.games.twenty48.kernel import Kernel, empty_cells
 from engine.search import expectimax
 from engine.search.utility import Utility
 

@@ -1,5 +1,5 @@
 """English checkers' compiled core (native/src/games/checkers.hpp) against the Python reference
-(engine/games/checkers.py, checkers_kings.py and the searches of engine/search/): perft as published and
+(engine/games/checkers/, its kings.py, and the searches of engine/search/): perft as published and
 as the Python rules count it, the same rules and knowledge along random games (states with their draw
 flags and histories, legal moves in order, ordering, evaluation, bounds, keys), the same two-kings table,
 and the same searches at fixed depths (values, best moves, lines and node counts) and seeded MCTS.
@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine.deadline import Deadline
-from engine.games import checkers_kings
+from engine.games.checkers import kings as checkers_kings
 from engine.games.checkers import load
 from engine.search import alphabeta, mcts, minimax
 

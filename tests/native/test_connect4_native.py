@@ -41,7 +41,7 @@ def random_position(rng, plies):
     """A position after ``plies`` random moves that is not over (another try when it is)."""
     while True:
         state = play_out([rng.randrange(7) for _ in range(plies)])[-1]
-        if not GAME.is_terminal(state) and state[2] == plies:
+        if not GAME.is_terminal(state) and state[connect4.PLY] == plies:
             return state
 
 

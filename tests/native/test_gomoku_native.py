@@ -20,7 +20,7 @@ import pytest
 
 from engine.deadline import Deadline
 from engine.games import tictactoe
-from engine.games.tictactoe import game_for
+from engine.games.tictactoe import State, game_for
 from engine.limits import Limits
 from engine.search import alphabeta
 from engine.search.native import native_settings
@@ -35,7 +35,7 @@ THREATENED = ["O.O" + "." * 12] + ["." * 15] * 6 + [".....XXX......."] + ["." * 
 
 def opening(game, seed: int, plies: int):
     """A random opening near the centre (threats come soon there), stopped before a move that ends the game."""
-    draw, state = random.Random(seed), (0, 0, 0, 0)
+    draw, state = random.Random(seed), State(0, 0, 0, 0)
     for _ in range(plies):
         near = [m for m in game.actions(state)
                 if abs(m // game.cols - game.rows // 2) <= 3 and abs(m % game.cols - game.cols // 2) <= 3]
@@ -128,7 +128,7 @@ def test_the_exact_solve_of_a_large_board_is_refused():
     it refuses that search, and says so before it (unfit); with a depth limit it runs it."""
     game = game_for(9, 9, 5)
     for seed in range(100):
-        draw, state = random.Random(seed), (0, 0, 0, 0)
+        draw, state = random.Random(seed), State(0, 0, 0, 0)
         while state[2] < 60 and not game.is_terminal(state):
             state = game.result(state, draw.choice(game.actions(state)))
         if not game.is_terminal(state):

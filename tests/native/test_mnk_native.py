@@ -1,4 +1,4 @@
-"""The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe.py):
+"""The m,n,k-game's compiled core (native/src/games/mnk.hpp) against the Python game (engine/games/tictactoe/):
 the same tree (perft), and along random games the same legal moves, move ordering, candidate moves, results and
 evaluations, bit for bit, on boards from 3 x 3 to 19 x 19; and its searches through run_search: the API's fixed node
 counts and the enhanced alpha-beta's answer and nodes on small boards (large boards: test_gomoku_native.py)."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 tn = pytest.importorskip("tactician_native")
 
 from engine.deadline import Deadline  # noqa: E402
-from engine.games.tictactoe import PRUNED_FROM, game_for  # noqa: E402
+from engine.games.tictactoe import PRUNED_FROM, State, game_for  # noqa: E402
 from engine.result import Stats  # noqa: E402
 from engine.search import alphabeta  # noqa: E402
 
@@ -23,11 +23,11 @@ def perft(game, state, depth: int) -> int:
 
 def unpacked(native) -> tuple:
     x, o, ply, status = native
-    return int.from_bytes(x, "little"), int.from_bytes(o, "little"), ply, status
+    return State(int.from_bytes(x, "little"), int.from_bytes(o, "little"), ply, status)
 
 
 def random_state(game, draw, plies: int):
-    state = (0, 0, 0, 0)
+    state = State(0, 0, 0, 0)
     for _ in range(plies):
         if game.is_terminal(state):
             break
@@ -46,7 +46,7 @@ def test_perft_equals_pythons(rows, cols, k, depth, plies):
 
 
 def test_perft_of_the_empty_3x3_board_is_every_game():
-    assert tn.mnk_perft(game_for(3, 3, 3).native_state((0, 0, 0, 0)), 9) == 255168
+    assert tn.mnk_perft(game_for(3, 3, 3).native_state(State(0, 0, 0, 0)), 9) == 255168
 
 
 BOARDS = [(3, 3, 3), (4, 4, 3), (3, 5, 3), (5, 5, 4), (6, 7, 4), (8, 8, 5), (9, 9, 5), (10, 12, 4), (15, 15, 5),
@@ -57,7 +57,7 @@ BOARDS = [(3, 3, 3), (4, 4, 3), (3, 5, 3), (5, 5, 4), (6, 7, 4), (8, 8, 5), (9, 
 @given(board=st.sampled_from(BOARDS), data=st.data())
 def test_rules_and_knowledge_equal_pythons_along_a_random_game(board, data):
     game = game_for(*board)
-    state = (0, 0, 0, 0)
+    state = State(0, 0, 0, 0)
     while True:
         native = game.native_state(state)
         assert tn.mnk_status(native) == state[3]
@@ -90,8 +90,8 @@ def native_search(game, state, algorithm: str, options: dict):
 
 def test_the_api_fixed_points_of_the_empty_board():
     game = game_for(3, 3, 3)
-    assert native_search(game, (0, 0, 0, 0), "minimax", {})["stats"]["nodes"] == 549946
-    textbook = native_search(game, (0, 0, 0, 0), "alphabeta", {"move_ordering": False, "transposition_table": False})
+    assert native_search(game, State(0, 0, 0, 0), "minimax", {})["stats"]["nodes"] == 549946
+    textbook = native_search(game, State(0, 0, 0, 0), "alphabeta", {"move_ordering": False, "transposition_table": False})
     assert (textbook["stats"]["nodes"], textbook["move"], textbook["value"]) == (18297, 0, 0.0)
 
 
@@ -118,7 +118,7 @@ def test_threat_searches_equal_pythons(case, seed):
     positions played near the centre, where threats are many."""
     rows, cols, k, plies = case
     game, draw = game_for(rows, cols, k), random.Random(seed)
-    state = (0, 0, 0, 0)
+    state = State(0, 0, 0, 0)
     for _ in range(plies):
         if game.is_terminal(state):
             return

@@ -1,5 +1,5 @@
 """Othello's compiled core (native/src/games/othello.hpp, othello_endgame.hpp) against the Python reference
-(engine/games/othello.py, othello_eval.py, othello_endgame.py and the searches of engine/search/): the same
+(engine/games/othello/: the game, evaluation.py, endgame.py, and the searches of engine/search/): the same
 rules and evaluation along random games, the same perft counts (OpenSpiel's too, where it is installed),
 the same searches.
 
@@ -19,8 +19,9 @@ import pytest
 
 from bench.othello_ffo import load_positions, solve
 from engine.deadline import Deadline
-from engine.games import othello, othello_endgame
-from engine.games.othello_board import final_score
+from engine.games import othello
+from engine.games.othello import endgame
+from engine.games.othello.board import final_score
 from engine.result import Stats
 from engine.search import alphabeta, mcts, minimax
 from tests.native import equivalence
@@ -222,7 +223,7 @@ def test_a_proven_result_is_scored_by_the_endgame_solver():
 
 def python_solve(state, ordering, capacity):
     stats = Stats()
-    solution = othello_endgame.solve(state[0], state[1], Deadline(None), ordering, capacity, stats)
+    solution = endgame.solve(state[0], state[1], Deadline(None), ordering, capacity, stats)
     counts = {f: getattr(stats, f) for f in ("nodes", "leaves", "cutoffs", "tt_hits", "max_depth")}
     return (solution.score, solution.pv, [(m, int(v), b) for m, v, b in solution.moves]), counts
 

@@ -1,5 +1,5 @@
 """2048's compiled core (native/src/games/twenty48.hpp, search/expectimax.hpp) against the Python reference
-(engine/games/twenty48.py and its expectimax kernel, engine/games/twenty48_search.py): the same moves,
+(engine/games/twenty48/ and its expectimax kernel, kernel.py): the same moves,
 spawns (states, probabilities and order), evaluation and utility along random games, and the same
 expectimax: at fixed depths and through the deepening, the same value, best move, every root move's value
 and bound, and the same statistics (nodes, leaves, table hits, deepest ply, depth completed).

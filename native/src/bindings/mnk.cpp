@@ -137,14 +137,14 @@ void bind_mnk(nb::module_& m, Entries& entries) {
       auto t = game.result(state, move);
       return nb::make_tuple(bytes_of(t.x, game.cells), bytes_of(t.o, game.cells), t.ply, t.status);
     });
-  }, "The state after `move`: (x, o, ply, status) with the marks as bytes, the status as tictactoe.py's.");
+  }, "The state after `move`: (x, o, ply, status) with the marks as bytes, the status as tictactoe/__init__.py's.");
   m.def("mnk_status", [](nb::handle s) {
     return with_game(s, [](const auto&, const auto& state) { return state.status; });
   });
   m.def("mnk_forcing", [](nb::handle s) {
     return with_game(s, [](const auto& game, const auto& state) { return game.forcing(state); });
   });
-  // The threat searches as tictactoe.py's threat_win and threat_defences: (the line or cells or None, the
+  // The threat searches as tictactoe/__init__.py's threat_win and threat_defences: (the line or cells or None, the
   // positions they visited).
   m.def("mnk_threat_win", [](nb::handle s) {
     return with_game(s, [](const auto& game, const auto& state) {

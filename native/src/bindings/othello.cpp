@@ -30,7 +30,7 @@ State decode(nb::handle state) {
   return Othello::make_state(me, them, player);
 }
 
-// The state as engine/games/othello.py's tuple without its key: (me, them, player, legal, over).
+// The state as engine/games/othello/__init__.py's tuple without its key: (me, them, player, legal, over).
 nb::tuple encode(const State& s) { return nb::make_tuple(s.me, s.them, s.player, s.legal, s.over); }
 
 Result search(nb::handle state, const Request& request, const Budget& budget) {
@@ -49,7 +49,7 @@ std::vector<int> listed(int (Othello::*list)(const State&, int*) const, const St
 void bind_othello(nb::module_& m, Entries& entries) {
   entries["othello"] = &search;
   m.def("othello_state", [](nb::handle s) { return encode(decode(s)); },
-        "The state tuple of engine/games/othello.py, without its key, for a native state.");
+        "The state tuple of engine/games/othello/__init__.py, without its key, for a native state.");
   m.def("othello_result", [](nb::handle s, int move) {
     State state = decode(s);
     int moves[Othello::MAX_MOVES], n = GAME.actions(state, moves);

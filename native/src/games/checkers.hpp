@@ -1,4 +1,4 @@
-// English checkers on bitboards: the rules of engine/games/checkers.py and the knowledge of its Checkers
+// English checkers on bitboards: the rules of engine/games/checkers/ and the knowledge of its Checkers
 // game (ordering, the quiescent evaluation, the two-kings table of checkers_kings.py), bit for bit.
 //
 // Boards use Python's "ghost square" layout: square n (1-32, row r) is bit n - 1 + r / 2 of a 35-bit board,

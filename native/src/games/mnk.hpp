@@ -1,4 +1,4 @@
-// The m,n,k-game (engine/games/tictactoe.py, with mnk_windows.py): tic-tac-toe to gomoku, boards up to
+// The m,n,k-game (engine/games/tictactoe/, with windows.py): tic-tac-toe to gomoku, boards up to
 // 19 x 19, k in a row wins. Cell r * n + c is bit r * n + c of a bitboard of W 64-bit words (W = 1 up to
 // 64 cells, ..., 6 for 361); the game is a template over W so that small boards pay for one word.
 //
@@ -105,7 +105,7 @@ class Mnk {
   static constexpr bool OUTCOME_GAME = true;
   static constexpr bool KEY_FIXES_PLY = true;  // the marks on the board are the plies played
   enum Status { ONGOING, X_WON, O_WON, DRAWN };
-  // The Python game's constants (tictactoe.py).
+  // The Python game's constants (tictactoe/__init__.py).
   static constexpr int SMALL_BOARD_CELLS = 12, NEAR = 2, PRUNED_FROM = 81, BEAM = 8;
   static constexpr double ATTACK_WEIGHT = 1.5, THREAT_VALUE = 0.9, FORCING_VALUE = 0.8;
 
@@ -251,7 +251,7 @@ class Mnk {
     return urgent_first(s, mine, theirs, -1, out);
   }
 
-  // tictactoe.py's evaluate: open windows weighed 4 ** marks and squashed, then the tempo (threats within
+  // tictactoe/__init__.py's evaluate: open windows weighed 4 ** marks and squashed, then the tempo (threats within
   // two plies, a double completion, and on pruned boards a double three no move stops).
   double evaluate(const State& s, int player) const {
     if (s.status != ONGOING) return utility(s, player);
@@ -278,7 +278,7 @@ class Mnk {
 
   // candidate_actions on pruned boards: the forcing replies first (a win, the blocks, the answers to a
   // three, the mover's double completions), else the BEAM most urgent cells. Returns the number of moves;
-  // `complete` tells whether they are every move that matters (tictactoe.py's contract).
+  // `complete` tells whether they are every move that matters (tictactoe/__init__.py's contract).
   int candidate_actions(const State& s, int* out, bool& complete) const {
     B occupied = s.x | s.o, empty = full & ~occupied;
     if (!occupied.any()) {
@@ -390,7 +390,7 @@ class Mnk {
     return false;
   }
 
-  // threat_win and threat_defences (THREATS): tictactoe.py's, by MnkThreats.
+  // threat_win and threat_defences (THREATS): tictactoe/__init__.py's, by MnkThreats.
   std::optional<std::vector<int>> threat_win(const State& s, const Budget& budget, Stats& stats) const {
     return MnkThreats<W>(*this).threat_win(s, budget, stats);
   }

@@ -1,4 +1,4 @@
-// Threat-space search for the m,n,k-game (engine/games/mnk_threats.py, and tictactoe.py's threat_win and
+// Threat-space search for the m,n,k-game (engine/games/tictactoe/threats.py, and tictactoe/__init__.py's threat_win and
 // threat_defences): wins by continuous fours and threes, searched in the same order, with the same memory of
 // failed positions, the same budgets and the same count of visited positions, so that the lines and the
 // node counts are Python's. See the Python module for the words (window, four, three, completion, critical).
@@ -28,7 +28,7 @@ class MnkThreats {
 
   explicit MnkThreats(const G& game) : game_(game), k_(game.k) {}
 
-  // tictactoe.py's threat_win: a win by continuous threats for the player to move, or none (also when
+  // tictactoe/__init__.py's threat_win: a win by continuous threats for the player to move, or none (also when
   // the search runs out of positions). Adds the positions visited to stats.nodes; lets Timeout through.
   std::optional<Line> threat_win(const typename G::State& s, const Budget& budget, Stats& stats) const {
     auto [mine, theirs] = marks(s);
@@ -39,7 +39,7 @@ class MnkThreats {
     }
   }
 
-  // tictactoe.py's threat_defences: when the opponent would win by threats, the critical cells after which
+  // tictactoe/__init__.py's threat_defences: when the opponent would win by threats, the critical cells after which
   // its search finds no win, most promising first; else those where it ran out (undecided, and after a
   // Timeout every cell not yet checked); none when the opponent has no such win.
   std::optional<Line> threat_defences(const typename G::State& s, const Budget& budget, Stats& stats) const {

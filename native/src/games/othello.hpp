@@ -1,5 +1,5 @@
-// Othello on two 64-bit bitboards: the rules of engine/games/othello.py and othello_board.py and the
-// evaluation of othello_eval.py, bit for bit.
+// Othello on two 64-bit bitboards: the rules of engine/games/othello/__init__.py and board.py and the
+// evaluation of evaluation.py, bit for bit.
 //
 // Square 8 * row + column is bit 8 * row + column (row 0 is row "1", the top; column 0 is "a"), PASS (64)
 // the move of a player without a legal square: a ply of its own, so the players strictly alternate. A state
@@ -30,7 +30,7 @@ constexpr int PASS = 64;
 inline int popcount(uint64_t b) { return __builtin_popcountll(b); }
 inline int lowest(uint64_t b) { return __builtin_ctzll(b); }
 
-// The squares strictly beyond `square` in direction (dr, dc), up to the edge (othello_board.ray).
+// The squares strictly beyond `square` in direction (dr, dc), up to the edge (othello/board.py: ray).
 constexpr uint64_t ray(int square, int dr, int dc) {
   uint64_t bits = 0;
   int r = square / 8 + dr, c = square % 8 + dc;
@@ -74,7 +74,7 @@ inline uint64_t flips(uint64_t me, uint64_t them, int square) {
 }
 
 // The empty squares where the player with discs `me` may play: a flood fill of `them` from `me` in each
-// direction, one step further (othello_board.legal_moves).
+// direction, one step further (othello/board.py: legal_moves).
 inline uint64_t legal_moves(uint64_t me, uint64_t them) {
   const uint64_t empty = ~(me | them), inner = them & INNER_COLUMNS;
   uint64_t moves = 0;
@@ -126,7 +126,7 @@ inline uint64_t position_hash(uint64_t me, uint64_t them, uint64_t salt) {
   return scramble(me ^ scramble(them + 0x9E3779B97F4A7C15ull * (salt + 1)));
 }
 
-// --- the evaluation (othello_eval.py) ---
+// --- the evaluation (othello/evaluation.py) ---
 
 constexpr int QUADRANT[16] = {100, -20, 10, 5, -20, -50, -2, -2, 10, -2, -1, -1, 5, -2, -1, -1};
 constexpr int square_weight(int s) {
@@ -170,7 +170,7 @@ inline void full_lines(uint64_t occupied, uint64_t full[4]) {
   }
 }
 
-// The discs of `discs` that can never be turned over, by othello_eval.stable_discs' fixed point.
+// The discs of `discs` that can never be turned over, by othello/evaluation.py stable_discs' fixed point.
 inline uint64_t stable_discs(uint64_t discs, const uint64_t full[4]) {
   uint64_t stable = 0;
   for (;;) {
@@ -186,7 +186,7 @@ inline uint64_t stable_discs(uint64_t discs, const uint64_t full[4]) {
 
 inline double ratio(int mine, int theirs) { return double(mine - theirs) / double(mine + theirs + 2); }
 
-// othello_eval.evaluate_for_mover: the same operations on doubles in the same order.
+// othello/evaluation.py evaluate_for_mover: the same operations on doubles in the same order.
 inline double evaluate_for_mover(uint64_t me, uint64_t them, uint64_t legal) {
   const uint64_t occupied = me | them, empty = ~occupied;
   const int empties = popcount(empty);

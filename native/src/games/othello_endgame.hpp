@@ -1,4 +1,4 @@
-// Othello's exact endgame solver: engine/games/othello_endgame.py step for step, so that a position it
+// Othello's exact endgame solver: engine/games/othello/endgame.py step for step, so that a position it
 // solves gets the same score, principal variation, root moves and node counts as Python's. The final disc
 // difference with perfect play, empty squares going to the winner (the score of the FFO test sets):
 //

@@ -1,4 +1,4 @@
-// 2048 (engine/games/twenty48.py and twenty48_board.py): one player against chance, the board a 64-bit
+// 2048 (engine/games/twenty48/__init__.py and board.py): one player against chance, the board a 64-bit
 // word of 4-bit tile exponents (cell (r, c) is nibble 4r + c; 0 empty, k the tile 2^k), the slides and
 // the evaluation looked up in tables of all 65,536 rows, after nneonneo/2048-ai as the Python game does.
 //
@@ -22,7 +22,7 @@ namespace twenty48 {
 constexpr int MAX_EXPONENT = 15;
 constexpr uint64_t ROW_MASK = 0xFFFF;
 constexpr uint64_t ONES = 0x1111111111111111ull;  // bit 0 of every cell
-// The published heuristic's weights (twenty48_board.py).
+// The published heuristic's weights (twenty48/board.py).
 constexpr double EMPTY_WEIGHT = 270.0, MERGE_WEIGHT = 700.0, MONOTONICITY_WEIGHT = 47.0,
                  MONOTONICITY_POWER = 4.0, SUM_WEIGHT = 11.0, SUM_POWER = 3.5;
 constexpr int FULL_BOARD_SUM_LOG2 = 20;
@@ -58,7 +58,7 @@ struct Tables {
   }
 
   // The row moved to the wall (cell 0): equal tiles merge, each at most once, the pair nearer the wall
-  // first; two 2^15 make one 2^15 (twenty48_board.slide_left).
+  // first; two 2^15 make one 2^15 (twenty48/board.py slide_left).
   static uint16_t slide_left(const int* cells) {
     int out = 0, shift = 0, pending = 0;
     for (int i = 0; i < 4; ++i) {
@@ -76,7 +76,7 @@ struct Tables {
     return uint16_t(out | pending << shift);
   }
 
-  // twenty48_board.row_heuristic, operation for operation.
+  // twenty48/board.py row_heuristic, operation for operation.
   static double line_value(const int* r, const double* monotonic, const double* summed) {
     int empty = 0, merges = 0, run = 0, previous = 0;
     for (int i = 0; i < 4; ++i) {

@@ -1,5 +1,5 @@
 // Expectimax for games with chance nodes (AIMA 5.5), as engine/search/expectimax.py runs it on a game's
-// own valuation (2048's kernel, engine/games/twenty48_search.py): no pruning, a transposition table at
+// own valuation (2048's kernel, engine/games/twenty48/kernel.py): no pruning, a transposition table at
 // the chance nodes, an optional probability cut-off, iterative deepening.
 //
 // The game interface (G), beside game.hpp's State and MAX_MOVES:

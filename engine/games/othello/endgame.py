@@ -22,7 +22,7 @@ import math
 
 from engine.deadline import Deadline
 from engine.game import Solution
-from engine.games.othello_board import CORNERS, FULL, PASS, final_score, flips, legal_moves, squares
+from engine.games.othello.board import CORNERS, FULL, PASS, final_score, flips, legal_moves, squares
 from engine.result import EXACT, UPPER
 from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY
 

@@ -8,7 +8,7 @@ and Buro's LOGISTELLO, hand-weighted by the game's phase.
 - parity near the end: the side that will fill the last empty square;
 - discs, which count only towards the end.
 """
-from engine.games.othello_board import (CORNERS, FULL, NOT_A, NOT_H, legal_moves, neighbours)
+from engine.games.othello.board import (CORNERS, FULL, NOT_A, NOT_H, legal_moves, neighbours)
 
 # Static square weights (move ordering): corners best, the X-squares diagonal to them worst.
 _QUADRANT = (100, -20, 10, 5,

@@ -1,9 +1,10 @@
-"""Othello (Reversi) on an 8 x 8 board, on bitboards (:mod:`engine.games.othello_board`).
+"""Othello (Reversi) on an 8 x 8 board, on bitboards (:mod:`engine.games.othello.board`).
 
-A state is the tuple ``(me, them, player, legal, over, key)``: the discs of the player to move and of the
-other, the player to move (0 black, 1 white), the legal squares of the player to move, whether the game is
-over (neither player can move) and the position's key for transposition tables. All of it is computed
-when the state is made, so ``to_move``, ``actions``, ``is_terminal`` and ``key`` are tuple lookups.
+A state is the tuple ``(me, them, player, legal, over, key)``, read by the index constants ``ME`` .. ``KEY``:
+the discs of the player to move and of the other, the player to move (0 black, 1 white), the legal squares
+of the player to move, whether the game is over (neither player can move) and the position's key for
+transposition tables. All of it is computed when the state is made, so ``to_move``, ``actions``,
+``is_terminal`` and ``key`` are tuple lookups.
 
 A player without a legal move passes: ``PASS`` is then the only action, a ply of its own, so the players
 strictly alternate (the type declares ``alternating``). A pass adds no disc, so the key does not fix the
@@ -11,15 +12,15 @@ number of plies played (``key_fixes_ply`` is false: the exact win/draw/loss solv
 it, does not run on Othello; the principal-variation search stores scores relative to the node and does).
 
 Utilities are win/draw/loss (+1, 0, -1) by disc count, so that alpha-beta and MCTS prove results. The
-endgame solver (:mod:`engine.games.othello_endgame`) scores the final disc difference instead, empty
+endgame solver (:mod:`engine.games.othello.endgame`) scores the final disc difference instead, empty
 squares going to the winner: a position it solves reports that difference as its value.
 """
 from engine.errors import IllegalMove, InvalidState
 from engine.game import (ENDGAME_SOLVER, EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game)
-from engine.games.othello_board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
+from engine.games.othello.board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
                                         squares)
-from engine.games.othello_eval import SQUARE_WEIGHTS, evaluate_for_mover
-from engine.games import othello_endgame
+from engine.games.othello.evaluation import SQUARE_WEIGHTS, evaluate_for_mover
+from engine.games.othello import endgame
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "othello"
@@ -82,6 +83,16 @@ def outcome(me: int, them: int) -> float:
     return 1.0 if mine > theirs else -1.0 if mine < theirs else 0.0
 
 
+# A state's fields, by index. A plain tuple rather than a named one: a named tuple's constructor made
+# fixed-depth searches 7% slower (bench/RESULTS.md).
+ME = 0                  # the discs of the player to move
+THEM = 1                # the discs of the other player
+PLAYER = 2              # the player to move: 0 black, 1 white
+LEGAL = 3               # the legal squares of the player to move
+OVER = 4                # neither player can move
+KEY = 5                 # the transposition tables' key
+
+
 def make_state(me: int, them: int, player: int) -> tuple:
     """The state with ``player`` to move, with discs ``me`` against ``them``."""
     legal = legal_moves(me, them)
@@ -99,58 +110,58 @@ class Othello(Game):
     # --- the rules -------------------------------------------------------------------------------
 
     def to_move(self, state):
-        return state[2]
+        return state[PLAYER]
 
     def actions(self, state):
         """The legal squares in natural order (a1, b1, ..., h8), or ``[PASS]``, or none at the end."""
-        if state[3]:
-            return squares(state[3])
-        return [] if state[4] else [PASS]
+        if state[LEGAL]:
+            return squares(state[LEGAL])
+        return [] if state[OVER] else [PASS]
 
     def result(self, state, move):
-        me, them, player = state[0], state[1], state[2]
+        me, them, player = state[ME], state[THEM], state[PLAYER]
         if move == PASS:
             return make_state(them, me, 1 - player)
         flipped = flips(me, them, move)
         return make_state(them ^ flipped, me | flipped | 1 << move, 1 - player)
 
     def is_terminal(self, state):
-        return state[4]
+        return state[OVER]
 
     def utility(self, state, player):
-        u = outcome(state[0], state[1])
-        return u if player == state[2] else -u
+        u = outcome(state[ME], state[THEM])
+        return u if player == state[PLAYER] else -u
 
     # --- knowledge for searches ------------------------------------------------------------------
 
     def evaluate(self, state, player):
-        """See :func:`engine.games.othello_eval.evaluate_for_mover`; exact on terminal states."""
-        if state[4]:
+        """See :func:`engine.games.othello.evaluation.evaluate_for_mover`; exact on terminal states."""
+        if state[OVER]:
             return self.utility(state, player)
-        value = evaluate_for_mover(state[0], state[1], state[3])
-        return value if player == state[2] else -value
+        value = evaluate_for_mover(state[ME], state[THEM], state[LEGAL])
+        return value if player == state[PLAYER] else -value
 
     def ordered_actions(self, state):
         """The legal squares, best first by their static weight (corners first, the X-squares diagonal to
         them last), ties in natural order. Ordering by the opponent's mobility after each move (as the
         endgame solver does) searched as many nodes to a given depth in the middle game, at twice the
         time."""
-        legal = state[3]
+        legal = state[LEGAL]
         if not legal:
             return self.actions(state)
         return sorted(squares(legal), key=SQUARE_WEIGHT_DESCENDING)
 
     def key(self, state):
-        return state[5]
+        return state[KEY]
 
     def plies_bound(self, state):
         """Each empty square takes at most one disc, and at most one pass comes before each."""
-        return 0 if state[4] else 2 * (FULL ^ (state[0] | state[1])).bit_count()
+        return 0 if state[OVER] else 2 * (FULL ^ (state[ME] | state[THEM])).bit_count()
 
     def random_playout(self, state, uniform):
         """Uniformly random moves to the end, as ``actions`` and ``result`` would play them: the
         ``k``-th legal square counting from a1, or a pass when there is none."""
-        me, them, legal, over = state[0], state[1], state[3], state[4]
+        me, them, legal, over = state[ME], state[THEM], state[LEGAL], state[OVER]
         plies = 0
         while not over:
             if legal:
@@ -166,18 +177,18 @@ class Othello(Game):
             legal = legal_moves(me, them)
             over = not legal and not legal_moves(them, me)
         u = outcome(me, them)
-        mover = state[2] ^ (plies & 1)                        # the player to move at the end
+        mover = state[PLAYER] ^ (plies & 1)                   # the player to move at the end
         return ((u, -u) if mover == 0 else (-u, u)), plies
 
     def solve_endgame(self, state, deadline, ordering, tt_capacity, stats):
         """The final disc difference with perfect play, when few enough squares are empty; see
-        :func:`engine.games.othello_endgame.solve`."""
-        return othello_endgame.solve(state[0], state[1], deadline, ordering, tt_capacity, stats)
+        :func:`engine.games.othello.endgame.solve`."""
+        return endgame.solve(state[ME], state[THEM], deadline, ordering, tt_capacity, stats)
 
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/bindings/othello.cpp): ``(me, them, player)``;
         the core derives the rest."""
-        return state[0], state[1], state[2]
+        return state[ME], state[THEM], state[PLAYER]
 
     # --- JSON ------------------------------------------------------------------------------------
 
@@ -189,20 +200,20 @@ class Othello(Game):
             raise IllegalMove(f"{value!r} is not a move: a move is a square \"a1\"..\"h8\" (column, then row "
                               "from the top) or \"pass\"")
         move = SQUARE_OF[value]
-        if state[4]:
+        if state[OVER]:
             raise IllegalMove("the game is over: no move can be played")
         if move == PASS:
-            if state[3]:
-                raise IllegalMove(f"{COLOURS[state[2]]} may not pass while a move exists: legal "
-                                  f"{[NAMES[s] for s in squares(state[3])]}")
+            if state[LEGAL]:
+                raise IllegalMove(f"{COLOURS[state[PLAYER]]} may not pass while a move exists: legal "
+                                  f"{[NAMES[s] for s in squares(state[LEGAL])]}")
             return PASS
-        if not state[3] >> move & 1:
-            legal = [NAMES[s] for s in squares(state[3])] or ["pass"]
-            raise IllegalMove(f"{value} is not a legal move for {COLOURS[state[2]]} here; legal: {legal}")
+        if not state[LEGAL] >> move & 1:
+            legal = [NAMES[s] for s in squares(state[LEGAL])] or ["pass"]
+            raise IllegalMove(f"{value} is not a legal move for {COLOURS[state[PLAYER]]} here; legal: {legal}")
         return move
 
     def state_to_json(self, state):
-        me, them, player = state[0], state[1], state[2]
+        me, them, player = state[ME], state[THEM], state[PLAYER]
         black, white = (me, them) if player == 0 else (them, me)
         rows = ["".join("B" if black >> (8 * r + c) & 1 else "W" if white >> (8 * r + c) & 1 else "."
                         for c in range(8)) for r in range(8)]

@@ -15,7 +15,7 @@ published players have it.
 import math
 
 from engine.deadline import Deadline
-from engine.games.twenty48_board import (BOARD_MASK, COL_DOWN, COL_UP, EVAL_BASE, EVAL_SCALE, ROW_HEURISTIC,
+from engine.games.twenty48.board import (BOARD_MASK, COL_DOWN, COL_UP, EVAL_BASE, EVAL_SCALE, ROW_HEURISTIC,
                                          ROW_LEFT, ROW_MASK, ROW_RIGHT, utility_of)
 
 ONES = 0x1111111111111111   # bit 0 of every cell

@@ -1,8 +1,8 @@
 """2048 (Gabriele Cirulli's sliding-tile game) as a one-player game against chance.
 
 The board is a 64-bit int of 4-bit tile exponents with table-driven slides and evaluation
-(:mod:`engine.games.twenty48_board`); the game has a fast expectimax valuation of its own
-(:mod:`engine.games.twenty48_search`).
+(:mod:`engine.games.twenty48.board`); the game has a fast expectimax valuation of its own
+(:mod:`engine.games.twenty48.kernel`).
 
 A turn is two plies: the player slides the tiles (the move must change the board), then chance places a 2
 or a 4 on an empty cell. The state in between, the afterstate, is a chance node; it is the board with bit
@@ -14,10 +14,10 @@ from functools import lru_cache
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, Game
-from engine.games.twenty48_board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
+from engine.games.twenty48.board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
                                          ROW_EMPTIES, ROW_HEURISTIC, ROW_MASK, move_down, move_left, move_right,
                                          move_up, row_cells, transpose, utility_of)
-from engine.games.twenty48_search import Kernel
+from engine.games.twenty48.kernel import Kernel
 
 GAME_ID = "2048"
 MOVES = ("up", "down", "left", "right")

@@ -1,15 +1,16 @@
 """Tic-tac-toe and its m,n,k generalisation (gomoku is 15,15,5), on bitboards.
 
-Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the tuple ``(x, o, ply, status)``: X's and
-O's bitboards, the number of marks on the board (X moves at even plies) and the status, computed once when
-a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and ``utility`` are a tuple
-lookup, and ``result`` tests only the lines through the cell just played; on small boards (3 x 3 among
-them) it looks the mover's marks up in a table of every set of cells that holds a line. On large boards the
-game prunes a search to its candidate moves and searches threats (:mod:`.mnk_threats`): wins by continuous
-fours and threes, its own and the opponent's.
+Cell ``r * n + c`` is bit ``r * n + c`` of an int. A state is the named tuple :class:`State` ``(x, o, ply,
+status)``: X's and O's bitboards, the number of marks on the board (X moves at even plies) and the status,
+computed once when a move is made: ongoing, X won, O won or drawn. So ``to_move``, ``is_terminal`` and
+``utility`` are a tuple lookup, and ``result`` tests only the lines through the cell just played; on small
+boards (3 x 3 among them) it looks the mover's marks up in a table of every set of cells that holds a line.
+On large boards the game prunes a search to its candidate moves and searches threats (:mod:`.threats`): wins
+by continuous fours and threes, its own and the opponent's.
 """
 from collections import OrderedDict
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.bits import cells_of, lowest_cell
 from engine.deadline import Timeout
@@ -17,12 +18,21 @@ from engine.errors import InvalidState
 from engine.grid import check_rows
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 from engine.game import CANDIDATES, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, PLIES_BOUND, THREATS, Game
-from engine.games.mnk_threats import Exhausted, Threats
-from engine.games.mnk_windows import Windows
+from engine.games.tictactoe.threats import Exhausted, Threats
+from engine.games.tictactoe.windows import Windows
 
 GAME_ID = "tictactoe"
 MAX_SIDE = 19
 ONGOING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
+
+
+class State(NamedTuple):
+    """A position; its status is computed once, when the move is made."""
+
+    x: int              # X's marks, cell r * n + c at bit r * n + c
+    o: int              # O's marks
+    ply: int            # the number of marks: X moves at even plies
+    status: int         # ONGOING, X_WON, O_WON or DRAWN
 SMALL_BOARD_CELLS = 12  # boards up to this many cells find empty cells and completed lines by table lookup
 NEAR = 2                # on larger boards, move ordering puts cells this close to a mark before the rest
 # Move ordering on larger boards: an empty cell's urgency sums, over the lines through it that hold marks
@@ -116,10 +126,10 @@ class TicTacToe(Game):
                                         for cell in range(self.cells)]
 
     def to_move(self, state):
-        return state[2] & 1
+        return state.ply & 1
 
     def actions(self, state):
-        occupied = state[0] | state[1]
+        occupied = state.x | state.o
         if self.empty_cells is not None:
             return self.empty_cells[occupied]
         return cells_of(self.full & ~occupied)
@@ -128,7 +138,7 @@ class TicTacToe(Game):
         """Small boards: by promise (cells on more lines, nearer the centre). Larger boards: the urgent cells
         first (winning, blocking, making threats: see :data:`ATTACK_WEIGHT`), then the other cells within
         :data:`NEAR` of a mark, then the rest, each group by promise."""
-        occupied = state[0] | state[1]
+        occupied = state.x | state.o
         if self.near is None or not occupied:
             return [cell for cell in self.by_promise if not occupied >> cell & 1]
         return self.urgent_first(state)
@@ -137,7 +147,7 @@ class TicTacToe(Game):
         """The empty cells, urgent ones first (see :meth:`ordered_actions`); only the first ``wanted``
         when it is given, and then, where enough cells make lines of two marks or more, ranked by those
         lines alone (the windows of single marks are many, and they seldom decide)."""
-        occupied = state[0] | state[1]
+        occupied = state.x | state.o
         rank = self.rank
         if wanted is not None:
             urgency = self.urgency(state, 2)
@@ -159,10 +169,10 @@ class TicTacToe(Game):
         """``{cell: urgency}`` for the empty cells of the windows (k cells in a row) that hold marks of
         one player only, ``least`` marks or more: the sum over those windows of 4 ** marks, times
         :data:`ATTACK_WEIGHT` for the mover's."""
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
-        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        mine, theirs = (o_windows, x_windows) if state.ply & 1 else (x_windows, o_windows)
         urgency: dict[int, int] = {}
         windows = self.windows.windows
         for counts, weight in ((mine, ATTACK_WEIGHT), (theirs, 1)):
@@ -186,13 +196,13 @@ class TicTacToe(Game):
         - else the :data:`BEAM` most urgent cells (the centre on the empty board).
 
         Only the first two are complete: a quiet move left out may prepare a win by fours of the mover's."""
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         occupied = x | o
         if not occupied:
             return [self.by_promise[0]], False
         empty = self.full & ~occupied
         x_windows, o_windows = self.open_windows(x, o)
-        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        mine, theirs = (o_windows, x_windows) if state.ply & 1 else (x_windows, o_windows)
         k, windows = self.k, self.windows
         wins = windows.covered(mine, k - 1, empty)
         if wins:
@@ -227,10 +237,10 @@ class TicTacToe(Game):
     @staticmethod
     def marks(state) -> tuple:
         """The marks of the player to move, and the opponent's."""
-        return (state[1], state[0]) if state[2] & 1 else (state[0], state[1])
+        return (state.o, state.x) if state.ply & 1 else (state.x, state.o)
 
     def threat_win(self, state, deadline, stats):
-        """A win by continuous threats for the player to move (:meth:`.mnk_threats.Threats.win`), or None."""
+        """A win by continuous threats for the player to move (:meth:`.threats.Threats.win`), or None."""
         mine, theirs = self.marks(state)
         try:
             return self.threats.win(mine, theirs, THREES, THREAT_BUDGET, deadline, stats)
@@ -239,7 +249,7 @@ class TicTacToe(Game):
 
     def threat_defences(self, state, deadline, stats):
         """When the opponent, were it to move, would win by continuous threats: the critical cells of its
-        line (:meth:`.mnk_threats.Threats.critical`: the line's cells, the mover's fours among them) after
+        line (:meth:`.threats.Threats.critical`: the line's cells, the mover's fours among them) after
         which the opponent's threat search finds no win (after a four of the mover's, its forced reply
         made, as if the opponent moved again; the opponent may complete a four of its own first), most
         promising first; if there are none, those after which the search ran out of budget, undecided
@@ -273,15 +283,15 @@ class TicTacToe(Game):
     def forcing(self, state):
         """Whether the mover, unable to win at once, must stop the opponent's win at once (a four): the
         reply is forced, so a search looks one ply deeper at no cost in width."""
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         empty = self.full & ~(x | o)
         x_windows, o_windows = self.open_windows(x, o)
-        mine, theirs = (o_windows, x_windows) if state[2] & 1 else (x_windows, o_windows)
+        mine, theirs = (o_windows, x_windows) if state.ply & 1 else (x_windows, o_windows)
         covered = self.windows.covered
         return not covered(mine, self.k - 1, empty) and covered(theirs, self.k - 1, empty) != 0
 
     def open_windows(self, x: int, o: int) -> tuple:
-        """X's and O's windows by count 0 .. k (:meth:`~engine.games.mnk_windows.Windows.by_count`), kept for
+        """X's and O's windows by count 0 .. k (:meth:`~engine.games.tictactoe.windows.Windows.by_count`), kept for
         the latest :data:`WINDOW_CACHE` positions (a search asks for one position's several times; on large
         boards :meth:`result` derives a child's from its parent's)."""
         cache, key = self.window_cache, (x, o)
@@ -322,18 +332,18 @@ class TicTacToe(Game):
         holds_line = self.holds_line
         if holds_line is not None:
             if holds_line[mine]:
-                return (x, o, ply + 1, won)
+                return State(x, o, ply + 1, won)
         else:
             for line in self.lines_through[cell]:
                 if mine & line == line:
-                    return (x, o, ply + 1, won)
-        return (x, o, ply + 1, DRAWN if ply + 1 == self.cells else ONGOING)
+                    return State(x, o, ply + 1, won)
+        return State(x, o, ply + 1, DRAWN if ply + 1 == self.cells else ONGOING)
 
     def is_terminal(self, state):
-        return state[3] != ONGOING
+        return state.status != ONGOING
 
     def utility(self, state, player):
-        status = state[3]
+        status = state.status
         if status == X_WON:
             return 1.0 if player == 0 else -1.0
         if status == O_WON:
@@ -349,9 +359,9 @@ class TicTacToe(Game):
         mark (an open four, or two fours) wins in three: :data:`FORCING_VALUE`. On large boards
         (:data:`PRUNED_FROM` cells) a mover with no four to make, whose opponent has threes that no one
         move stops (a double three: :meth:`three_defences` finds none), loses: :data:`FORCING_VALUE` too."""
-        if state[3] != ONGOING:
+        if state.status != ONGOING:
             return self.utility(state, player)
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         occupied = x | o
         empty = self.full & ~occupied
         x_windows, o_windows = self.open_windows(x, o)
@@ -359,7 +369,7 @@ class TicTacToe(Game):
         for m in range(1, k):
             score += power[m] * (x_windows[m].bit_count() - o_windows[m].bit_count())
         value = score / (abs(score) + power[k])
-        o_to_move = state[2] & 1
+        o_to_move = state.ply & 1
         mover, other = (o_windows, x_windows) if o_to_move else (x_windows, o_windows)
         covered = self.windows.covered
         mover_wins, other_wins = covered(mover, k - 1, empty), covered(other, k - 1, empty)
@@ -378,19 +388,19 @@ class TicTacToe(Game):
         return double_completions(lines, occupied) != 0 and not self.three_defences(lines, occupied)
 
     def key(self, state):
-        return state[0] << self.cells | state[1]
+        return state.x << self.cells | state.o
 
     def plies_bound(self, state):
-        return self.cells - state[2]
+        return self.cells - state.ply
 
     def native_state(self, state) -> tuple:
         """The state as the compiled core reads it (native/src/bindings/mnk.cpp): ``(rows, cols, k, x, o)``,
         the marks as little-endian bytes; the core recomputes the ply and the status."""
         size = (self.cells + 7) // 8
-        return (self.rows, self.cols, self.k, state[0].to_bytes(size, "little"), state[1].to_bytes(size, "little"))
+        return (self.rows, self.cols, self.k, state.x.to_bytes(size, "little"), state.o.to_bytes(size, "little"))
 
     def state_to_json(self, state):
-        x, o = state[0], state[1]
+        x, o = state.x, state.o
         rows = ["".join("X" if x >> (r * self.cols + c) & 1 else "O" if o >> (r * self.cols + c) & 1 else "."
                         for c in range(self.cols)) for r in range(self.rows)]
         return {"board": rows, "k": self.k}
@@ -488,4 +498,4 @@ def load(state_json, limits=None, **_):
         raise InvalidState("the winner must have made the last move", field="state.board")
     ply = nx + no
     status = X_WON if x_won else O_WON if o_won else DRAWN if ply == game.cells else ONGOING
-    return game, (x, o, ply, status)
+    return game, State(x, o, ply, status)

@@ -15,6 +15,8 @@ before its last ply, so it counts towards the no-progress draw only its own leng
 """
 from functools import lru_cache
 
+from engine.games.checkers.board import BIT, SQUARES, generate
+
 STRONG, WEAK = 0, 1       # the side to move in a table position: the two kings (Black) or the lone one
 
 
@@ -26,7 +28,6 @@ Position = tuple[int, int, int]
 def table() -> dict[Position, int]:
     """``{(kings of the two, king of the one, side to move): plies to the win}`` for every position the
     two kings win (built once, in about a second)."""
-    from engine.games.checkers import BIT, SQUARES, generate      # the rules (that module imports this)
     squares = [BIT[n] for n in SQUARES]
     children: dict[Position, int] = {}  # a position not yet decided -> its moves not yet proven lost
     parents: dict[Position, list[Position]] = {}

@@ -36,7 +36,7 @@ class Exhausted(Exception):
 
 
 class Threats:
-    """The threat searches of one board. ``windows``: its :class:`~engine.games.mnk_windows.Windows`;
+    """The threat searches of one board. ``windows``: its :class:`~engine.games.tictactoe.windows.Windows`;
     ``lines_through[cell]``: the windows (bitmasks) through each cell; ``full``: every cell."""
 
     def __init__(self, windows, lines_through: list, full: int):

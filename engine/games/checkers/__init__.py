@@ -7,20 +7,18 @@ reaches the far row (29-32 for Black, 1-4 for White) is crowned and his move end
 jump both ways, one square at a time. Captures are forced, and a capture goes on while the capturing piece
 can jump again. A player with no legal move (no pieces, or all blocked) loses.
 
-Bitboards (after the "ghost square" layout of checkers programs): square ``n`` (row ``r``) is bit
-``n - 1 + r // 2``, so that bits 8, 17 and 26 are never used and every diagonal step is a shift by 4 or 5
-(down the board: ``<<``, up: ``>>``), and every jump a shift by 8 or 10, from every square: a shift that
-would leave the board lands on an unused bit, which is neither a piece nor empty.
+Bitboards and move generation: :mod:`.board`.
 
-A state is the tuple ``(black, white, kings, turn, history, drawn)``: the two sides' pieces, the kings of
-either side, the player to move (0 Black, 1 White), the positions (:func:`position_key`) seen since the
-last capture or man's move, oldest first, and whether the game is drawn here: by threefold repetition (the
-current position is in the history twice) or after ``no_progress_plies`` plies that neither capture nor
-move a man (the history is that long). Only those earlier positions can ever come back (a man's move or a
-capture cannot be undone), so the history is everything the rest of the game depends on. Under the game
-option ``man_move_resets`` false (OpenSpiel's rule: its draw is 40 plies without a capture), a man's move
-does not restart the count: the history then runs from the last capture, and the positions in it from
-before the last man's move count the plies but can never repeat.
+A state is the tuple ``(black, white, kings, turn, history, drawn)`` (fields read by the index constants
+``BLACKS`` .. ``DRAWN``): the two sides' pieces, the kings of either side, the player to move (0 Black, 1
+White), the positions (:func:`position_key`) seen since the last capture or man's move, oldest first, and
+whether the game is drawn here: by threefold repetition (the current position is in the history twice) or
+after ``no_progress_plies`` plies that neither capture nor move a man (the history is that long). Only those
+earlier positions can ever come back (a man's move or a capture cannot be undone), so the history is
+everything the rest of the game depends on. Under the game option ``man_move_resets`` false (OpenSpiel's
+rule: its draw is 40 plies without a capture), a man's move does not restart the count: the history then
+runs from the last capture, and the positions in it from before the last man's move count the plies but can
+never repeat.
 
 Repetition and the transposition table (graph-history interaction): the value of a position depends on
 its history, so the table key (:meth:`Checkers.key`) holds what of the history the future depends on:
@@ -39,191 +37,18 @@ import re
 from typing import Any
 
 from engine.errors import AlgorithmMismatch, IllegalMove, InvalidState
-from engine.games.checkers_kings import plies_to_win, table
+from engine.games.checkers.board import (ADVANCED, AT, BACK_RANK, BIT, BLACK, CENTRE, COORD, CROWN, DOUBLE_CORNERS,
+                                         ON_BOARD, ROWS_TO_GO, SQUARE, SQUARES, START, WHITE, bits_of, can_capture,
+                                         generate, row_col, squares_of, step_count, stuck)
+from engine.games.checkers.kings import plies_to_win, table
 from engine.game import EVALUATION, HASHING, MOVE_ORDERING, PLIES_BOUND, Game
 from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
 
 GAME_ID = "checkers"
-BLACK, WHITE = 0, 1
 COLOURS = "bw"
-SQUARES = range(1, 33)
 DEFAULT_NO_PROGRESS_PLIES = 80          # 40 moves each: the forty-move rule of tournament play
 DEFAULT_MAN_MOVE_RESETS = True
 MAX_NO_PROGRESS_PLIES = 1000
-
-
-def bit_of(square: int) -> int:
-    """The one-bit board of square ``square`` (1-32)."""
-    s = square - 1
-    return 1 << (s + (s // 4) // 2)
-
-
-def row_col(square: int) -> tuple:
-    """The row (0 at the top) and column (0 at the left) of a square on the 8 x 8 diagram."""
-    r, k = divmod(square - 1, 4)
-    return r, 2 * k + (1 if r % 2 == 0 else 0)
-
-
-BIT = {n: bit_of(n) for n in SQUARES}
-SQUARE = {b: n for n, b in BIT.items()}
-AT = {row_col(n): n for n in SQUARES}
-ON_BOARD = sum(BIT.values())
-COORD = {BIT[n]: row_col(n) for n in SQUARES}
-
-
-def squares_of(board: int) -> list:
-    """The squares of a bitboard, in ascending order."""
-    return [SQUARE[b] for b in bits_of(board)]
-
-
-def rows(*numbers) -> int:
-    """The squares of the given rows (0 at the top) as a bitboard."""
-    return sum(BIT[n] for r in numbers for n in SQUARES if row_col(n)[0] == r)
-
-
-CROWN = (rows(7), rows(0))             # where each side's men are crowned
-BACK_RANK = (rows(0), rows(7))         # each side's own back row
-DOUBLE_CORNERS = sum(BIT[n] for n in (1, 5, 28, 32))
-CENTRE = sum(BIT[n] for n in (10, 11, 14, 15, 18, 19, 22, 23))
-# Men's advancement: a man past his side's first three rows counts once, in the two rows before his crown
-# twice (Black's rows 3-6 and 5-6 from the top, White's 4-1 and 2-1).
-ADVANCED = ((rows(3, 4, 5, 6), rows(5, 6)), (rows(4, 3, 2, 1), rows(2, 1)))
-
-
-def neighbour(square: int, dr: int, dc: int, distance: int = 1):
-    """The square ``distance`` diagonal steps away in direction ``(dr, dc)``, or None off the board."""
-    r, c = row_col(square)
-    return AT.get((r + dr * distance, c + dc * distance))
-
-
-DOWN, UP = ((1, -1), (1, 1)), ((-1, -1), (-1, 1))
-# Per side: the directions of its men (Black's men move down, White's up); a king has all four.
-MAN_DIRECTIONS = (DOWN, UP)
-KING_DIRECTIONS = UP + DOWN
-
-
-def step_table(directions: tuple[tuple[int, int], ...]) -> dict:
-    """For each square's bit: the bits one step away in ``directions``, ascending."""
-    return {BIT[n]: tuple(sorted(BIT[t] for d in directions if (t := neighbour(n, *d)) is not None))
-            for n in SQUARES}
-
-
-def jump_table(directions: tuple[tuple[int, int], ...]) -> dict:
-    """For each square's bit: ``(over, land)`` bit pairs of the jumps in ``directions``, by landing square."""
-    table = {}
-    for n in SQUARES:
-        pairs = [(BIT[o], BIT[t]) for d in directions
-                 if (o := neighbour(n, *d)) is not None and (t := neighbour(n, *d, distance=2)) is not None]
-        table[BIT[n]] = tuple(sorted(pairs, key=lambda p: p[1]))
-    return table
-
-
-MAN_STEPS = tuple(step_table(d) for d in MAN_DIRECTIONS)
-KING_STEPS = step_table(KING_DIRECTIONS)
-MAN_JUMPS = tuple(jump_table(d) for d in MAN_DIRECTIONS)
-KING_JUMPS = jump_table(KING_DIRECTIONS)
-
-# For each side, men on these masks count 1, 2, ... 7 rows from their crowning row: a bitboard per
-# distance d holding the squares at least d rows away.
-ROWS_TO_GO = (tuple(rows(*range(0, 8 - d)) for d in range(1, 8)), tuple(rows(*range(d, 8)) for d in range(1, 8)))
-START = (sum(BIT[n] for n in range(1, 13)), sum(BIT[n] for n in range(21, 33)))
-
-
-# --- set-wise tests: does a side have a move, a capture, how many steps -----------------------------
-
-def down_steps(pieces: int, empty: int) -> int:
-    """The empty squares one step down the board from ``pieces`` (each counted once per direction)."""
-    return ((pieces << 4) & empty).bit_count() + ((pieces << 5) & empty).bit_count()
-
-
-def up_steps(pieces: int, empty: int) -> int:
-    return ((pieces >> 4) & empty).bit_count() + ((pieces >> 5) & empty).bit_count()
-
-
-def movers(me: int, kings: int, turn: int) -> tuple:
-    """``(down, up)``: the side's pieces that move down the board (to higher squares) and those that
-    move up. Black's men and kings go down, his kings also up; White's the other way round."""
-    return (me, me & kings) if turn == BLACK else (me & kings, me)
-
-
-def jumpers(me: int, opp: int, kings: int, turn: int, empty: int) -> int:
-    """The pieces of the side with pieces ``me`` (moving ``turn``'s way) that can jump ``opp``: walking
-    back from the empty landing squares over an enemy piece."""
-    down, up = movers(me, kings, turn)
-    return ((((empty >> 4) & opp) >> 4 | ((empty >> 5) & opp) >> 5) & down
-            | (((empty << 4) & opp) << 4 | ((empty << 5) & opp) << 5) & up)
-
-
-def can_capture(me: int, opp: int, kings: int, turn: int, empty: int) -> bool:
-    """Whether the side has a jump (captures are forced, so then it has only jumps)."""
-    return jumpers(me, opp, kings, turn, empty) != 0
-
-
-def step_count(me: int, kings: int, turn: int, empty: int) -> int:
-    """The number of plain steps (no captures) the side has."""
-    down, up = movers(me, kings, turn)
-    return down_steps(down, empty) + up_steps(up, empty)
-
-
-# --- move generation --------------------------------------------------------------------------------
-
-def generate(black: int, white: int, kings: int, turn: int) -> list:
-    """Every legal move of the side to move, by starting square, then by the squares landed on: the jumps
-    if there are any (captures are forced), else the steps."""
-    me, opp = (black, white) if turn == BLACK else (white, black)
-    empty = ON_BOARD & ~(black | white)
-    moves: list[tuple] = []
-    pieces = jumpers(me, opp, kings, turn, empty)
-    if pieces:
-        men_jumps, crown = MAN_JUMPS[turn], CROWN[turn]
-        while pieces:
-            b = pieces & -pieces
-            pieces ^= b
-            if b & kings:
-                extend_jumps(b, b, 0, None, opp, empty | b, KING_JUMPS, 0, moves)
-            else:
-                extend_jumps(b, b, 0, None, opp, empty | b, men_jumps, crown, moves)
-        return moves
-    men_steps = MAN_STEPS[turn]
-    down, up = movers(me, kings, turn)
-    pieces = (empty >> 4 | empty >> 5) & down | (empty << 4 | empty << 5) & up   # those with a step
-    while pieces:
-        b = pieces & -pieces
-        pieces ^= b
-        for t in (KING_STEPS if b & kings else men_steps)[b]:
-            if t & empty:
-                moves.append((b, t, 0, None))
-    return moves
-
-
-def extend_jumps(start, at, captured, path, opp, empty, table, crown, moves) -> None:
-    """Append to ``moves`` every complete jump sequence of the piece that left ``start`` and stands on
-    ``at`` having captured ``captured`` (landing on ``path``, None before the second jump). ``opp`` are
-    the opponent's pieces not yet captured; a captured piece cannot be jumped again, and no landing square
-    can hold one (landing squares and jumped squares never share a diagonal parity). A man that lands on
-    ``crown`` is crowned there and stops."""
-    for over, land in table[at]:
-        if over & opp and land & empty:
-            taken = captured | over
-            if path is not None:
-                trail = path + (land,)
-            else:
-                trail = (start, at, land) if captured else None
-            if land & crown:
-                moves.append((start, land, taken, trail))
-            else:
-                before = len(moves)
-                extend_jumps(start, land, taken, trail, opp ^ over, empty, table, crown, moves)
-                if len(moves) == before:
-                    moves.append((start, land, taken, trail))
-
-
-def stuck(black: int, white: int, kings: int, turn: int) -> bool:
-    """Whether the player to move has no legal move, neither a step nor a jump (and so has lost)."""
-    me, opp = (black, white) if turn == BLACK else (white, black)
-    empty = ON_BOARD & ~(black | white)
-    down, up = movers(me, kings, turn)
-    return not ((down << 4 | down << 5 | up >> 4 | up >> 5) & empty or can_capture(me, opp, kings, turn, empty))
 
 
 # --- positions and states ---------------------------------------------------------------------------
@@ -248,6 +73,17 @@ def men_of(key: int) -> int:
     mask = (1 << BOARD_BITS) - 1
     kings = key >> 2 * BOARD_BITS & mask
     return key & ~(kings | kings << BOARD_BITS) & ((1 << 2 * BOARD_BITS) - 1)
+
+
+# A state's fields, by index. A plain tuple rather than a named one: a named tuple's constructor made
+# fixed-depth searches 16% slower (bench/RESULTS.md).
+BLACKS = 0              # Black's pieces (a bitboard, :mod:`.board`)
+WHITES = 1              # White's pieces
+KINGS = 2               # the kings of either side
+TURN = 3                # the player to move: BLACK or WHITE
+HISTORY = 4             # the position keys since the last capture or man's move, oldest first
+DRAWN = 5               # drawn here, by repetition or by the no-progress rule
+POSITION = slice(BLACKS, HISTORY)   # (black, white, kings, turn): what the move generator reads
 
 
 def make_state(black: int, white: int, kings: int, turn: int, history: tuple, limit: int) -> tuple:
@@ -346,10 +182,10 @@ class Checkers(Game):
     # --- the rules -------------------------------------------------------------------------------
 
     def to_move(self, state):
-        return state[3]
+        return state[TURN]
 
     def actions(self, state):
-        return generate(*state[:4])
+        return generate(*state[POSITION])
 
     def result(self, state, move):
         black, white, kings, turn, history, _ = state
@@ -367,14 +203,14 @@ class Checkers(Game):
         return make_state(nb, nw, nk, 1 - turn, history + (position_key(black, white, kings, turn),), self.limit)
 
     def is_terminal(self, state):
-        return state[5] or stuck(*state[:4])
+        return state[DRAWN] or stuck(*state[POSITION])
 
     def utility(self, state, player):
         """-1 for the player to move when they cannot move (that comes first: a player left without a
         move on the ply that completes a draw has lost), 0 for a draw, +1 for the other player."""
-        if not stuck(*state[:4]):
+        if not stuck(*state[POSITION]):
             return 0.0
-        return -1.0 if player == state[3] else 1.0
+        return -1.0 if player == state[TURN] else 1.0
 
     def end_reason(self, state):
         """The player to move cannot move (no piece left, or every one blocked), or which draw rule."""
@@ -404,13 +240,13 @@ class Checkers(Game):
     def ordered_actions(self, state):
         """The legal moves, likeliest best first: captures taking the most (a king counting twice),
         else a man's crowning step first; ties in natural order."""
-        moves = generate(*state[:4])
+        moves = generate(*state[POSITION])
         if len(moves) < 2:
             return moves
-        kings = state[2]
+        kings = state[KINGS]
         if moves[0][2]:
             return sorted(moves, key=lambda m: -(m[2].bit_count() + (m[2] & kings).bit_count()))
-        crown = CROWN[state[3]]
+        crown = CROWN[state[TURN]]
         crowning = [m for m in moves if m[1] & crown and not m[0] & kings]
         if crowning:
             return crowning + [m for m in moves if m not in crowning]
@@ -423,12 +259,12 @@ class Checkers(Game):
         end of the game met on the way counts ``NEAR_WIN`` (or 0), so that evaluations stay strictly
         inside the utilities; a quiet position of two kings against one that the two win before the
         no-progress draw counts ``TABLE_WIN`` less a thousandth for each ply the win takes
-        (:mod:`engine.games.checkers_kings`); any other gets :func:`static_value`, less as its
+        (:mod:`engine.games.checkers.kings`); any other gets :func:`static_value`, less as its
         no-progress count runs (:meth:`urgency`). Exact on terminal states."""
         if self.is_terminal(state):
             return self.utility(state, player)
         value = self.quiescent(state, QUIESCENCE_PLIES)
-        return value if player == state[3] else -value
+        return value if player == state[TURN] else -value
 
     def quiescent(self, state, plies: int) -> float:
         """The value of a live ``state`` for its player to move, its forced captures played out."""
@@ -552,7 +388,7 @@ class Checkers(Game):
 
 QUIESCENCE_PLIES = 8
 NEAR_WIN = 0.999
-TABLE_WIN = 0.99          # two kings' proven win over one (checkers_kings), less a thousandth a ply
+TABLE_WIN = 0.99          # two kings' proven win over one (kings.py), less a thousandth a ply
 
 
 def static_value(black: int, white: int, kings: int) -> float:
@@ -591,16 +427,6 @@ def static_value(black: int, white: int, kings: int) -> float:
         sheltered = (prey & kings & DOUBLE_CORNERS).bit_count()
         score -= (3 * distance + 10 * sheltered) if material > 0 else -(3 * distance + 10 * sheltered)
     return score / (abs(score) + 300)
-
-
-def bits_of(board: int) -> list:
-    """The one-bit boards of a bitboard's squares."""
-    found = []
-    while board:
-        b = board & -board
-        found.append(b)
-        board ^= b
-    return found
 
 
 # The directions of the compiled core's move codes: the shift of one diagonal step (a jump takes two).
