@@ -1,5 +1,5 @@
 // English checkers on bitboards: the rules of engine/games/checkers/ and the knowledge of its Checkers
-// game (ordering, the quiescent evaluation, the two-kings table of checkers_kings.py), bit for bit.
+// game (ordering, the quiescent evaluation, the two-kings table of checkers/kings.py), bit for bit.
 //
 // Boards use Python's "ghost square" layout: square n (1-32, row r) is bit n - 1 + r / 2 of a 35-bit board,
 // so that a diagonal step is a shift by 4 or 5 (down the board: to higher bits) and a jump by 8 or 10; a
@@ -58,7 +58,7 @@ constexpr uint64_t CROWN[2] = {rows(7, 7), rows(0, 0)};
 constexpr uint64_t BACK_RANK[2] = {rows(0, 0), rows(7, 7)};
 constexpr uint64_t DOUBLE_CORNERS = squares({1, 5, 28, 32});
 constexpr uint64_t CENTRE = squares({10, 11, 14, 15, 18, 19, 22, 23});
-// Men's advancement (checkers.py's ADVANCED): per side, the rows counted once and those counted again.
+// Men's advancement (checkers/board.py's ADVANCED): per side, the rows counted once and those counted again.
 constexpr uint64_t ADVANCED_FAR[2] = {rows(3, 6), rows(1, 4)}, ADVANCED_NEAR[2] = {rows(5, 6), rows(1, 2)};
 // The directions' shifts (move codes' digits) and which a side's men take: Black's down, White's up.
 constexpr int SHIFT[4] = {-5, -4, 4, 5};
@@ -264,7 +264,7 @@ class Checkers {
 
   // --- the rules' parts ----------------------------------------------------------------------------
 
-  // Every legal move of the side to move (checkers.py's generate): the jumps if any, by starting square,
+  // Every legal move of the side to move (checkers/board.py's generate): the jumps if any, by starting square,
   // then by the squares landed on; else the steps.
   static int generate(uint64_t black, uint64_t white, uint64_t kings, int turn, checkers::Move* out) {
     using namespace checkers;
@@ -293,7 +293,7 @@ class Checkers {
     return n;
   }
 
-  // The pieces of `me` that can jump (checkers.py's jumpers): back from the empty squares over an enemy.
+  // The pieces of `me` that can jump (checkers/board.py's jumpers): back from the empty squares over an enemy.
   static uint64_t jumpers(uint64_t me, uint64_t opp, uint64_t kings, int turn, uint64_t empty) {
     const uint64_t down = turn == checkers::BLACK ? me : me & kings, up = turn == checkers::BLACK ? me & kings : me;
     return (((((empty >> 4) & opp) >> 4) | (((empty >> 5) & opp) >> 5)) & down) |
@@ -308,7 +308,7 @@ class Checkers {
     return !(((down << 4 | down << 5 | up >> 4 | up >> 5) & empty) || jumpers(me, opp, s.kings, s.turn, empty));
   }
 
-  // The two-kings table's answer (checkers_kings.plies_to_win): whether two kings against one (no men)
+  // The two-kings table's answer (checkers/kings.py's plies_to_win): whether two kings against one (no men)
   // win, which side, and in how many plies.
   static bool plies_to_win(uint64_t black, uint64_t white, uint64_t kings, int turn, int& winner, int& plies);
 
@@ -325,7 +325,7 @@ class Checkers {
     out[n++] = m;
   }
 
-  // checkers.py's extend_jumps: every complete jump sequence of the piece that left `start` and stands on
+  // checkers/board.py's extend_jumps: every complete jump sequence of the piece that left `start` and stands on
   // `at`, having taken `captured` in `count` jumps (`digits` their directions); a man landing on `crown`
   // is crowned and stops.
   static void extend_jumps(uint64_t start, uint64_t at, uint64_t captured, unsigned digits, int count, uint64_t opp,
@@ -371,7 +371,7 @@ class Checkers {
   double urgency(int counted) const { return 1 - double(counted) / double(2 * limit_); }
 
  public:
-  // checkers.py's static_value: a quiet position's worth for Black, squashed into (-1, 1), the same float
+  // checkers/__init__.py's static_value: a quiet position's worth for Black, squashed into (-1, 1), the same float
   // operations in the same order.
   static double static_value(uint64_t black, uint64_t white, uint64_t kings) {
     using namespace checkers;
@@ -405,7 +405,7 @@ class Checkers {
     return score / (std::fabs(score) + 300);
   }
 
-  // checkers.py's step_count: the plain steps of the side moving `turn`'s way.
+  // checkers/board.py's step_count: the plain steps of the side moving `turn`'s way.
   static int step_count(uint64_t me, uint64_t kings, int turn, uint64_t empty) {
     const uint64_t down = turn == checkers::BLACK ? me : me & kings, up = turn == checkers::BLACK ? me & kings : me;
     return checkers::popcount((down << 4) & empty) + checkers::popcount((down << 5) & empty) +
@@ -415,7 +415,7 @@ class Checkers {
 
 namespace checkers {
 
-// The two-kings table (checkers_kings.py's table), built once by the same retrograde analysis: for each
+// The two-kings table (checkers/kings.py's table), built once by the same retrograde analysis: for each
 // position of two kings (Black's, by dense square indices i < j) against one, with either side to move,
 // the plies to the win, or -1. STRONG (0) is the two kings to move, WEAK (1) the lone one.
 class KingsTable {
