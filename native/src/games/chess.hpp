@@ -376,10 +376,35 @@ class Chess {
     return true;
   }
 
+  // The mover's pieces pinned to its king: each the only piece between the king and an enemy slider.
+  static uint64_t pinned(const State& s) {
+    using namespace chess;
+    const int us = mover(s), king = king_square(s, us);
+    const auto& p = s.pieces[us ^ 1];
+    const uint64_t occupied = all(s);
+    uint64_t pins = 0;
+    auto along = [&](uint64_t snipers, uint64_t (*attacks)(int, uint64_t)) {
+      for (; snipers; snipers &= snipers - 1) {
+        const int sniper = lsb(snipers);
+        const uint64_t between = attacks(king, bit(sniper)) & attacks(sniper, bit(king)) & occupied;
+        if (between && !(between & (between - 1)) && (between & s.occupancy[us])) pins |= between;
+      }
+    };
+    along(rook_attacks(king, 0) & (p[ROOK] | p[QUEEN]), rook_attacks);
+    along(bishop_attacks(king, 0) & (p[BISHOP] | p[QUEEN]), bishop_attacks);
+    return pins;
+  }
+
+  // The legal moves among the pseudo-legal ones: castling is tested as it is generated; a move of a piece
+  // other than the king, neither pinned (`pins`) nor taking en passant, with the mover not in check, is
+  // legal at once; any other goes through legal's test.
   static int legal_moves(const State& s, bool noisy, chess::Move* out) {
     int n = 0;
+    const uint64_t pins = pinned(s);
     pseudo_moves(s, noisy, [&](const chess::Move& m) {
-      if (m.castle || legal(s, m)) out[n++] = m;
+      if (m.castle || (!s.check && !m.en_passant && !(pins & chess::bit(m.from)) && s.board[m.from] != chess::KING) ||
+          legal(s, m))
+        out[n++] = m;
       return true;
     });
     return n;

@@ -343,19 +343,11 @@ class Pvs {
   // threat-score order (better than history, pvs.py measured). Without ordering, only the table move goes
   // first.
   void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, int n_loud, int* order) const {
-    auto among = [](const int* list, int count, int move) { return std::find(list, list + count, move) != list + count; };
-    int rest[G::MAX_MOVES], n_rest = 0;
-    for (int i = 0; i < n; ++i)
-      if (!among(loud, n_loud, moves[i])) rest[n_rest++] = i;
-    if (ordering_ && !safe_)
-      std::stable_sort(rest, rest + n_rest, [&](int a, int b) { return history_.get(moves[a]) > history_.get(moves[b]); });
+    bool placed[G::MAX_MOVES] = {};  // by index into `moves`
     int front = 0;
     auto bring_forward = [&](int move) {
-      for (int i = 0; i < n; ++i)
-        if (moves[i] == move) {
-          if (!among(order, front, i)) order[front++] = i;
-          return;
-        }
+      const int i = int(std::find(moves, moves + n, move) - moves);
+      if (i < n && !placed[i]) placed[i] = true, order[front++] = i;
     };
     if (table_move >= 0) bring_forward(table_move);
     for (int i = 0; i < n_loud; ++i) bring_forward(loud[i]);
@@ -363,8 +355,18 @@ class Pvs {
       for (int killer : killers_[ply])
         if (killer >= 0) bring_forward(killer);
     const int first = front;
-    for (int i = 0; i < n_rest; ++i)
-      if (!among(order, first, rest[i])) order[front++] = rest[i];
+    for (int i = 0; i < n; ++i)
+      if (!placed[i]) order[front++] = i;
+    if (ordering_ && !safe_) {  // the rest by history, an insertion sort (stable: ties in the game's order)
+      int64_t score[G::MAX_MOVES];
+      for (int i = first; i < front; ++i) {
+        const int index = order[i];
+        const int64_t h = history_.get(moves[index]);
+        int j = i;
+        for (; j > first && score[j - 1] < h; --j) order[j] = order[j - 1], score[j] = score[j - 1];
+        order[j] = index, score[j] = h;
+      }
+    }
   }
 
   // pvs.py's quiesce: the score of non-terminal `s` for its mover at the horizon, fail-soft like negamax.
