@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "search/game.hpp"
+#include "search/random.hpp"
 
 namespace tactician {
 
@@ -83,12 +84,7 @@ inline uint32_t dense(uint64_t b) {
 }
 inline uint64_t ghost_of_index(int i) { return bit_of(i + 1); }
 
-inline uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+using tactician::splitmix;
 
 // A generated move: its squares and captures, and its code.
 struct Move {

@@ -17,6 +17,7 @@
 #include "games/chess_bitboards.hpp"
 #include "games/chess_eval.hpp"
 #include "search/game.hpp"
+#include "search/random.hpp"
 
 namespace tactician {
 namespace chess {
@@ -31,12 +32,7 @@ enum Corner : uint8_t { A1_ROOK = 1, H1_ROOK = 2, H8_ROOK = 4, A8_ROOK = 8 };
 constexpr int SQ_A1 = 0, SQ_E1 = 4, SQ_H1 = 7, SQ_A8 = 56, SQ_E8 = 60, SQ_H8 = 63;
 constexpr uint64_t LIGHT_SQUARES = 0x55AA55AA55AA55AAull;
 
-inline uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+using tactician::splitmix;
 
 struct Zobrist {
   uint64_t piece[2][6][64], rights[16], ep[64], black;
