@@ -15,7 +15,7 @@ import random
 
 from bench.backgammon import OPENING_ROLLS, our_play
 from bench.gnubg_player import gnubg_play, play_key, ranked
-from engine.games.backgammon import GAME, ROLLS, START, contact
+from engine.games.backgammon import GAME, ROLLS, START, State, contact
 
 BLUNDER = 0.08
 
@@ -24,7 +24,7 @@ def losses(rng, mode, games, ms=1000.0) -> dict:
     """``{kind: [loss, ...]}`` over the turns of ``games`` games of gnubg against itself."""
     found = {}
     for number in range(games):
-        state = (START, START, number % 2, rng.choice(OPENING_ROLLS))
+        state = State(START, START, number % 2, rng.choice(OPENING_ROLLS))
         while not GAME.is_terminal(state):
             if state[3] is None:
                 state = GAME.result(state, rng.choices(ROLLS, [p for _, p in GAME.chance_outcomes(state)])[0])

@@ -7,7 +7,7 @@ import gnubg_nn
 
 from bench import backgammon
 from bench.gnubg_player import board, equity, gnubg_play, play_key, ranked
-from engine.games.backgammon import GAME, ROLLS, START
+from engine.games.backgammon import GAME, ROLLS, START, State
 
 OPENING_ROLLS = [r for r in ROLLS if r[0] != r[1]]
 
@@ -16,9 +16,9 @@ def player_nodes(seed: int, games: int):
     """Every player node with dice of ``games`` random games (random dice, random plays)."""
     rng = random.Random(seed)
     for _ in range(games):
-        state = (START, START, rng.randrange(2), rng.choice(OPENING_ROLLS))
+        state = State(START, START, rng.randrange(2), rng.choice(OPENING_ROLLS))
         while not GAME.is_terminal(state):
-            if state[3] is None:
+            if state.dice is None:
                 state = GAME.result(state, rng.choice(ROLLS))
                 continue
             yield state
@@ -71,9 +71,9 @@ def test_gnubg_play_is_its_best_move_and_one_of_ours():
 def test_gnubg_opening_plays_and_evaluation_are_the_known_ones():
     # 3-1 makes the five point (8/5 6/5); 6-1 the bar point (13/7 8/7), from either side's turn.
     for turn in (0, 1):
-        play = gnubg_play(GAME, (START, START, turn, (3, 1)))
+        play = gnubg_play(GAME, State(START, START, turn, (3, 1)))
         assert sorted(part[:2] for part in play[2]) == [(6, 5), (8, 5)]
-        play = gnubg_play(GAME, (START, START, turn, (6, 1)))
+        play = gnubg_play(GAME, State(START, START, turn, (6, 1)))
         assert sorted(part[:2] for part in play[2]) == [(8, 7), (13, 7)]
     win = gnubg_nn.probabilities(board(START, START), 0)[0]
     assert 0.45 < win < 0.55 and abs(equity(START, START)) < 0.15
