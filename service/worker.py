@@ -45,7 +45,6 @@ import selectors
 import signal
 import socket
 import struct
-import sys
 import threading
 import time
 from typing import Any
@@ -61,11 +60,6 @@ from service.fairness import fairness
 from service.search_pool import pool_for
 
 DRAIN_QUIET_SECONDS = 0.5
-# How long a busy thread may hold the GIL while another thread waits for it (Python's default is 5 ms): a
-# state's loading runs in the worker (the search in a process of its own, service/search_pool.py), and a
-# health check or a refusal takes the GIL back a few dozen times (each socket call releases it), waiting
-# up to this long each time. Switching costs nothing while no other thread wants the GIL.
-GIL_SWITCH_SECONDS = 0.0002
 # Connections a worker takes from the listen backlog in one turn of its main loop (a burst's share, without
 # leaving the other workers none).
 ACCEPT_BATCH = 16
@@ -245,7 +239,6 @@ class Worker(gthread.ThreadWorker):
         gthread.TConn = Connection
         seconds = Settings.from_env().read_timeout_ms / 1000.0
         self.read_timeout = struct.pack("ll", int(seconds), int(seconds % 1 * 1e6))
-        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.last_accept = time.monotonic()
         self.search_count_lock = threading.Lock()
         lifecycle.watch(self.ppid)
