@@ -1,5 +1,5 @@
 """What every search shares: fitting checks, the root decision, and assembling the result."""
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from itertools import count
 import math
 from typing import Any
@@ -8,7 +8,7 @@ from engine.game import EVALUATION, Game, Move, State
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.registry import EXPLICIT_CHANCE
-from engine.search.scores import MAX_ID_DEPTH
+from engine.search.scores import MAX_ID_DEPTH, TABLE_FREE_SECONDS_PER_ENTRY
 from engine.registry import GameType
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
@@ -200,3 +200,13 @@ def deepen(game: Game, depth: int | None, root_pass: Callable[[int | None, list[
             break
     assert completed is not None  # there is at least one pass
     return completed, completed_depth, False
+
+
+def count_node(stats: Stats, ply: int, deadline: Deadline, table: Sized) -> None:
+    """One more node, ``ply`` plies below the root, in ``stats``; every ``Deadline.CHECK_MASK + 1`` nodes,
+    the deadline is checked with room left to free ``table`` (a transposition table) before it passes."""
+    stats.nodes += 1
+    if not stats.nodes & Deadline.CHECK_MASK:
+        deadline.check_room(len(table) * TABLE_FREE_SECONDS_PER_ENTRY)
+    if ply > stats.max_depth:
+        stats.max_depth = ply

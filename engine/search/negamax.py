@@ -14,8 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 from engine.deadline import Deadline
 from engine.game import (ASPIRATION, CANDIDATES, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION,
                          SAFE_CHILDREN)
-from engine.search.common import declares, sides_of
-from engine.search.scores import (PROVEN, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
+from engine.search.common import count_node, declares, sides_of
+from engine.search.scores import (PROVEN, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
                                   TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
 
@@ -151,11 +151,7 @@ class Negamax:
         ``s``, the player whose turn it would be), searched ``d`` plies deep; fail-soft: a result
         ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, anything between is exact."""
         stats = self.stats
-        stats.nodes += 1
-        if not stats.nodes & Deadline.CHECK_MASK:
-            self.clock.check_room(len(self.tt) * TABLE_FREE_SECONDS_PER_ENTRY)
-        if ply > stats.max_depth:
-            stats.max_depth = ply
+        count_node(stats, ply, self.clock, self.tt)
         self.pv[ply] = []
         if self.tracer is None:
             return self.node(s, d, alpha, beta, ply, player)

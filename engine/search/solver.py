@@ -11,8 +11,8 @@ from typing import Any, Protocol, runtime_checkable
 from engine.deadline import Deadline, Timeout
 from engine.game import IMMEDIATE_WIN, OUTCOME_BOUNDS, SAFE_CHILDREN
 from engine.result import EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
-from engine.search.common import declares, finish, outcome_of
-from engine.search.scores import MAX_ID_DEPTH, TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY, WIN
+from engine.search.common import count_node, declares, finish, outcome_of
+from engine.search.scores import MAX_ID_DEPTH, TABLE_SECONDS_PER_ENTRY, WIN
 from engine.search.scores import as_value
 
 
@@ -157,11 +157,7 @@ class Prover:
         in ``(alpha, beta)``: ``<= alpha`` an upper bound, ``>= beta`` a lower bound, else exact. With
         ``may_win`` false the caller knows the player cannot win at once."""
         stats = self.stats
-        stats.nodes += 1
-        if not stats.nodes & Deadline.CHECK_MASK:
-            self.deadline.check_room(len(self.tt) * TABLE_FREE_SECONDS_PER_ENTRY)
-        if ply > stats.max_depth:
-            stats.max_depth = ply
+        count_node(stats, ply, self.deadline, self.tt)
         if self.is_terminal(s):
             stats.leaves += 1
             return self.utility(s, self.to_move(s)) * (WIN - ply)
