@@ -15,13 +15,10 @@ import json
 import multiprocessing
 import os
 import random
-import subprocess
-import tarfile
 import tempfile
 import time
-from pathlib import Path
 
-from bench.service import REPO_ROOT, Server, proc_stats, request
+from bench.service import REPO_ROOT, Server, exported, proc_stats, request
 from bench.stats import median, nearest_rank
 
 ROUTE = "/v1/games/tree/legal-moves"
@@ -92,18 +89,6 @@ def one_run(port: int, body: bytes, clients: int, seconds: float, master: int) -
     return {"livez_p50": nearest_rank(livez, 50), "livez_p99": nearest_rank(livez, 99), "livez_max": max(livez),
             "probes": len(livez), "statuses": statuses, "rules_p50": median(ms) if ms else None,
             "worker_cpu_ms": cpu_s * 1000.0 / max(1, sum(statuses.values()))}  # (the probes' CPU included)
-
-
-def exported(ref: str, into: str) -> Path:
-    """The tree of commit ``ref``, exported into the directory ``into``."""
-    archive = subprocess.run(["git", "archive", "--format=tar", ref], cwd=REPO_ROOT, check=True,
-                             capture_output=True).stdout
-    with tempfile.TemporaryFile() as fh:
-        fh.write(archive)
-        fh.seek(0)
-        with tarfile.open(fileobj=fh) as tar:
-            tar.extractall(into, filter="data")
-    return Path(into)
 
 
 def line(label: str, run: dict) -> str:

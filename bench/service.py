@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -47,6 +48,18 @@ def free_port():
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
+
+
+def exported(ref: str, into: str) -> Path:
+    """The tree of commit ``ref``, exported into the directory ``into``."""
+    archive = subprocess.run(["git", "archive", "--format=tar", ref], cwd=REPO_ROOT, check=True,
+                             capture_output=True).stdout
+    with tempfile.TemporaryFile() as fh:
+        fh.write(archive)
+        fh.seek(0)
+        with tarfile.open(fileobj=fh) as tar:
+            tar.extractall(into, filter="data")
+    return Path(into)
 
 
 class Server:
@@ -423,7 +436,46 @@ def throughput(ctx, server):
                                   if cpu0 is not None and cpu1 is not None and wrk["rps"] else
                                   f"wrk -t2 -c8 -d{duration:.0f}s; non-2xx {wrk['non_2xx']}",
                              requests_per_s=wrk["rps"]))
+    rows.append(beside_sync_workers(ctx, server, body, duration, processes, threads, cap))
     return rows
+
+
+# The commit whose sync workers served 1,323-1,485 trivial searches/s on this machine (issue 33's goal):
+# before the threaded worker, the search processes and the compiled core.
+SYNC_WORKERS_COMMIT = "1c5c9c1"
+
+
+def beside_sync_workers(ctx, server, body, duration, processes, threads, cap):
+    """Trivial searches/s of this service and of ``SYNC_WORKERS_COMMIT``'s, the same client, in alternating
+    rounds (the machine's speed drifts from hour to hour, so only a side-by-side ratio says which serves
+    more). The row's times are milliseconds a request (1000 / rate), so its ratio reads like the others."""
+    rounds, rate = 2, {"ours": [0, 0.0], "sync": [0, 0.0]}
+    with tempfile.TemporaryDirectory(prefix="tactician-sync-workers-") as tree:
+        try:
+            other = Server(workers=2, python=getattr(ctx, "server_python", None),
+                           root=exported(SYNC_WORKERS_COMMIT, tree)).start()
+        except Exception as exc:  # noqa: BLE001 (a row that says why, not a failed bench)
+            return make_row("http-throughput", f"trivial searches/s beside {SYNC_WORKERS_COMMIT}", met=False,
+                            goal="ratio <= 1", note=f"could not start {SYNC_WORKERS_COMMIT}'s service: {exc}")
+        try:
+            for _ in range(rounds):
+                for side, port in (("ours", server.port), ("sync", other.port)):
+                    run = python_load(port, body, duration / rounds, processes, threads, cap)
+                    rate[side][0] += run["ok"]
+                    rate[side][1] += run["seconds"]
+        finally:
+            other.stop()
+    ours, sync = (rate[side][0] / rate[side][1] for side in ("ours", "sync"))
+    ratio = sync / ours if ours else None
+    return make_row("http-throughput", f"trivial searches/s beside {SYNC_WORKERS_COMMIT} (sync workers)",
+                    peer=f"{SYNC_WORKERS_COMMIT}'s service, same client", ours_text=f"{ours:,.0f}/s",
+                    peer_text=f"{sync:,.0f}/s", ours_ms=1000 / ours if ours else None,
+                    peer_ms=1000 / sync if sync else None, ratio=ratio, goal="ratio <= 1",
+                    met=ratio is not None and ratio <= 1,
+                    note=f"{rounds} rounds of {duration / rounds:.0f} s a side, alternating, the Python client "
+                         f"above; the ratio is ms a request, ours / theirs (issue 33's 1,300/s was "
+                         f"{SYNC_WORKERS_COMMIT}'s rate on this machine then)",
+                    requests_per_s=ours, peer_requests_per_s=sync)
 
 
 # --- deadline overshoot --------------------------------------------------------------------------------
