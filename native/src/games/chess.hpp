@@ -72,7 +72,8 @@ class Chess {
   static constexpr int NOISY_FIRST = 100000, DELTA_MARGIN = 200;
   static constexpr double ASPIRATION_WIDTH = 35.0 / CENTIPAWNS_PER_UNIT;
 
-  struct State {
+  // A state's fields but the history, copied whole (trivially copyable).
+  struct Fixed {
     uint64_t pieces[2][6] = {}, occupancy[2] = {};
     int8_t board[64];           // the piece on each square (chess::NO_PIECE)
     uint64_t pieces_hash = 0;   // the pieces' Zobrist keys
@@ -84,7 +85,19 @@ class Chess {
     uint8_t rights = 0, repeats = 0, history_length = 0;
     Status status = ONGOING;
     bool check = false;
+  };
+  // A copy takes the fixed fields and only the history's entries in use: the whole array (800 bytes) made
+  // a copy some four times longer, and the search copies a state at every move it makes.
+  struct State : Fixed {
     uint64_t history[MAX_HISTORY];
+
+    State() = default;
+    State(const State& other) : Fixed(other) { std::copy_n(other.history, other.history_length, history); }
+    State& operator=(const State& other) {
+      Fixed::operator=(other);
+      std::copy_n(other.history, other.history_length, history);
+      return *this;
+    }
   };
 
   // --- building states ---------------------------------------------------------------------------
