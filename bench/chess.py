@@ -1,5 +1,5 @@
 """``python -m bench.chess [--seconds 1] [--mate-seconds 5] [--core auto|native|python] [--sections ...]
-[--data DIR]``: our chess engine against sunfish, and our two cores side by side.
+[--depth 8] [--data DIR]``: our chess engine against sunfish, and our two cores side by side.
 
 Both engines run in this process, one position at a time, with the same time per position:
 
@@ -9,7 +9,10 @@ Both engines run in this process, one position at a time, with the same time per
   full-width mate search), with ``--verify-seconds`` for each;
 - from the start position: nodes per second and the depth reached in the same time;
 - ``cores``: nodes per second of the compiled core and the Python core from the start position, the two
-  interleaved (native, python, native, ...) so that the machine's drift and load fall on both alike.
+  interleaved (native, python, native, ...) so that the machine's drift and load fall on both alike;
+- ``depth``: the work a node, for comparing two builds: nodes and CPU seconds of the searching thread to a
+  fixed depth (``--depth``) from four positions. The nodes are the same on every build of the same search,
+  and the thread's CPU time leaves out the other processes' share of a loaded machine.
 
 ``--core`` chooses our core for the other sections (default: the compiled core where it is built);
 ``--sections`` which sections run (default all).
@@ -60,7 +63,11 @@ def read_fens(path: Path) -> list:
 # --- our engine ----------------------------------------------------------------------------------
 
 USED = {"ours": [], "sunfish": []}             # the seconds each engine really took, position by position
-SECTIONS = ("cores", "start", "bk", "mates")
+SECTIONS = ("cores", "start", "bk", "mates", "depth")
+# The depth section's positions: the start, Kiwipete, the Italian game after 3.Bc4 and Bratko-Kopec's third.
+DEPTH_FENS = (START, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+              "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+              "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 1")
 CORE = {"core": None}                          # --core: None lets the engine choose
 
 
@@ -137,8 +144,25 @@ def cores_side_by_side(seconds: float, rounds: int) -> list:
             + rows + [""])
 
 
+def fixed_depth(depth: int) -> list:
+    """Markdown lines: nodes and the searching thread's CPU seconds of our alpha-beta (its defaults) to
+    ``depth`` plies from each of DEPTH_FENS, and in all (the time includes loading the FEN: milliseconds)."""
+    from engine import api
+    rows, nodes, cpu = [], 0, 0.0
+    algorithm = {"name": "alphabeta", "depth": depth, **({"core": CORE["core"]} if CORE["core"] else {})}
+    for fen in DEPTH_FENS:
+        start = time.thread_time()       # (the compiled core searches in this thread, the lock released)
+        result = api.search("chess", {"fen": fen}, algorithm)
+        used = time.thread_time() - start
+        nodes, cpu = nodes + result.stats.nodes, cpu + used
+        rows.append(f"| `{fen}` | {result.stats.nodes} | {used:.3f} | {san(fen, result.move)} |")
+    return ([f"Depth {depth} ({result.stats.core} core): **{nodes} nodes in {cpu:.3f} CPU seconds, "
+             f"{nodes / max(cpu, 1e-9):.0f} nodes a CPU second**.\n",
+             "| position | nodes | CPU seconds | move |", "|---|---|---|---|"] + rows + [""])
+
+
 def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float, sections=SECTIONS,
-        rounds: int = 5) -> str:
+        rounds: int = 5, depth: int = 8) -> str:
     from engine import api
     api.preload()
     ours(START, 0.05)                                    # warm up (first-call costs are not measured)
@@ -148,6 +172,8 @@ def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float, 
              f"engines in one process, one position at a time, {seconds:g} s each.\n"]
     if "cores" in sections:
         lines += cores_side_by_side(seconds, rounds)
+    if "depth" in sections:
+        lines += fixed_depth(depth)
     if "start" in sections:
         lines += start_position(seconds)
     if "bk" in sections:
@@ -222,9 +248,11 @@ def main(argv=None):
                    help="our core for the sections but cores (default auto: the compiled one where built)")
     p.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="the sections to run")
     p.add_argument("--rounds", type=int, default=5, help="interleaved pairs of the cores section (default 5)")
+    p.add_argument("--depth", type=int, default=8, help="the depth section's depth in plies (default 8)")
     args = p.parse_args(argv)
     CORE["core"] = None if args.core == "auto" else args.core
-    print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds, args.sections, args.rounds))
+    print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds, args.sections, args.rounds,
+              args.depth))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <cstdlib>
 
@@ -71,8 +72,15 @@ class Chess {
   static constexpr double EVAL_LIMIT = 0.9;
   static constexpr int NOISY_FIRST = 100000, DELTA_MARGIN = 200;
   static constexpr double ASPIRATION_WIDTH = 35.0 / CENTIPAWNS_PER_UNIT;
+  // The packed sort keys' fields: a move code is below CODE_SPAN (it is below MOVE_CODES), a capture's
+  // expected gain within +-EXPECTED_SPAN / 2 centipawns (a queen's capture and promotion: 1956).
+  static constexpr int CODE_BITS = 17;
+  static constexpr int64_t CODE_SPAN = int64_t(1) << CODE_BITS, EXPECTED_SPAN = 1 << 12;
+  static_assert(MOVE_CODES <= CODE_SPAN &&
+                2 * (2 * chess::VICTIM[chess::QUEEN] - chess::VICTIM[chess::PAWN]) < EXPECTED_SPAN);
 
-  struct State {
+  // A state's fields but the history, copied whole (trivially copyable).
+  struct Fixed {
     uint64_t pieces[2][6] = {}, occupancy[2] = {};
     int8_t board[64];           // the piece on each square (chess::NO_PIECE)
     uint64_t pieces_hash = 0;   // the pieces' Zobrist keys
@@ -84,7 +92,19 @@ class Chess {
     uint8_t rights = 0, repeats = 0, history_length = 0;
     Status status = ONGOING;
     bool check = false;
+  };
+  // A copy takes the fixed fields and only the history's entries in use: the whole array (800 bytes) made
+  // a copy some four times longer, and the search copies a state at every move it makes.
+  struct State : Fixed {
     uint64_t history[MAX_HISTORY];
+
+    State() = default;
+    State(const State& other) : Fixed(other) { std::copy_n(other.history, other.history_length, history); }
+    State& operator=(const State& other) {
+      Fixed::operator=(other);
+      std::copy_n(other.history, other.history_length, history);
+      return *this;
+    }
   };
 
   // --- building states ---------------------------------------------------------------------------
@@ -161,7 +181,7 @@ class Chess {
   int ordered_actions(const State& s, int* out) const {
     chess::Move moves[MAX_MOVES];
     const int n = legal_moves(s, false, moves);
-    std::pair<int, int> scored[MAX_MOVES];
+    int64_t keys[MAX_MOVES];  // (score, code), packed so that one integer comparison orders them
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {
       const chess::Move& m = moves[i];
@@ -171,10 +191,10 @@ class Chess {
         score = NOISY_FIRST + 10 * (chess::VICTIM[q] + promotion_gain(m.promotion)) - chess::VICTIM[p];
       else
         score = chess::PST_MG[p][chess::pst_index(us, m.to)] - chess::PST_MG[p][chess::pst_index(us, m.from)];
-      scored[i] = {score, code(m)};
+      keys[i] = int64_t(score) * CODE_SPAN + code(m);
     }
-    std::sort(scored, scored + n, [](const auto& a, const auto& b) { return a > b; });
-    for (int i = 0; i < n; ++i) out[i] = scored[i].second;
+    std::sort(keys, keys + n, std::greater<int64_t>());
+    for (int i = 0; i < n; ++i) out[i] = int(keys[i] & (CODE_SPAN - 1));
     return n;
   }
 
@@ -184,9 +204,7 @@ class Chess {
   int noisy_actions(const State& s, NoisyMove* out) const {
     chess::Move moves[MAX_MOVES];
     const int n = legal_moves(s, true, moves);
-    struct Scored {
-      int order, expected, code;
-    } scored[MAX_MOVES];
+    int64_t keys[MAX_MOVES];  // (order, expected, code), packed as in ordered_actions
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {
       const chess::Move& m = moves[i];
@@ -194,13 +212,14 @@ class Chess {
       const int gain = chess::VICTIM[victim] + promotion_gain(m.promotion);
       const int attacker = chess::VICTIM[s.board[m.from]];
       const bool guarded = attacker > gain && attacked(s, m.to, us ^ 1, all(s), ~uint64_t(0));
-      scored[i] = {10 * gain - attacker, guarded ? gain - attacker : gain, code(m)};
+      const int expected = guarded ? gain - attacker : gain;
+      keys[i] = (int64_t(10 * gain - attacker) * EXPECTED_SPAN + expected + EXPECTED_SPAN / 2) * CODE_SPAN + code(m);
     }
-    std::sort(scored, scored + n, [](const Scored& a, const Scored& b) {
-      return a.order != b.order ? a.order > b.order : a.expected != b.expected ? a.expected > b.expected : a.code > b.code;
-    });
-    for (int i = 0; i < n; ++i)
-      out[i] = {double(scored[i].expected + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT, scored[i].code};
+    std::sort(keys, keys + n, std::greater<int64_t>());
+    for (int i = 0; i < n; ++i) {
+      const int expected = int((keys[i] >> CODE_BITS) & (EXPECTED_SPAN - 1)) - EXPECTED_SPAN / 2;  // (floor)
+      out[i] = {double(expected + DELTA_MARGIN) / CENTIPAWNS_PER_UNIT, int(keys[i] & (CODE_SPAN - 1))};
+    }
     return n;
   }
 

@@ -293,26 +293,17 @@ class Pvs {
     int order[G::MAX_MOVES];
     order_moves(moves, n, table_move, ply, n_loud ? loud : nullptr, n_loud, order);
     bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
-    bool reduces = false;
-    if constexpr (QUIESCENCE) reduces = reductions_ && reducible(s, d, moves, n, order, ply, loud, n_loud, quiet);
+    const bool* reducible_at = nullptr;  // `quiet` where late-move reductions may reduce here
+    if constexpr (QUIESCENCE)
+      if (reductions_ && reducible(s, d, moves, n, order, ply, loud, n_loud, quiet)) reducible_at = quiet;
     const double alpha0 = alpha;
     double best = -INF;
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
       const int move = moves[order[i]];
-      State made;
-      const State& child = safe_ ? children[order[i]].state : (made = game_.result(s, move));
-      double v;
-      if (i == 0) {
-        v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
-      } else {
-        // No reduction once a proven score is in the window: a shallower search could hide the defence
-        // against a mate, or the shorter mate.
-        const int reduction = reduces && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet) : 0;
-        v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
-        if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
-        if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
-      }
+      // (the made child straight into the call: no second copy of the state)
+      const double v = safe_ ? child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at)
+                             : child_score(game_.result(s, move), i, d, alpha, beta, ply, reducible_at);
       if (v > best) {
         best = v, best_move = move;
         if (v > alpha) {
@@ -335,6 +326,21 @@ class Pvs {
       store(key, {to_table(best, ply), d, flag, best_move});
     }
     return best;
+  }
+
+  // The score, for the mover of the parent at `ply`, of its `i`th child in the search order: the first
+  // with the window (alpha, beta), a later one by a null-window scout (reduced by late-move reductions
+  // where `quiet`, by place in the order, allows: none without it) and searched again with the window
+  // when it lands inside it.
+  double child_score(const State& child, int i, int d, double alpha, double beta, int ply, const bool* quiet) {
+    if (i == 0) return -negamax(child, d - 1, -beta, -alpha, ply + 1);
+    // No reduction once a proven score is in the window: a shallower search could hide the defence
+    // against a mate, or the shorter mate.
+    const int reduction = quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet) : 0;
+    double v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
+    if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
+    if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
+    return v;
   }
 
   // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
