@@ -24,8 +24,8 @@
 // - the table is a fixed array (SolverTable), not a dict cleared when full, each position with two slots:
 //   the first keeps the entry with more empty squares, the second takes the rest; BEYOND_TABLE_MIN_EMPTIES
 //   or more.
-// On the FFO positions #22-#37 (17-22 empty squares) these cut the nodes by some two thirds, and solve #38
-// and #39 (24 and 26) within 30 s (bench/RESULTS.md, Othello).
+// On the FFO positions #22-#37 (17-22 empty squares) these halve the nodes, and solve #38 and #39 (24 and
+// 26 empty squares) within 30 s (bench/RESULTS.md, Othello).
 #pragma once
 
 #include <algorithm>
@@ -48,8 +48,9 @@ constexpr int BEYOND_TABLE_MIN_EMPTIES = 7, EVAL_ORDER_EMPTIES = 12, EVAL_ORDER_
 constexpr int EVAL_ORDER_WEIGHT = 256;
 // The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
 // LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
-// (per CPU second): 18 empty squares take about a tenth of a second of CPU, the FFO positions with 20-22
-// from 0.2 to 4 s, those with 24 and 26 more than 28 s (bench/RESULTS.md, Othello).
+// (per CPU second) and, beyond Python's reach, fewer of them: 18 empty squares take about a tenth of a
+// second of CPU, the FFO positions with 20-22 from 0.2 to 3 s, #38 (24) 10 s and #39 (26, a wipe-out)
+// under 1 s (bench/RESULTS.md, Othello).
 constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
 // Python's reach: roots with more empty squares are searched by null-window probes (solve_by_probes),
