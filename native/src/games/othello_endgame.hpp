@@ -19,7 +19,7 @@
 //   keep the upper bounds the probes proved;
 // - the moves are ordered by Edax's fast criteria (a wipe-out first, then the fewest replies, our stable
 //   corner discs, the opponent's potential mobility, the square), and with EVAL_ORDER_EMPTIES or more
-//   empty squares by the evaluation as well, searched one ply with EVAL_ORDER_DEEPER_EMPTIES or more;
+//   empty squares by the evaluation as well, searched one ply;
 // - a stability cut-off: the opponent's stable discs bound the score;
 // - the table is a fixed array (SolverTable), not a dict cleared when full, each position with two slots:
 //   the first keeps the entry with more empty squares, the second takes the rest; BEYOND_TABLE_MIN_EMPTIES
@@ -42,9 +42,9 @@ namespace othello {
 
 constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6, ETC_MIN_EMPTIES = 7;
 // Beyond Python's reach: the table from BEYOND_TABLE_MIN_EMPTIES (fewer stores of cheap positions that
-// would push out costly ones), the evaluation in the order from EVAL_ORDER_EMPTIES, searched one ply from
-// EVAL_ORDER_DEEPER_EMPTIES, EVAL_ORDER_WEIGHT to one reply less (tuned on FFO #26, #33, #36-#38).
-constexpr int BEYOND_TABLE_MIN_EMPTIES = 7, EVAL_ORDER_EMPTIES = 12, EVAL_ORDER_DEEPER_EMPTIES = 14;
+// would push out costly ones), the evaluation searched one ply in the order from EVAL_ORDER_EMPTIES,
+// EVAL_ORDER_WEIGHT to one reply less (tuned on FFO #22-#39).
+constexpr int BEYOND_TABLE_MIN_EMPTIES = 7, EVAL_ORDER_EMPTIES = 14;
 constexpr int EVAL_ORDER_WEIGHT = 256;
 // The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
 // LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
@@ -286,11 +286,10 @@ class EndgameSolver {
     }
     return best;
   }
-  // The evaluation's part of a move's rank (the opponent's evaluation after it, or their best one a reply
-  // later with EVAL_ORDER_DEEPER_EMPTIES or more), on the scale of edax_rank.
-  int eval_rank(const Child& c, int n_empty) {
-    const int depth = n_empty >= EVAL_ORDER_DEEPER_EMPTIES ? 1 : 0;
-    const double v = eval_search(c.me, c.them, c.replies, depth, -NO_EVAL, NO_EVAL);
+  // The evaluation's part of a move's rank (the opponent's best evaluation a reply later), on the scale of
+  // edax_rank.
+  int eval_rank(const Child& c) {
+    const double v = eval_search(c.me, c.them, c.replies, 1, -NO_EVAL, NO_EVAL);
     return int(std::clamp(v, -500.0, 500.0) * EVAL_ORDER_WEIGHT) << 11;
   }
 
@@ -313,7 +312,7 @@ class EndgameSolver {
           rank[n] = 4 * (popcount(c.replies) + popcount(c.replies & CORNERS)) - (bit & CORNERS ? 8 : 0) -
                     (bit & odd ? 1 : 0);
         else
-          rank[n] = edax_rank(c, s, bit & odd && n_empty < 12) + (n_empty >= EVAL_ORDER_EMPTIES ? eval_rank(c, n_empty) : 0);
+          rank[n] = edax_rank(c, s, bit & odd && n_empty < 12) + (n_empty >= EVAL_ORDER_EMPTIES ? eval_rank(c) : 0);
         out[n++] = c;
       }
       for (int i = 1; i < n; ++i) {  // insertion sort by rank, stable (ties by square)
