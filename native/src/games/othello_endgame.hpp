@@ -49,7 +49,7 @@ constexpr int EVAL_ORDER_WEIGHT = 256;
 // The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
 // LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
 // (per CPU second) and, beyond Python's reach, fewer of them: 18 empty squares take about a tenth of a
-// second of CPU, the FFO positions with 20-22 from 0.2 to 3 s, #38 (24) 10 s and #39 (26, a wipe-out)
+// second of CPU, the FFO positions with 20-22 from 0.2 to 3 s, #38 (24) 7-10 s and #39 (26, a wipe-out)
 // under 1 s (bench/RESULTS.md, Othello).
 constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
