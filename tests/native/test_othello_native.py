@@ -281,7 +281,7 @@ def test_the_endgame_solver_declines_beyond_its_reach_and_stops_at_the_deadline(
     assert solution is None and counts["timed_out"] and counts["nodes"] > 0
 
 
-@pytest.mark.parametrize("number", [20, 21, 22, 23])
+@pytest.mark.parametrize("number", [20, 21, 22, 23, 39])
 def test_ffo_endgames_solved_exactly(number):
     """FFO positions beyond Python's reach (except #20): the best move and the final disc difference."""
     position = load_positions([number])[0]

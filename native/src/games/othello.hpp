@@ -144,30 +144,21 @@ constexpr CornerRegion CORNER_REGIONS[4] = {
     {1ull << 56, 1ull << 49, 1ull << 57 | 1ull << 48},
     {1ull << 63, 1ull << 54, 1ull << 62 | 1ull << 55}};
 
-// The lines of each axis (rows, columns, diagonals, anti-diagonals): 8, 8, 15 and 15 of them.
-struct AxisLines {
-  uint64_t lines[4][15];
-  int count[4];
-  constexpr AxisLines() : lines(), count() {
-    const int steps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    for (int a = 0; a < 4; ++a)
-      for (int s = 0; s < 64; ++s) {
-        uint64_t line = uint64_t(1) << s | ray(s, steps[a][0], steps[a][1]) | ray(s, -steps[a][0], -steps[a][1]);
-        bool seen = false;
-        for (int i = 0; i < count[a]; ++i) seen = seen || lines[a][i] == line;
-        if (!seen) lines[a][count[a]++] = line;
-      }
-  }
-};
-inline constexpr AxisLines AXIS_LINES{};
+// The squares of `b` and those up to seven steps from them along `shift` (left shifts under `left_mask`,
+// right shifts under `right_mask`, which keep a line from wrapping round the board), both ways.
+inline uint64_t spread(uint64_t b, int shift, uint64_t left_mask, uint64_t right_mask) {
+  for (int i = 0; i < 7; ++i) b |= (b << shift & left_mask) | (b >> shift & right_mask);
+  return b;
+}
 
-// Per axis, the squares whose line along it is full.
+// Per axis (rows, columns, diagonals, anti-diagonals), the squares whose line along it is full: those that
+// no empty square reaches along the axis.
 inline void full_lines(uint64_t occupied, uint64_t full[4]) {
-  for (int a = 0; a < 4; ++a) {
-    full[a] = 0;
-    for (int i = 0; i < AXIS_LINES.count[a]; ++i)
-      if ((occupied & AXIS_LINES.lines[a][i]) == AXIS_LINES.lines[a][i]) full[a] |= AXIS_LINES.lines[a][i];
-  }
+  const uint64_t empty = ~occupied;
+  full[0] = ~spread(empty, 1, NOT_A, NOT_H);
+  full[1] = ~spread(empty, 8, FULL, FULL);
+  full[2] = ~spread(empty, 9, NOT_A, NOT_H);
+  full[3] = ~spread(empty, 7, NOT_H, NOT_A);
 }
 
 // The discs of `discs` that can never be turned over, by othello/evaluation.py stable_discs' fixed point.

@@ -13,10 +13,19 @@
 // - with SHALLOW_EMPTIES or fewer, no move generation (after Edax): each empty square is tried for flips,
 //   the last one played out directly.
 //
-// Beyond Python's reach (PYTHON_REACH empty squares, where only this solver runs) two things differ: the
-// root is searched by null-window probes (MTD(f)) rather than a full window, and the table is a fixed
-// array whose newer entries replace older ones rather than a dict cleared when full. On the FFO positions
-// with 17-20 empty squares the two roughly halve the nodes (bench/RESULTS.md, Othello).
+// Beyond Python's reach (PYTHON_REACH empty squares, where only this solver runs) the node counts are its
+// own; the scores, best moves and lines are the same. There, after Edax:
+// - the root is searched by null-window probes (MTD(f)) rather than a full window; the other root moves
+//   keep the upper bounds the probes proved;
+// - the moves are ordered by Edax's fast criteria (a wipe-out first, then the fewest replies, our stable
+//   corner discs, the opponent's potential mobility, the square), and with EVAL_ORDER_EMPTIES or more
+//   empty squares by the evaluation as well, searched one ply;
+// - a stability cut-off: the opponent's stable discs bound the score;
+// - the table is a fixed array (SolverTable), not a dict cleared when full, each position with two slots:
+//   the first keeps the entry with more empty squares, the second takes the rest; BEYOND_TABLE_MIN_EMPTIES
+//   or more.
+// On the FFO positions #22-#37 (17-22 empty squares) these halve the nodes, and solve #38 and #39 (24 and
+// 26 empty squares) within 30 s (bench/RESULTS.md, Othello).
 #pragma once
 
 #include <algorithm>
@@ -32,10 +41,16 @@ namespace tactician {
 namespace othello {
 
 constexpr int SHALLOW_EMPTIES = 5, ORDER_MIN_EMPTIES = 6, TABLE_MIN_EMPTIES = 6, ETC_MIN_EMPTIES = 7;
+// Beyond Python's reach: the table from BEYOND_TABLE_MIN_EMPTIES (fewer stores of cheap positions that
+// would push out costly ones), the evaluation searched one ply in the order from EVAL_ORDER_EMPTIES,
+// EVAL_ORDER_WEIGHT to one reply less (tuned on FFO #22-#39).
+constexpr int BEYOND_TABLE_MIN_EMPTIES = 7, EVAL_ORDER_EMPTIES = 14;
+constexpr int EVAL_ORDER_WEIGHT = 256;
 // The most empty squares the solver takes on (Python's REACH is 16): SHORT_REACH with less than
 // LONG_REACH_SECONDS left, else LONG_REACH. The compiled solver visits the same nodes some 80 times faster
-// (per CPU second): 18 empty squares take about a tenth of a second of CPU, the FFO positions with 20-22
-// from 0.2 to 4 s, those with 24 and 26 more than 28 s (bench/RESULTS.md, Othello).
+// (per CPU second) and, beyond Python's reach, fewer of them: 18 empty squares take about a tenth of a
+// second of CPU, the FFO positions with 20-22 from 0.2 to 3 s, #38 (24) 7-10 s and #39 (26, a wipe-out)
+// under 1 s (bench/RESULTS.md, Othello).
 constexpr int SHORT_REACH = 18, LONG_REACH = 26;
 constexpr double LONG_REACH_SECONDS = 2.0;
 // Python's reach: roots with more empty squares are searched by null-window probes (solve_by_probes),
@@ -43,6 +58,38 @@ constexpr double LONG_REACH_SECONDS = 2.0;
 constexpr int PYTHON_REACH = 16;
 constexpr uint64_t QUADRANTS[4] = {0x0F0F0F0Full, 0xF0F0F0F0ull, 0x0F0F0F0Full << 32, 0xF0F0F0F0ull << 32};
 constexpr int NONE = 100;  // no bound: an infinity among the scores (|score| <= 64)
+
+// Beyond Python's reach, a stability cut-off (after Edax): the opponent's stable discs stay theirs, so the
+// score is at most 64 - 2 * their number; worth computing only where alpha is high enough to be cut, at
+// least STABILITY_ALPHA[n] with n empty squares (Edax's NWS_STABILITY_THRESHOLD).
+constexpr int STABILITY_ALPHA[65] = {99, 99, 99, 99, 6,  8,  10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32,
+                                     34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56,
+                                     58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+                                     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64};
+
+// The most the player to move with the opponent's discs `them` can score: 64 less twice their stable discs.
+inline int stability_ceiling(uint64_t me, uint64_t them) {
+  uint64_t full[4];
+  full_lines(me | them, full);
+  return 64 - 2 * popcount(stable_discs(them, full));
+}
+
+// The squares' order beyond Python's reach (Edax's SQUARE_VALUE, after Jean-Christophe Weill): corners,
+// then A-squares and the like; X-squares last.
+constexpr int SQUARE_VALUE[64] = {18, 4,  16, 12, 12, 16, 4,  18, 4,  2,  6,  8,  8,  6,  2,  4,
+                                  16, 6,  14, 10, 10, 14, 6,  16, 12, 8,  10, 0,  0,  10, 8,  12,
+                                  12, 8,  10, 0,  0,  10, 8,  12, 16, 6,  14, 10, 10, 14, 6,  16,
+                                  4,  2,  6,  8,  8,  6,  2,  4,  18, 4,  16, 12, 12, 16, 4,  18};
+
+// The discs of `discs` on a corner or on an edge square next to a corner they hold (Edax's corner
+// stability).
+inline int corner_stability(uint64_t discs) {
+  const uint64_t stable = (((0x0100000000000001ull & discs) << 1) | ((0x8000000000000080ull & discs) >> 1) |
+                           ((0x0000000000000081ull & discs) << 8) | ((0x8100000000000000ull & discs) >> 8) |
+                           0x8100000000000081ull) &
+                          discs;
+  return popcount(stable);
+}
 
 // The empty squares of the quadrants that hold an odd number of them.
 inline uint64_t odd_regions(uint64_t empty) {
@@ -116,10 +163,11 @@ class EndgameSolver {
     const uint64_t empty = ~(me | them);
     Child children[32];
     const int n = children_of(me, them, legal, empty, popcount(empty), -1, children);
+    int ceiling[32];  // per move, the least upper bound the probes proved on its score (even)
+    std::fill(ceiling, ceiling + n, 64);
     int low = -64, high = 64, g = 0;  // the score lies in [low, high]; the first probe asks whether it is above 0
     while (low < high) {
       g = std::min(std::max(g, low), high - 2);  // is the score above g (at least g + 2)?
-      int upper = -NONE;
       bool above = false;
       for (int i = 0; i < n && !above; ++i) {
         Child& c = build(children[i], me, them);
@@ -127,19 +175,17 @@ class EndgameSolver {
         if (v > g + 1) {  // (a bound may be odd: the score beyond it is even)
           low = v + (v & 1), above = true;
           std::rotate(children, children + i, children + i + 1);
+          std::rotate(ceiling, ceiling + i, ceiling + i + 1);
+        } else {
+          ceiling[i] = std::min(ceiling[i], v - (v & 1));
         }
-        upper = std::max(upper, v);
       }
-      if (!above) high = upper - (upper & 1);
+      if (!above) high = *std::max_element(ceiling, ceiling + n);
       g = above ? low : high - 2;  // the next probe next to the bound just proven (MTD(f), with fail-soft jumps)
     }
     solution.score = low;
     solution.moves.push_back({children[0].square, double(low), Bound::Exact});
-    for (int i = 1; i < n; ++i) {
-      Child& c = build(children[i], me, them);
-      const int v = -negamax(c.me, c.them, c.replies, c.known, -(low + 1), -(low - 1), 1);
-      solution.moves.push_back({c.square, double(v), v == low ? Bound::Exact : Bound::Upper});
-    }
+    for (int i = 1; i < n; ++i) solution.moves.push_back({children[i].square, double(ceiling[i]), Bound::Upper});
   }
 
   // A move to search: its square and, once built, its child (the discs after it, the opponent to move)
@@ -160,10 +206,28 @@ class EndgameSolver {
 
   static bool best_first(const MoveValue& m, int score) { return m.bound == Bound::Exact && m.value == score; }
   static uint64_t key_of(uint64_t me, uint64_t them) { return position_hash(me, them, 0); }
+  // Beyond Python's reach a position has two slots (after Edax): the first keeps the entry with the most
+  // empty squares (the costliest to find again), the second takes any entry the first declines.
+  static uint64_t second_key(uint64_t key) { return key ^ 0x5555555555555555ull; }
   const Entry* find(uint64_t me, uint64_t them) const {
     if (tt_capacity_ <= 0) return nullptr;
-    const Entry* e = tt_.find(key_of(me, them));
+    const uint64_t key = key_of(me, them);
+    const Entry* e = tt_.find(key);
+    if constexpr (!DICT)
+      if (e == nullptr || e->me != me || e->them != them) e = tt_.find(second_key(key));
     return e != nullptr && e->me == me && e->them == them ? e : nullptr;
+  }
+  void store(uint64_t me, uint64_t them, const Entry& entry) {
+    const uint64_t key = key_of(me, them);
+    if constexpr (!DICT) {
+      const Entry* first = tt_.occupant(key);
+      if (first != nullptr && !(first->me == me && first->them == them) &&
+          popcount(~(first->me | first->them)) > popcount(~(me | them))) {
+        tt_.store(second_key(key), entry);
+        return;
+      }
+    }
+    tt_.store(key, entry);
   }
 
   Child& build(Child& c, uint64_t me, uint64_t them) const {
@@ -183,11 +247,57 @@ class EndgameSolver {
     return n;
   }
 
+  // A move's rank beyond Python's reach, after Edax's fast ordering (the lower, the earlier): a wipe-out
+  // first, then the fewest replies (a corner counting twice), the most of our discs made stable on the
+  // corners and edges, the fewest empty squares next to our discs (the opponent's potential mobility), the
+  // better square, and with fewer than 12 empty squares, an odd region.
+  static int edax_rank(const Child& c, int square, bool odd) {
+    if (!c.me) return -(1 << 30);
+    const uint64_t empty = ~(c.me | c.them);
+    const int weighted_mobility = popcount(c.replies) + popcount(c.replies & CORNERS);
+    return -(((36 - weighted_mobility) << 15) + (corner_stability(c.them) << 11) +
+             ((36 - popcount(neighbours(c.them) & empty)) << 5) + SQUARE_VALUE[square] + (odd ? 256 : 0));
+  }
+
+  // The evaluation of `me` to move (legal squares `legal`) searched `depth` plies by fail-soft alpha-beta
+  // (a finished game: 1000 a disc), each position a node. Only for ordering: never a score.
+  static constexpr double NO_EVAL = 1e9;
+  double eval_search(uint64_t me, uint64_t them, uint64_t legal, int depth, double alpha, double beta) {
+    ++stats_.nodes;
+    if (depth == 0) return evaluate_for_mover(me, them, legal);
+    if (!legal) {
+      const uint64_t replies = legal_moves(them, me);
+      if (!replies) return 1000.0 * final_score(me, them);
+      return -eval_search(them, me, replies, depth - 1, -beta, -alpha);
+    }
+    double best = -NO_EVAL;
+    for (uint64_t b = legal; b; b &= b - 1) {
+      const int s = lowest(b);
+      const uint64_t f = flips(me, them, s);
+      const uint64_t cme = them ^ f, cthem = me | f | uint64_t(1) << s;
+      const double v = -eval_search(cme, cthem, legal_moves(cme, cthem), depth - 1, -beta, -alpha);
+      if (v > best) {
+        best = v;
+        if (v > alpha) {
+          alpha = v;
+          if (v >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+  // The evaluation's part of a move's rank (the opponent's best evaluation a reply later), on the scale of
+  // edax_rank.
+  int eval_rank(const Child& c) {
+    const double v = eval_search(c.me, c.them, c.replies, 1, -NO_EVAL, NO_EVAL);
+    return int(std::clamp(v, -500.0, 500.0) * EVAL_ORDER_WEIGHT) << 11;
+  }
+
   // The moves of `legal` in search order, `first` (the table's move, -1: none) first: fastest first
   // (children built, with their legal squares) with ordering and enough empty squares, else parity order
   // (children built when searched).
   int children_of(uint64_t me, uint64_t them, uint64_t legal, uint64_t empty, int n_empty, int first,
-                  Child* out) const {
+                  Child* out) {
     int n;
     if (ordering_ && n_empty >= ORDER_MIN_EMPTIES) {
       const uint64_t odd = odd_regions(empty);
@@ -198,8 +308,11 @@ class EndgameSolver {
         const uint64_t bit = uint64_t(1) << s, f = flips(me, them, s);
         Child c{s, true, them ^ f, me | f | bit, 0, true};
         c.replies = legal_moves(c.me, c.them);
-        rank[n] = 4 * (popcount(c.replies) + popcount(c.replies & CORNERS)) - (bit & CORNERS ? 8 : 0) -
-                  (bit & odd ? 1 : 0);
+        if constexpr (DICT)
+          rank[n] = 4 * (popcount(c.replies) + popcount(c.replies & CORNERS)) - (bit & CORNERS ? 8 : 0) -
+                    (bit & odd ? 1 : 0);
+        else
+          rank[n] = edax_rank(c, s, bit & odd && n_empty < 12) + (n_empty >= EVAL_ORDER_EMPTIES ? eval_rank(c) : 0);
         out[n++] = c;
       }
       for (int i = 1; i < n; ++i) {  // insertion sort by rank, stable (ties by square)
@@ -299,7 +412,13 @@ class EndgameSolver {
       ++stats_.leaves;
       return final_score(me, them);
     }
-    const bool tabled = tt_capacity_ > 0 && n >= TABLE_MIN_EMPTIES;
+    if constexpr (!DICT)
+      if (alpha >= STABILITY_ALPHA[n])
+        if (const int ceiling = stability_ceiling(me, them); ceiling <= alpha) {
+          ++stats_.cutoffs;
+          return ceiling;
+        }
+    const bool tabled = tt_capacity_ > 0 && n >= (DICT ? TABLE_MIN_EMPTIES : BEYOND_TABLE_MIN_EMPTIES);
     std::optional<Entry> hit;
     int first = -1;
     if (tabled)
@@ -355,7 +474,7 @@ class EndgameSolver {
       int low = hit ? hit->low : -NONE, high = hit ? hit->high : NONE;
       if (best > alpha0) low = best;
       if (best < beta) high = best;
-      tt_.store(key_of(me, them), {me, them, int8_t(low), int8_t(high), int8_t(best_move)});
+      store(me, them, {me, them, int8_t(low), int8_t(high), int8_t(best_move)});
     }
     return best;
   }

@@ -122,6 +122,12 @@ class SolverTable {
     return slot.key == key && slot.generation == generation_ ? &slot.entry : nullptr;
   }
   void store(uint64_t key, const Entry& entry) { slots_[mix(key) >> shift_] = {key, entry, generation_}; }
+  // The entry in `key`'s slot whatever its key, or nothing when the slot is empty: what a store would
+  // replace.
+  const Entry* occupant(uint64_t key) const {
+    const Slot& slot = slots_[mix(key) >> shift_];
+    return slot.generation == generation_ ? &slot.entry : nullptr;
+  }
   // Start loading a key's slot: the misses of several keys then overlap (the slots lie far apart).
   void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[mix(key) >> shift_]); }
 
