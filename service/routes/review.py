@@ -42,7 +42,7 @@ def review_request() -> dict:
         if not moves:
             raise EngineError("pgn", "has no moves to review")
         time_limit_ms = body.get("time_limit_ms", min(MAX_REVIEW_TIME_LIMIT_MS, DEFAULT_REVIEW_MS_PER_PLY * len(moves)))
-        return {"game_id": body["game"], "state_json": state, "moves": moves,
+        return {"game_id": body["game"], "state_json": state, "moves": moves, "pgn": "pgn" in body,
                 "algorithm": effective_algorithm(body["algorithm"]), "options": body.get("options"),
                 "time_limit_ms": time_limit_ms, "trace": False}
     return admitted(read)
@@ -56,8 +56,15 @@ def start(request: dict):
 
     def search(state_json, time_limit_ms):
         return turns.run({**search_of, "state_json": state_json, "time_limit_ms": time_limit_ms})
-    review = engine.api.review(request["game_id"], request["state_json"], request["moves"], request["algorithm"],
-                               search, request["time_limit_ms"], request["limits"], request["options"])
+    try:
+        review = engine.api.review(request["game_id"], request["state_json"], request["moves"],
+                                   request["algorithm"], search, request["time_limit_ms"], request["limits"],
+                                   request["options"])
+    except EngineError as exc:
+        if request["pgn"]:  # the start and the moves came from the PGN: the client sent no other field
+            exc.errors = {("pgn" if field.split(".")[0].split("[")[0] in ("state", "moves") else field): messages
+                          for field, messages in exc.errors.items()}
+        raise
     return review, turns
 
 
