@@ -185,6 +185,7 @@ class ReviewJudge(TypedDict):
 class ReviewResponse(TypedDict):
     game: str
     players: list[str]
+    complete: bool                               # every decision judged before the time ran out
     plies: list[ReviewPly]
     summary: dict[str, ReviewSide]               # per player id
     judge: ReviewJudge

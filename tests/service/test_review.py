@@ -1,6 +1,8 @@
 """``POST /v1/review`` and its stream, through the app (every answer checked against the spec)."""
+import random
 import time
 
+import chess
 import pytest
 
 from service.admission import admission
@@ -46,8 +48,28 @@ def test_the_whole_review_keeps_to_its_time_limit(client):
     body = client.post("/v1/review", json={"game": "chess", "pgn": SCHOLARS_MATE, "algorithm": {"name": "alphabeta"},
                                            "time_limit_ms": 400}).get_json()
     elapsed = time.perf_counter() - since
-    assert len(body["plies"]) == 7 and body["stats"]["timed_out"]
+    assert body["complete"] and len(body["plies"]) == 7 and body["stats"]["timed_out"]
     assert elapsed < 0.4 + 0.25, elapsed
+
+
+def random_game(plies: int, seed: int) -> list:
+    rng, board, moves = random.Random(seed), chess.Board(), []
+    while len(moves) < plies and not board.is_game_over(claim_draw=True):
+        move = rng.choice(list(board.legal_moves))
+        moves.append(move.uci())
+        board.push(move)
+    return moves
+
+
+def test_a_review_whose_time_runs_out_judges_the_plies_it_can_and_ends_by_its_limit(client):
+    moves = random_game(300, seed=3)
+    since = time.perf_counter()
+    body = client.post("/v1/review", json={"game": "chess", "state": {"fen": chess.STARTING_FEN}, "moves": moves,
+                                           "algorithm": {"name": "alphabeta"}, "time_limit_ms": 300}).get_json()
+    elapsed = time.perf_counter() - since
+    assert not body["complete"] and 0 < len(body["plies"]) < len(moves)
+    assert [p["ply"] for p in body["plies"]] == list(range(len(body["plies"])))
+    assert elapsed < 0.3 + 0.25, elapsed
 
 
 @pytest.mark.parametrize("body, field", [
