@@ -172,12 +172,12 @@ class Review:
 
     def __init__(self, game_id: str, game: Game, state: State, moves_json: list[JSON], search: Searcher,
                  time_limit_ms: float):
+        self.end = time.perf_counter() + time_limit_ms / 1000.0  # replaying the moves counts too
         self.game, self.judge, self.search = game, judge_for(game_id), search
         self.value_scale = game_type(game_id).value_scale
         self.outcomes = game_type(game_id).outcomes
         self.positions = replay(game, state, moves_json)
         self.decisions = [i for i, p in enumerate(self.positions[:-1]) if p.mover >= 0]
-        self.end = time.perf_counter() + time_limit_ms / 1000.0
         self.results: dict[int, SearchResult] = {}
         self.complete = True  # every decision judged (False once the time ran out first)
         self.judged: list[dict] = []

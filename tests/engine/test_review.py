@@ -62,7 +62,7 @@ def test_a_pgn_gives_its_start_and_moves_and_its_errors_name_pgn():
 
 
 def test_tictactoe_blunders_are_found_and_summed_up_per_side():
-    judged = review("tictactoe", {"board": ["...", "...", "..."]}, [4, 1, 0, 8, 2], {"name": "alphabeta"})
+    judged = review("tictactoe", {"board": ["...", "...", "..."]}, [4, 1, 0, 8, 2], {"name": "alphabeta", "depth": 9})
     plies = list(judged.plies())
     assert [p["class"] for p in plies] == ["best", "blunder", "best", "best", "blunder"]
     assert plies[1]["best_move"] == 0 and plies[1]["outcome_before"] == "draw" and plies[1]["outcome_after"] == "loss"

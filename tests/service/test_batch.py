@@ -61,8 +61,9 @@ def test_a_batch_does_not_starve_a_single_search():
     answered = time.perf_counter()
     thread.join()
     assert single.status_code == 200 and ended["batch"][1] == 200
-    assert answered - asked < 0.55, answered - asked                 # the batch's current search, then its turn
-    assert ended["batch"][0] - since > 1.2 and ended["batch"][0] > answered
+    # it waited for the batch's current search only: two or more of the batch's searches ran after it
+    assert ended["batch"][0] - answered > 0.5, (answered - asked, ended["batch"][0] - answered)
+    assert ended["batch"][0] - since > 1.2
 
 
 def test_waiting_searches_go_first_between_a_request_s_searches():

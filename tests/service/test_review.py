@@ -11,7 +11,7 @@ from tests.service.support import ValidatingClient, make_app
 
 SCHOLARS_MATE = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
 TICTACTOE = {"game": "tictactoe", "state": {"board": ["...", "...", "..."]}, "moves": [4, 1, 0, 8, 2],
-             "algorithm": {"name": "alphabeta"}}
+             "algorithm": {"name": "alphabeta", "depth": 9}, "time_limit_ms": 3000}
 
 
 def test_a_tictactoe_game_s_blunders_and_summary(client):
@@ -43,13 +43,22 @@ def test_the_stream_sends_each_ply_then_the_answer_of_the_plain_route(client):
     assert result["summary"] == plain["summary"]
 
 
+def timed(client, body: dict, runs: int = 3) -> tuple:
+    """The answer to ``body``, and the shortest time of ``runs`` (the machine is shared: its load only adds),
+    the app's alone (not the validation of its answer against the spec)."""
+    times = []
+    for _ in range(runs):
+        since = time.perf_counter()
+        answer = client.client.post("/v1/review", json=body).get_json()
+        times.append(time.perf_counter() - since)
+    return answer, min(times)
+
+
 def test_the_whole_review_keeps_to_its_time_limit(client):
-    since = time.perf_counter()
-    body = client.post("/v1/review", json={"game": "chess", "pgn": SCHOLARS_MATE, "algorithm": {"name": "alphabeta"},
-                                           "time_limit_ms": 400}).get_json()
-    elapsed = time.perf_counter() - since
+    body, elapsed = timed(client, {"game": "chess", "pgn": SCHOLARS_MATE, "algorithm": {"name": "alphabeta"},
+                                   "time_limit_ms": 400})
     assert body["complete"] and len(body["plies"]) == 7 and body["stats"]["timed_out"]
-    assert elapsed < 0.4 + 0.25, elapsed
+    assert elapsed < 0.4 + 0.1, elapsed
 
 
 def random_game(plies: int, seed: int) -> list:
@@ -63,13 +72,11 @@ def random_game(plies: int, seed: int) -> list:
 
 def test_a_review_whose_time_runs_out_judges_the_plies_it_can_and_ends_by_its_limit(client):
     moves = random_game(300, seed=3)
-    since = time.perf_counter()
-    body = client.post("/v1/review", json={"game": "chess", "state": {"fen": chess.STARTING_FEN}, "moves": moves,
-                                           "algorithm": {"name": "alphabeta"}, "time_limit_ms": 300}).get_json()
-    elapsed = time.perf_counter() - since
+    body, elapsed = timed(client, {"game": "chess", "state": {"fen": chess.STARTING_FEN}, "moves": moves,
+                                   "algorithm": {"name": "alphabeta"}, "time_limit_ms": 300})
     assert not body["complete"] and 0 < len(body["plies"]) < len(moves)
     assert [p["ply"] for p in body["plies"]] == list(range(len(body["plies"])))
-    assert elapsed < 0.3 + 0.25, elapsed
+    assert elapsed < 0.3 + 0.1, elapsed
 
 
 @pytest.mark.parametrize("body, field", [
