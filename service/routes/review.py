@@ -19,7 +19,7 @@ from engine.review import from_pgn
 
 from service.body import json_body
 from service.errors import engine_problem
-from service.request_log import note_search
+from service.request_log import note_search, streamed_search
 from service.routes.search import admitted, effective_algorithm
 from service.routes.stream import ERROR, HEADERS, RESULT, event
 from service.schemas import MAX_REVIEW_PLIES, REVIEW_TIME_FACTOR, ReviewRequestSchema
@@ -97,6 +97,7 @@ def review_stream():
     request = review_request()
     since = time.perf_counter()
     review, turns = start(request)   # the request's errors, before the stream
+    log = streamed_search()          # the request's log line waits for the stream, and has its figures
 
     def events():
         plies = []
@@ -107,4 +108,6 @@ def review_stream():
             yield event(RESULT, body(request, review, turns, plies, since))
         except EngineError as exc:
             yield event(ERROR, engine_problem(exc))
+        finally:
+            note_search(request["game_id"], request["algorithm"]["name"], turns.nodes, turns.timed_out, into=log)
     return Response(stream_with_context(events()), mimetype="text/event-stream", headers=HEADERS)

@@ -111,3 +111,13 @@ def test_a_full_worker_refuses_a_review_at_once():
     finally:
         for ticket in tickets:
             ticket.release()
+
+
+def test_the_log_line_of_a_review_has_its_searches_figures(client, lines):
+    client.post("/v1/review", json=TICTACTOE)
+    streamed = client.post("/v1/review/stream", json=TICTACTOE)
+    streamed.get_data()
+    streamed.close()
+    by_route = {line["route"]: line for line in lines()}
+    for route in ("/v1/review", "/v1/review/stream"):
+        assert by_route[route]["game"] == "tictactoe" and by_route[route]["nodes"] > 0, by_route[route]
