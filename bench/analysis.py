@@ -1,7 +1,7 @@
 """``python -m bench.analysis [--rounds N]``: the analysis routes on a local gunicorn (1 worker, the default
 settings, bench.service.Server).
 
-- Review: a 40-move chess game (80 plies, alpha-beta at depth 2 playing both sides from the start: fixed, so
+- Review: a 40-move chess game (80 plies, alpha-beta at depth 3 playing both sides from the start: fixed, so
   every run reviews the same game) reviewed through ``POST /v1/review`` at 100 ms a ply (``time_limit_ms``
   8000): the wall time at the client, the searches, whether every ply was judged.
 - Batch: the first 16 Middle-Easy Connect Four positions (Pons' Test_L2_R1, read from the shared data, not
@@ -24,12 +24,12 @@ POSITIONS = 16
 
 
 def self_play(plies: int) -> list:
-    """The moves (UCI) of alpha-beta at depth 2 playing both sides from the start, up to ``plies``."""
+    """The moves (UCI) of alpha-beta at depth 3 playing both sides from the start, up to ``plies``."""
     state, moves = {"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "moves": []}, []
     while len(moves) < plies:
         if engine.api.legal_moves("chess", state)["terminal"]:
             break
-        move = engine.api.search("chess", state, {"name": "alphabeta", "depth": 2}).move
+        move = engine.api.search("chess", state, {"name": "alphabeta", "depth": 3}).move
         moves.append(move)
         state = {**state, "moves": moves}
     return moves
