@@ -53,12 +53,13 @@ def review_request() -> dict:
 
 def start(request: dict):
     """``(review, turns)``: the review of ``request``, checked (its errors raised now), its searches to be
-    run by ``turns``."""
+    run by ``turns``, each for its share of the time left but never longer than ``MAX_TIME_LIMIT_MS``."""
     turns = Turns()
     search_of = {k: request[k] for k in ("game_id", "algorithm", "options", "trace", "limits")}
+    longest_ms = current_app.config["SETTINGS"].max_time_limit_ms
 
-    def search(state_json, time_limit_ms):
-        return turns.run({**search_of, "state_json": state_json, "time_limit_ms": time_limit_ms})
+    def search(state_json, time_limit_ms):  # no search of a review holds a slot longer than a single one may
+        return turns.run({**search_of, "state_json": state_json, "time_limit_ms": min(time_limit_ms, longest_ms)})
     try:
         review = engine.api.review(request["game_id"], request["state_json"], request["moves"],
                                    request["algorithm"], search, request["time_limit_ms"], request["limits"],

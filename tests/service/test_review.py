@@ -121,3 +121,11 @@ def test_the_log_line_of_a_review_has_its_searches_figures(client, lines):
     by_route = {line["route"]: line for line in lines()}
     for route in ("/v1/review", "/v1/review/stream"):
         assert by_route[route]["game"] == "tictactoe" and by_route[route]["nodes"] > 0, by_route[route]
+
+
+def test_no_search_of_a_review_runs_longer_than_a_single_search_may():
+    client = ValidatingClient(make_app(DEFAULT_TIME_LIMIT_MS=200, MAX_TIME_LIMIT_MS=200))
+    body, elapsed = timed(client, {"game": "connect4", "state": {"moves": ""}, "moves": [3],
+                                   "algorithm": {"name": "alphabeta"}, "time_limit_ms": 2400}, runs=1)
+    assert body["complete"] and body["stats"]["searches"] == 1
+    assert elapsed < 0.2 + 0.1, elapsed     # the whole 2.4 s was the search's share, capped at 200 ms
