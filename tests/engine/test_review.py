@@ -1,6 +1,7 @@
 """engine/review.py: the judges' thresholds and accuracy, PGN reading, and reviews of known games with the
 engine's own searches (the service's routes are tested in tests/service/test_review.py)."""
 import math
+import shutil
 
 import pytest
 
@@ -113,3 +114,29 @@ def test_errors_in_the_moves_are_raised_before_any_search():
     with pytest.raises(EngineError) as error:
         engine.api.review("2048", {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3}, ["up"], {"name": "alphabeta"}, search, 1000)
     assert set(error.value.errors) == {"algorithm.name"}
+
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+LEGALS_MATE = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed (Debian: apt-get install stockfish)")
+def test_legal_s_mate_its_blunders_and_stockfish_s_signs():
+    """Légal's mate: 4...g6 lets the knight take on e5, 5...Bxd1 takes the queen and is mated. The review
+    marks both, and where Stockfish (depth 14) sees the mover 0.6 pawns or more ahead or behind, the review's
+    value of the position has the same sign (closer to equal, a shallow search may well differ)."""
+    import chess.engine
+    start, moves = from_pgn(LEGALS_MATE)
+    plies = list(review("chess", start, moves, {"name": "alphabeta"}, 13 * 300).plies())
+    classes = {p["san"]: p["class"] for p in plies}
+    assert classes["Bxd1"] == "blunder" and classes["g6"] in ("inaccuracy", "mistake", "blunder")
+    assert classes["Nxe5"] == classes["Bxf7+"] == classes["Nd5#"] == "best"
+    board, signs = chess.Board(), []
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as stockfish:
+        for ply, move in zip(plies, moves):
+            score = stockfish.analyse(board, chess.engine.Limit(depth=14))["score"].pov(board.turn)
+            centipawns = score.score(mate_score=100_000)
+            if abs(centipawns) >= 60:
+                signs.append((ply["san"], ply["value_before"], centipawns))
+            board.push_uci(move)
+    assert len(signs) >= 7 and all(ours * theirs > 0 for _, ours, theirs in signs), signs
