@@ -12,8 +12,11 @@ the game's units:
   as that ply's "before"), turned to the mover's side; a finished game's utility; at a chance node (the
   roll to come), the expectation over its outcomes, each searched.
 
-So one search per position played, and a few more where a move was not scored exactly before a chance
-node. The budget of the whole review is spread over the searches still to run, each getting an equal share
+Each position is valued by its own search with the same settings, as Lichess's analysis evaluates each
+position of a game: with a fixed ``depth``, the value after a move is then a search one ply deeper from the
+position before than the one that chose the best move, so a played move may come out a little better than
+the best (its drop is then 0: ``best``). So one search per position played, and a few more where a move
+was not scored exactly before a chance node. The budget of the whole review is spread over the searches still to run, each getting an equal share
 of the time left. The searches are run by a function the caller gives (the service runs each in its turn
 of the worker's admission).
 
