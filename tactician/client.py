@@ -96,6 +96,13 @@ class Client:
         return self._json("POST", "/v1/search/batch", {"searches": [dict(s) for s in searches]},
                           timeout=self._search_timeout(limit_ms))
 
+    def search_batch_stream(self, searches: list[Mapping[str, Any]]) -> Iterator[Event]:
+        """``POST /v1/search/batch/stream``: yields a ``search`` event (``{"index", "result"}``) as each search
+        finishes, then the ``result`` (the ``search_batch`` answer)."""
+        limit_ms = sum(search.get("time_limit_ms") or DEFAULT_SEARCH_MS for search in searches)
+        return self._events("/v1/search/batch/stream", {"searches": [dict(s) for s in searches]},
+                            self._search_timeout(limit_ms))
+
     def review(self, game: str, algorithm: str | Mapping[str, Any], state: State | None = None,
                moves: list[Move] | None = None, pgn: str | None = None, time_limit_ms: int | None = None,
                options: Mapping[str, Any] | None = None) -> ReviewResponse:

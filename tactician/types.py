@@ -194,6 +194,12 @@ class ReviewResponse(TypedDict):
     algorithm: dict[str, Any]
 
 
+class BatchItem(TypedDict):
+    """One search of a streamed batch (a ``search`` event), as it finishes."""
+    index: int
+    result: SearchResponse
+
+
 class BatchResponse(TypedDict):
     results: list[SearchResponse]
     stats: ManyStats

@@ -108,6 +108,9 @@ def test_search_batch(client):
     singles = [client.search(s["game"], s["state"], s["algorithm"]) for s in searches]
     assert [(r["move"], r["value"]) for r in batch["results"]] == [(r["move"], r["value"]) for r in singles]
     assert batch["stats"]["searches"] == 2
+    events = list(client.search_batch_stream(searches))
+    assert [(e.event, e.data.get("index")) for e in events] == [("search", 0), ("search", 1), ("result", None)]
+    assert [e.data["result"]["move"] for e in events[:2]] == [r["move"] for r in batch["results"]]
     with pytest.raises(tactician.ProblemError) as raised:
         client.search_batch([{**searches[0], "state": {"board": ["XXX", "...", "..."]}}])
     assert raised.value.status == 422 and "searches[0].state.board" in raised.value.errors

@@ -13,7 +13,8 @@ PAIRS = {"SearchResponse": types.SearchResponse, "MoveValue": types.MoveValue, "
          "SearchInfo": types.SearchInfo, "Position": types.Position, "AppliedPosition": types.AppliedPosition,
          "Game": types.Game, "PlayerInfo": types.PlayerInfo, "GameList": types.GameList, "Problem": types.Problem,
          "ReviewResponse": types.ReviewResponse, "ReviewPly": types.ReviewPly, "ReviewSide": types.ReviewSide,
-         "ReviewJudge": types.ReviewJudge, "ManyStats": types.ManyStats, "BatchResponse": types.BatchResponse}
+         "ReviewJudge": types.ReviewJudge, "ManyStats": types.ManyStats, "BatchResponse": types.BatchResponse,
+         "BatchItem": types.BatchItem}
 
 
 def fields(schema: dict) -> tuple:

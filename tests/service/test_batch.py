@@ -3,13 +3,16 @@ those of single searches, its errors name the search at fault, and it shares the
 import threading
 import time
 
+from openapi_schema_validator import OAS31Validator
 import pytest
 
 from service.admission import Admission
 from service.schemas import MAX_BATCH_SEARCHES
-from tests.service.readme_examples import stable
+from service.spec import load_spec
+from tests.service.readme_examples import parse_events, stable
 from tests.service.support import ValidatingClient, make_app
 
+SPEC = load_spec()
 TICTACTOE = {"game": "tictactoe", "state": {"board": ["X.O", "...", "..."], "k": 3}, "algorithm": {"name": "minimax"}}
 CONNECT4 = {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta", "depth": 6}}
 
@@ -23,6 +26,25 @@ def test_the_answers_are_those_of_single_searches_in_order(client):
     assert body["stats"]["nodes"] == sum(r["stats"]["nodes"] for r in body["results"])
 
 
+def test_the_stream_sends_each_answer_then_the_plain_route_s_body(client):
+    response = client.post("/v1/search/batch/stream", json={"searches": [TICTACTOE, CONNECT4]})
+    assert response.mimetype == "text/event-stream"
+    events = parse_events(response.get_data(as_text=True))
+    assert [name for name, _ in events] == ["search", "search", "result"]
+    assert [data["index"] for _, data in events[:2]] == [0, 1]
+    for _, data in events[:2]:
+        validate("BatchItem", data)
+    validate("BatchResponse", events[-1][1])
+    assert [data["result"] for _, data in events[:2]] == events[-1][1]["results"]
+    plain = client.post("/v1/search/batch", json={"searches": [TICTACTOE, CONNECT4]}).get_json()
+    assert [stable(r) for r in events[-1][1]["results"]] == [stable(r) for r in plain["results"]]
+
+
+def validate(schema: str, data: dict) -> None:
+    OAS31Validator({"$ref": f"#/components/schemas/{schema}", "components": SPEC["components"]}).validate(data)
+
+
+@pytest.mark.parametrize("route", ["/v1/search/batch", "/v1/search/batch/stream"])
 @pytest.mark.parametrize("searches, field", [
     ([], "searches"),
     ([TICTACTOE] * (MAX_BATCH_SEARCHES + 1), "searches"),
@@ -35,8 +57,8 @@ def test_the_answers_are_those_of_single_searches_in_order(client):
     ([{**TICTACTOE, "state": {"board": ["XXX", "OO.", "..."]}}], "searches[0].state"),
     ([TICTACTOE, "all"], "searches[1]"),
 ])
-def test_bad_input_is_a_422_naming_the_search_and_field(client, searches, field):
-    response = client.post("/v1/search/batch", json={"searches": searches})
+def test_bad_input_is_a_422_naming_the_search_and_field(client, route, searches, field):
+    response = client.post(route, json={"searches": searches})
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
     assert field in response.get_json()["errors"], response.get_json()
 
