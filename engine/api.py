@@ -4,7 +4,7 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterator, Set
 import dataclasses
 from dataclasses import dataclass
 import sys
@@ -324,7 +324,8 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
     return answer
 
 
-def replayed(game: Game, state: State, moves_json: list[JSON], several: bool = True):
+def replayed(game: Game, state: State, moves_json: list[JSON],
+             several: bool = True) -> Iterator[tuple[State, Any, State]]:
     """Play ``moves_json`` in order from ``state``: for each, ``(state before, the move, state after)``. A
     move that is illegal, or comes after the end of the game, is an error naming ``moves[i]``
     (``several``), else ``move``."""

@@ -69,6 +69,8 @@ class Judge:
     def drop(self, before: "Side", after: "Side") -> float:
         """The drop from the position's value to the played move's, on the judge's measure (0 at least)."""
         if self.measure == WIN_PROBABILITY:
+            if before.win_probability is None or after.win_probability is None:
+                raise ValueError("a win-probability judge for a game without win probabilities")
             loss = before.win_probability - after.win_probability
         elif self.measure == VALUE:
             loss = before.value - after.value

@@ -44,6 +44,8 @@ def test_drops_on_each_measure():
     assert RELATIVE.drop(Side(10.0, None, None), Side(8.0, None, None)) == pytest.approx(0.2)
     assert RELATIVE.drop(Side(0.5, None, None), Side(0.4, None, None)) == pytest.approx(0.1)   # at least 1 unit
     assert LICHESS.drop(Side(0.0, None, 0.5), Side(0.2, None, 0.6)) == 0.0                   # never negative
+    with pytest.raises(ValueError):
+        LICHESS.drop(Side(0.0, None, None), Side(0.0, None, None))
 
 
 def test_each_game_s_judge():
