@@ -21,6 +21,7 @@ from engine.limits import Limits
 from engine.game import JSON, Game, State
 from engine.result import FORCED, TIME_LIMIT, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
+from engine.review import Review, from_pgn
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.settings import BOOLEAN, STRING, AlgorithmSettings, setting, settings_from
 
@@ -38,7 +39,7 @@ NOTATION_GRACE = 0.010
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
-           "legal_moves", "apply", "replayed", "review", "describe_games", "describe_game", "preload", "settings_for",
+           "legal_moves", "apply", "replayed", "review", "from_pgn", "describe_games", "describe_game", "preload", "settings_for",
            "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
            "scale", "finite", "MoveValue", "Progress", "SearchResult"]
 
@@ -347,12 +348,11 @@ def replayed(game: Game, state: State, moves_json: list[JSON],
 
 def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: dict[str, Any],
            search: Callable[[JSON, float], SearchResult], time_limit_ms: float, limits: Limits = Limits(),
-           options: dict[str, Any] | None = None) -> Any:
+           options: dict[str, Any] | None = None) -> Review:
     """The :class:`engine.review.Review` of ``moves_json`` played from ``state_json``, judged by searches of
     ``algorithm`` that ``search(state JSON, time limit in ms)`` runs, within ``time_limit_ms`` in all. The
     request's errors (the state, a move, a setting, an algorithm that does not fit the game) are raised
     now, before any search."""
-    from engine.review import Review
     module, _, in_algorithm, _, _ = settings_with_forced(game_id, algorithm)
     require_fit(module, game_id)
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options, in_algorithm),

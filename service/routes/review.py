@@ -15,7 +15,6 @@ from flask import Blueprint, Response, current_app, jsonify, stream_with_context
 
 import engine.api
 from engine.errors import EngineError
-from engine.review import from_pgn
 
 from service.body import json_body
 from service.errors import engine_problem
@@ -39,7 +38,7 @@ def review_request() -> dict:
 
     def read() -> dict:
         body = ReviewRequestSchema(max_time_limit_ms).load(json_body())
-        state, moves = (from_pgn(body["pgn"]) if "pgn" in body else (body["state"], body["moves"]))
+        state, moves = (engine.api.from_pgn(body["pgn"]) if "pgn" in body else (body["state"], body["moves"]))
         if len(moves) > MAX_REVIEW_PLIES:
             raise EngineError("pgn", f"has {len(moves)} plies; a review takes at most {MAX_REVIEW_PLIES}")
         if not moves:

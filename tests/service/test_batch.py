@@ -85,7 +85,7 @@ def test_a_batch_does_not_starve_a_single_search():
     assert single.status_code == 200 and ended["batch"][1] == 200
     # it waited for the batch's current search only: two or more of the batch's searches ran after it
     assert ended["batch"][0] - answered > 0.5, (answered - asked, ended["batch"][0] - answered)
-    assert ended["batch"][0] - since > 1.2
+    assert ended["batch"][0] - since > 0.9     # four searches of 300 ms (less what each waited for its turn)
 
 
 def test_waiting_searches_go_first_between_a_request_s_searches():
