@@ -1,4 +1,4 @@
-"""tactician.Client against a real server (gunicorn, two workers): every method, errors, a stream, the
+"""tactician.Client against a real server (gunicorn, two workers): every method, errors, the streams, the
 Retry-After of a refusal and the API key."""
 import threading
 import time
@@ -84,6 +84,36 @@ def test_search_stream(client):
     assert [e.data["depth"] for e in events[:-1]] == [1, 2, 3, 4, 5, 6]
     result, plain = events[-1].data, client.search(*request, time_limit_ms=5000)
     assert (result["move"], result["value"], result["pv"]) == (plain["move"], plain["value"], plain["pv"])
+
+
+def test_review_and_its_stream(client):
+    review = client.review("chess", "alphabeta", pgn="1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", time_limit_ms=2000)
+    assert review["complete"] and [(p["san"], p["class"]) for p in review["plies"]][5:] == [("Nf6", "blunder"),
+                                                                                          ("Qxf7#", "best")]
+    game = ("tictactoe", {"name": "alphabeta", "depth": 9})
+    events = list(client.review_stream(*game, state={"board": ["...", "...", "..."]}, moves=[4, 1, 0],
+                                       time_limit_ms=3000))
+    assert [e.event for e in events] == ["ply"] * 3 + ["result"]
+    assert [e.data["class"] for e in events[:-1]] == ["best", "blunder", "best"] == \
+        [p["class"] for p in events[-1].data["plies"]]
+    with pytest.raises(tactician.ProblemError) as raised:
+        list(client.review_stream(*game, state={"board": ["...", "...", "..."]}, moves=[4, 4]))
+    assert raised.value.status == 422 and "moves[1]" in raised.value.errors
+
+
+def test_search_batch(client):
+    searches = [{"game": "tictactoe", "state": {"board": ["X.O", "...", "..."]}, "algorithm": {"name": "minimax"}},
+                {"game": "connect4", "state": {"moves": "4453"}, "algorithm": {"name": "alphabeta", "depth": 6}}]
+    batch = client.search_batch(searches)
+    singles = [client.search(s["game"], s["state"], s["algorithm"]) for s in searches]
+    assert [(r["move"], r["value"]) for r in batch["results"]] == [(r["move"], r["value"]) for r in singles]
+    assert batch["stats"]["searches"] == 2
+    events = list(client.search_batch_stream(searches))
+    assert [(e.event, e.data.get("index")) for e in events] == [("search", 0), ("search", 1), ("result", None)]
+    assert [e.data["result"]["move"] for e in events[:2]] == [r["move"] for r in batch["results"]]
+    with pytest.raises(tactician.ProblemError) as raised:
+        client.search_batch([{**searches[0], "state": {"board": ["XXX", "...", "..."]}}])
+    assert raised.value.status == 422 and "searches[0].state.board" in raised.value.errors
 
 
 def test_errors_are_problems(client):
