@@ -234,7 +234,7 @@ class Search:
         if self.forced:  # the move was never in doubt, and the request's time did not run out
             result.stats.stop_reason, result.stats.timed_out = FORCED, False
             result.stats.finish(self.deadline.elapsed())
-        if getattr(self.settings, "multi_pv", 1) > 1 and result.lines is None:
+        if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
             # No pass finished in time: the anytime answer is the one line there is, an estimate.
             result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
         result.players, result.options = list(game.players), self.options

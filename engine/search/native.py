@@ -12,7 +12,7 @@ import dataclasses
 
 from engine.errors import AlgorithmMismatch
 from engine.registry import EXPLICIT_CHANCE
-from engine.result import MoveValue, SearchResult, Stats
+from engine.result import Line, MoveValue, SearchResult, Stats
 from engine.search import alphabeta, mcts
 from engine.search.settings import depth_in_plies
 
@@ -22,6 +22,9 @@ CORES = (NATIVE, PYTHON)
 # (and traces) run on the Python core.
 DETERMINISTIC_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
 CHANCE_ALGORITHMS = frozenset({"expectimax"})
+# The algorithms whose multi_pv > 1 (engine.search.multipv) the compiled core runs; the others' run on the
+# python core.
+MULTI_PV_ALGORITHMS = frozenset({"alphabeta"})
 
 try:
     import tactician_native
@@ -71,8 +74,8 @@ def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
         return f"the compiled core runs {sorted(algorithms)} on {game.id}, not {name}"
     if trace:
         return "traces are written by the python core"
-    if getattr(settings, "multi_pv", 1) > 1:
-        return "multi_pv (several best lines) runs on the python core"
+    if getattr(settings, "multi_pv", 1) > 1 and name not in MULTI_PV_ALGORITHMS:
+        return f"multi_pv (several best lines) of {name} runs on the python core"
     return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
 
 
@@ -115,9 +118,15 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
         token.cancel()
     move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
 
+    def lines_of(lines):
+        """The core's multi-PV lines (tuples) as :class:`~engine.result.Line`, in the game's moves."""
+        return [Line(move_of(move), value, [move_of(m) for m in pv], bound, outcome, plies)
+                for move, value, bound, pv, outcome, plies in lines]
+
     def progress(report):
         """A report of the core's, its move and line in the game's moves (2048's are numbered 0-3 there)."""
-        deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]]})
+        deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]],
+                           **({"lines": lines_of(report["lines"])} if "lines" in report else {})})
 
     listener = None if deadline.on_progress is None else progress
     answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
@@ -128,7 +137,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                           perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
                           moves=[MoveValue(move_of(move), value, bound, visits)
-                                 for move, value, bound, visits in answer["moves"]], stats=stats)
+                                 for move, value, bound, visits in answer["moves"]], stats=stats,
+                          lines=lines_of(answer["lines"]) if "lines" in answer else None)
     if name == "expectimax" and result.moves:   # the core's utility is linear: the certainty equivalent is
         result.certainty_equivalent = result.value  # the value (none for the fallback, as on the python core)
         for mv in result.moves:

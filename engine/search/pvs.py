@@ -407,7 +407,9 @@ def pass_lines(search: Negamax, state, completed, multi_pv: int, moves=None, end
         outcome = exact_outcome(game, moves[i].value) if ended else None
         return outcome, None if outcome is None else draw_length(game, state, lines[i])
 
-    return best_lines(moves, ranked(moves, multi_pv, maximizing), lines.__getitem__, proof)
+    # Ranked by score, not by value: two proven wins are both worth 1, the sooner one scores higher.
+    by_score = [MoveValue(a, sign * v, b) for a, v, b in scores]
+    return best_lines(moves, ranked(by_score, multi_pv, maximizing), lines.__getitem__, proof)
 
 
 def solver_for(game, plies_left: int | None, deadline: Deadline, solve: bool):

@@ -225,3 +225,12 @@ def test_threshold_and_ranking():
     assert threshold([], 1) == float("-inf") and threshold([3, 9, 5], 2) == 5 and threshold([3], 2) == float("-inf")
     moves = [MoveValue("a", 1.0), MoveValue("b", 5.0, UPPER), MoveValue("c", 5.0), MoveValue("d", 5.0)]
     assert ranked(moves, 2) == [2, 3] and ranked(moves, 2, maximize=False) == [0, 2]
+
+
+def test_the_sooner_win_comes_first_and_is_the_move_chosen():
+    """Two wins are both worth 1: the lines rank by the distance the search proved, as the move chosen."""
+    position = {"board": ["X.X", ".O.", "O.."]}   # 1 wins at once; 4 is taken; 5/8 etc. win later or not
+    r = search("tictactoe", position, {"name": "alphabeta", "multi_pv": 3})
+    assert r.lines[0].move == r.move == 1 and r.lines[0].plies_to_end == 1
+    plies = [line.plies_to_end for line in r.lines if line.outcome == "win"]
+    assert plies == sorted(plies)
