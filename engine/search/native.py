@@ -24,7 +24,7 @@ DETERMINISTIC_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
 CHANCE_ALGORITHMS = frozenset({"expectimax"})
 # The algorithms whose multi_pv > 1 (engine.search.multipv) the compiled core runs; the others' run on the
 # python core.
-MULTI_PV_ALGORITHMS = frozenset({"alphabeta"})
+MULTI_PV_ALGORITHMS = frozenset({"alphabeta", "expectimax"})
 
 try:
     import tactician_native

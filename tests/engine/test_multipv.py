@@ -212,12 +212,12 @@ def test_multi_pv_is_refused_where_it_does_not_apply():
         assert "algorithm.multi_pv" in caught.value.errors
 
 
-def test_several_lines_run_on_the_python_core_and_say_so():
-    r = search("connect4", {"moves": "4453"}, {"name": "alphabeta", "depth": 3, "multi_pv": 2})
+def test_several_lines_of_mcts_run_on_the_python_core_and_say_so():
+    r = search("connect4", {"moves": "4453"}, {"name": "mcts", "iterations": 50, "seed": 1, "multi_pv": 2})
     assert r.stats.core == "python"
     if native.available():
         with pytest.raises(AlgorithmMismatch) as caught:
-            search("connect4", {"moves": "4453"}, {"name": "alphabeta", "depth": 3, "multi_pv": 2, "core": "native"})
+            search("connect4", {"moves": "4453"}, {"name": "mcts", "iterations": 50, "multi_pv": 2, "core": "native"})
         assert "algorithm.core" in caught.value.errors
 
 

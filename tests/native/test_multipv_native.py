@@ -1,6 +1,6 @@
 """Multi-PV on the compiled core: its alpha-beta lines (textbook and enhanced) are the Python core's, move
 for move, value for value, line for line, with the same proofs and node counts, at a fixed depth and to
-the end; the algorithms the compiled core does not run with several lines run on the Python core."""
+the end, and its expectimax lines (2048) too; MCTS with several lines runs on the Python core."""
 import random
 
 import pytest
@@ -78,12 +78,23 @@ def test_each_iteration_reports_the_same_lines_on_both_cores():
     assert len(reports["native"]) == 5
 
 
-@pytest.mark.parametrize("algorithm", [{"name": "mcts", "iterations": 100, "seed": 1}, {"name": "expectimax", "depth": 2}])
-def test_the_others_run_several_lines_on_the_python_core(algorithm):
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_2048_expectimax_lines_are_the_python_core_s(depth):
+    """2048's expectimax values every root move exactly on both cores (no pruning): the same lines, each
+    its move alone, the same node counts."""
+    needs_native("2048")
+    for state in [{"board": [[2, 2, 0, 0], [0, 4, 0, 0], [0] * 4, [0, 0, 0, 2]]},
+                  {"board": [[2, 4, 8, 16], [4, 8, 16, 32], [0, 0, 2, 0], [0, 0, 0, 4]]}]:
+        native, python = both("2048", state, {"name": "expectimax", "depth": depth, "multi_pv": 3})
+        assert [(line.move, line.value, line.pv) for line in native.lines] == \
+            [(line.move, line.value, line.pv) for line in python.lines]
+        assert len(native.lines) == min(3, len(native.moves)) and native.stats.nodes == python.stats.nodes
+
+
+def test_mcts_runs_several_lines_on_the_python_core():
     needs_native("connect4")
-    game = "connect4" if algorithm["name"] == "mcts" else "2048"
-    state = {"moves": "4453"} if game == "connect4" else {"board": [[2, 2, 0, 0], [0, 4, 0, 0], [0] * 4, [0, 0, 0, 2]]}
-    assert engine.api.search(game, state, {**algorithm, "multi_pv": 2}).stats.core == "python"
+    algorithm, state = {"name": "mcts", "iterations": 100, "seed": 1, "multi_pv": 2}, {"moves": "4453"}
+    assert engine.api.search("connect4", state, algorithm).stats.core == "python"
     with pytest.raises(AlgorithmMismatch) as caught:
-        engine.api.search(game, state, {**algorithm, "multi_pv": 2, "core": "native"})
+        engine.api.search("connect4", state, {**algorithm, "core": "native"})
     assert "algorithm.core" in caught.value.errors
