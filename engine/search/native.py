@@ -22,9 +22,6 @@ CORES = (NATIVE, PYTHON)
 # (and traces) run on the Python core.
 DETERMINISTIC_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
 CHANCE_ALGORITHMS = frozenset({"expectimax"})
-# The algorithms whose multi_pv > 1 (engine.search.multipv) the compiled core runs; the others' run on the
-# python core.
-MULTI_PV_ALGORITHMS = frozenset({"alphabeta", "expectimax"})
 
 try:
     import tactician_native
@@ -74,8 +71,6 @@ def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
         return f"the compiled core runs {sorted(algorithms)} on {game.id}, not {name}"
     if trace:
         return "traces are written by the python core"
-    if getattr(settings, "multi_pv", 1) > 1 and name not in MULTI_PV_ALGORITHMS:
-        return f"multi_pv (several best lines) of {name} runs on the python core"
     return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
 
 
@@ -120,8 +115,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
 
     def lines_of(lines):
         """The core's multi-PV lines (tuples) as :class:`~engine.result.Line`, in the game's moves."""
-        return [Line(move_of(move), value, [move_of(m) for m in pv], bound, outcome, plies)
-                for move, value, bound, pv, outcome, plies in lines]
+        return [Line(move_of(move), value, [move_of(m) for m in pv], bound, outcome, plies, visits)
+                for move, value, bound, pv, outcome, plies, visits in lines]
 
     def progress(report):
         """A report of the core's, its move and line in the game's moves (2048's are numbered 0-3 there)."""

@@ -8,7 +8,6 @@ import pytest
 from engine.api import apply, load, search
 from engine.errors import AlgorithmMismatch, EngineError
 from engine.games.tree import FIGURE_5_2
-from engine.search import native
 from engine.search.multipv import MAX_MULTI_PV, ranked, threshold
 from engine.result import EXACT, ESTIMATE, UPPER, MoveValue
 from tests.engine import reference, reference_chance
@@ -210,15 +209,6 @@ def test_multi_pv_is_refused_where_it_does_not_apply():
         with pytest.raises(EngineError) as caught:
             search("tictactoe", {"board": ["...", "...", "..."]}, {"name": name, "multi_pv": 2})
         assert "algorithm.multi_pv" in caught.value.errors
-
-
-def test_several_lines_of_mcts_run_on_the_python_core_and_say_so():
-    r = search("connect4", {"moves": "4453"}, {"name": "mcts", "iterations": 50, "seed": 1, "multi_pv": 2})
-    assert r.stats.core == "python"
-    if native.available():
-        with pytest.raises(AlgorithmMismatch) as caught:
-            search("connect4", {"moves": "4453"}, {"name": "mcts", "iterations": 50, "multi_pv": 2, "core": "native"})
-        assert "algorithm.core" in caught.value.errors
 
 
 def test_threshold_and_ranking():

@@ -1,12 +1,11 @@
 """Multi-PV on the compiled core: its alpha-beta lines (textbook and enhanced) are the Python core's, move
 for move, value for value, line for line, with the same proofs and node counts, at a fixed depth and to
-the end, and its expectimax lines (2048) too; MCTS with several lines runs on the Python core."""
+the end, and its expectimax (2048) and seeded MCTS lines too."""
 import random
 
 import pytest
 
 import engine.api
-from engine.errors import AlgorithmMismatch
 from tests.native.conftest import needs_native
 
 TEXTBOOK = {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
@@ -91,10 +90,14 @@ def test_2048_expectimax_lines_are_the_python_core_s(depth):
         assert len(native.lines) == min(3, len(native.moves)) and native.stats.nodes == python.stats.nodes
 
 
-def test_mcts_runs_several_lines_on_the_python_core():
-    needs_native("connect4")
-    algorithm, state = {"name": "mcts", "iterations": 100, "seed": 1, "multi_pv": 2}, {"moves": "4453"}
-    assert engine.api.search("connect4", state, algorithm).stats.core == "python"
-    with pytest.raises(AlgorithmMismatch) as caught:
-        engine.api.search("connect4", state, {**algorithm, "core": "native"})
-    assert "algorithm.core" in caught.value.errors
+@pytest.mark.parametrize("game_id, start", [("connect4", {"moves": ""}),
+                                            ("tictactoe", {"board": ["...", "...", "..."]})])
+def test_seeded_mcts_lines_are_the_python_core_s(game_id, start):
+    """The same seed and iterations: the same tree on both cores, so the same lines (order, means, visits,
+    proofs and the most visited line of each)."""
+    needs_native(game_id)
+    for seed, state in enumerate(random_positions(game_id, start, 4, 9, 6)):
+        native, python = both(game_id, state, {"name": "mcts", "iterations": 400, "seed": seed, "multi_pv": 4})
+        assert [(line.move, line.value, line.bound, line.pv, line.outcome, line.visits) for line in native.lines] == \
+            [(line.move, line.value, line.bound, line.pv, line.outcome, line.visits) for line in python.lines]
+        assert native.lines[0].move == native.move

@@ -57,13 +57,15 @@ nb::list int_list(const std::vector<int>& xs) {
   return out;
 }
 
-// Multi-PV lines as tuples (move, value, bound, pv, outcome, plies_to_end), as engine/search/native.py reads them.
+// Multi-PV lines as tuples (move, value, bound, pv, outcome, plies_to_end, visits), as engine/search/native.py
+// reads them.
 nb::list line_list(const std::vector<Line>& lines) {
   nb::list out;
   for (const Line& l : lines)
     out.append(nb::make_tuple(l.move, l.value + 0.0, bound_name(l.bound), int_list(l.pv),
                               none_if(l.outcome.empty(), nb::str(l.outcome.c_str())),
-                              none_if(l.plies_to_end < 0, nb::int_(l.plies_to_end))));
+                              none_if(l.plies_to_end < 0, nb::int_(l.plies_to_end)),
+                              none_if(l.visits < 0, nb::int_(l.visits))));
   return out;
 }
 

@@ -59,6 +59,7 @@ struct Line {
   std::vector<int> pv;
   std::string outcome;    // "win", "draw", "loss" when proven; else empty
   int plies_to_end = -1;  // with a proven outcome, when its distance is known; else -1
+  int64_t visits = -1;    // MCTS only
 };
 
 struct Result {
