@@ -382,23 +382,22 @@ def answer(search: Negamax, state, completed, root_complete: bool, exhausted: bo
                     timed_out=timed_out)
     if multi_pv > 1:
         ended = exhausted or reaches_end(game, state, d) and not search.pruning
-        result.lines = pass_lines(search, state, completed, multi_pv, moves, ended)
+        result.lines = pass_lines(search, state, completed, multi_pv, ended)
     return result
 
 
-def pass_lines(search: Negamax, state, completed, multi_pv: int, moves=None, ended: bool = False):
+def pass_lines(search: Negamax, state, completed, multi_pv: int, ended: bool = False):
     """The ``multi_pv`` best root moves of a complete pass ``completed`` as :class:`~engine.result.Line`,
-    best first: each exact, with its own PV, and its outcome and distance where its score is a proven
-    result, or, when the pass saw the whole game (``ended``), its value's outcome. ``moves``: the pass's
-    root moves as the result reports them (by default, each score from the perspective, exact or a
-    bound)."""
+    best first: each exact (the deepening stops short of the depth only when all of them are proven, so
+    none is the estimate :func:`answer` makes of a move left unproven then), with its own PV, and its
+    outcome and distance where its score is a proven result, or, when the pass saw the whole game
+    (``ended``), its value's outcome."""
     game = search.game
     _, scores, _, lines = completed
     maximizing = search.sides[game.to_move(state)] == search.sides[search.perspective]
     sign = 1 if maximizing else -1
-    if moves is None:
-        moves = [MoveValue(a, search.as_value(sign * v), b if maximizing else {UPPER: LOWER}.get(b, b))
-                 for a, v, b in scores]
+    moves = [MoveValue(a, search.as_value(sign * v), b if maximizing else {UPPER: LOWER}.get(b, b))
+             for a, v, b in scores]
 
     def proof(i):
         score = scores[i][1]

@@ -1,6 +1,5 @@
 """Multi-PV (``algorithm.multi_pv``): the N best root moves, each exact with its line, against hand-computed
 textbook trees and slow, obviously correct references (a full minimax or expectimax of each root child)."""
-import random
 
 from hypothesis import assume, given, settings, strategies as st
 import pytest
@@ -8,12 +7,12 @@ import pytest
 from engine.api import apply, load, search
 from engine.errors import AlgorithmMismatch, EngineError
 from engine.games.tree import FIGURE_5_2
+from engine.search import native
 from engine.search.multipv import MAX_MULTI_PV, ranked, threshold
 from engine.result import EXACT, ESTIMATE, UPPER, MoveValue
 from tests.engine import reference, reference_chance
 from tests.engine.strategies import game_trees
 from tests.engine.strategies_chance import chance_trees
-from tests.engine.test_alphabeta_properties import random_position
 
 TEXTBOOK = {"name": "alphabeta", "move_ordering": False, "transposition_table": False}
 ALPHABETA = [TEXTBOOK, {"name": "alphabeta"}, {"name": "alphabeta", "move_ordering": False},
@@ -119,21 +118,35 @@ def solved_children(position) -> dict:
     return out
 
 
-def test_tictactoe_lines_prove_each_move_s_result_and_distance():
-    """The enhanced search's lines without a depth: each move's value, outcome and plies to the end are
-    those of a brute-force solve of the position after it (the winner hurrying, the loser delaying)."""
-    rng = random.Random(3)
-    for _ in range(40):
-        position = random_position(rng)
-        truth = solved_children(position)
-        n = rng.randint(2, 5)
-        r = search("tictactoe", position, {"name": "alphabeta", "multi_pv": n})
+def played(picks, game_id="tictactoe", start=None) -> dict | None:
+    """The position after playing, from ``start`` (the empty tic-tac-toe board), the legal move at index
+    ``pick`` modulo the number of legal moves for each of ``picks``; None if the game ends on the way."""
+    game, state = load(game_id, start or {"board": ["...", "...", "..."]})
+    for pick in picks:
+        if game.is_terminal(state):
+            return None
+        moves = game.actions(state)
+        state = game.result(state, moves[pick % len(moves)])
+    return None if game.is_terminal(state) else game.state_to_json(state)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 8), max_size=7), st.integers(2, 6))
+def test_tictactoe_lines_prove_each_move_s_result_and_distance(picks, n):
+    """The lines without a depth, of the enhanced and the textbook search: each move's value and outcome
+    (and, enhanced, its plies to the end) are those of a brute-force solve of the position after it (the
+    winner hurrying, the loser delaying)."""
+    position = played(picks)
+    assume(position is not None)
+    truth = solved_children(position)
+    for core in ("python", "native") if native.available() else ("python",):
+        r = search("tictactoe", position, {"name": "alphabeta", "multi_pv": n, "core": core})
         assert_best_lines(r.lines, {m: float(v) for m, (v, _) in truth.items()}, n)
         for line in r.lines:
             assert (line.outcome, line.plies_to_end) == (RESULTS[truth[line.move][0]], truth[line.move][1]), position
-        textbook = search("tictactoe", position, {**TEXTBOOK, "multi_pv": n})
-        assert_best_lines(textbook.lines, {m: float(v) for m, (v, _) in truth.items()}, n)
-        assert all(line.outcome == RESULTS[truth[line.move][0]] for line in textbook.lines)
+    textbook = search("tictactoe", position, {**TEXTBOOK, "multi_pv": n})
+    assert_best_lines(textbook.lines, {m: float(v) for m, (v, _) in truth.items()}, n)
+    assert all(line.outcome == RESULTS[truth[line.move][0]] for line in textbook.lines)
 
 
 @pytest.mark.parametrize("game_id, position", [("connect4", {"moves": "4453"}),
@@ -144,9 +157,23 @@ def test_fixed_depth_lines_equal_a_separate_search_of_each_move(game_id, positio
     """The issue's evidence: each line's value is that of a search of the position after its move, one
     ply shallower (the enhanced search's game knowledge, Connect Four's immediate wins, makes it differ
     from plain h-minimax; the textbook search is h-minimax: checked against minimax)."""
-    depth, n = 5, 4
+    assert_lines_are_separate_searches(game_id, position, 5, 4, table, "python")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 6), max_size=12), st.integers(2, 7), st.booleans())
+def test_connect4_lines_equal_a_separate_search_of_each_move(picks, n, table):
+    position = played(picks, "connect4", {"moves": ""})
+    assume(position is not None)
+    for core in ("python", "native") if native.available() else ("python",):
+        assert_lines_are_separate_searches("connect4", position, 4, n, table, core)
+
+
+def assert_lines_are_separate_searches(game_id, position, depth, n, table, core):
+    """The lines of a ``depth``-ply search on ``core`` against the python core's separate search of each
+    move's position, ``depth - 1`` plies, and the textbook lines against minimax's root values."""
     algorithm = {"name": "alphabeta", "transposition_table": table, "core": "python"}
-    r = search(game_id, position, {**algorithm, "depth": depth, "multi_pv": n})
+    r = search(game_id, position, {**algorithm, "depth": depth, "multi_pv": n, "core": core})
     game, state = load(game_id, position)
     separate = {}
     for a in game.actions(state):
@@ -224,3 +251,17 @@ def test_the_sooner_win_comes_first_and_is_the_move_chosen():
     assert r.lines[0].move == r.move == 1 and r.lines[0].plies_to_end == 1
     plies = [line.plies_to_end for line in r.lines if line.outcome == "win"]
     assert plies == sorted(plies)
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_lines_left_unproven_beside_a_proven_win_are_exact_at_the_depth(core):
+    """The deepening goes on to the depth asked for while a line is unproven: beside the win in one, the
+    other lines are exact values of that depth, not the estimates of a search cut short."""
+    if core == "native" and not native.available():
+        pytest.skip(native.UNAVAILABLE)
+    position = {"board": ["XX.", "OO.", "..."]}
+    r = search("tictactoe", position, {"name": "alphabeta", "depth": 2, "multi_pv": 3, "core": core})
+    assert r.stats.depth_completed == 2 and r.lines[0].move == 2 and r.lines[0].outcome == "win"
+    assert all(line.bound == EXACT for line in r.lines)
+    minimax = {m.move: m.value for m in search("tictactoe", position, {"name": "minimax", "depth": 2}).moves}
+    assert [line.value for line in r.lines[1:]] == sorted(minimax.values(), reverse=True)[1:3]

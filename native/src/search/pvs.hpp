@@ -169,7 +169,7 @@ class Pvs {
         completed = true, completed_depth = d, scores = pass, line = pass_line, lines = pass_lines;
         Progress report{d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth,
                         -1, {}};
-        if (!single) report.lines = lines_of(scores, lines, false, false, multi_pv);
+        if (!single) report.lines = lines_of(scores, lines, false, multi_pv);
         budget_.report(report);
         std::stable_sort(pass.begin(), pass.end(),
                          [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
@@ -220,7 +220,7 @@ class Pvs {
       r.plies_to_end = draw_length(line);
     }
     if (single) return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
-    r.lines = lines_of(scores, lines, cut_short,
+    r.lines = lines_of(scores, lines,
                        G::OUTCOME_GAME && (exhausted || (reaches_end(game_, root_, completed_depth) && !pruning_)),
                        multi_pv);
     if (has_solve_endgame<G>::value) {  // endgame.py's scored_lines: the winners proven, the scores not
@@ -517,18 +517,16 @@ class Pvs {
   }
 
   // pvs.py's pass_lines: the multi_pv best root moves of a pass (ranked by score: the sooner of two wins
-  // first), each with its own line, and its outcome and distance where its score is a proven result or,
-  // when the pass saw the whole game (`ended`), its value's outcome. `cut_short`: the unproven scores
-  // are estimates (a win proven before the requested depth).
+  // first), each exact with its own line, and its outcome and distance where its score is a proven result
+  // or, when the pass saw the whole game (`ended`), its value's outcome.
   std::vector<Line> lines_of(const std::vector<RootScore>& scores, const std::vector<std::vector<int>>& lines,
-                             bool cut_short, bool ended, int multi_pv) const {
+                             bool ended, int multi_pv) const {
     std::vector<MoveValue> by_score;
     for (const RootScore& rs : scores) by_score.push_back({rs.move, rs.score, rs.bound});
     std::vector<Line> out;
     for (size_t i : ranked(by_score, multi_pv)) {
       const double score = scores[i].score, value = as_value(score, G::OUTCOME_GAME);
-      Line l{scores[i].move, value, cut_short && std::fabs(score) < PROVEN ? Bound::Estimate : scores[i].bound,
-             lines[i], "", -1};
+      Line l{scores[i].move, value, scores[i].bound, lines[i], "", -1};
       if (G::OUTCOME_GAME && std::fabs(score) >= PROVEN) {
         l.outcome = outcome_of(score), l.plies_to_end = int(WIN - std::fabs(score));
       } else if (ended) {
