@@ -8,11 +8,11 @@
 Every answer is the JSON object the server sent, typed (tactician.types); every error is raised as a
 ``tactician.ProblemError`` carrying the problem+json body."""
 from tactician.client import Client, Event, ProblemError
-from tactician.types import (AppliedPosition, BatchItem, BatchResponse, Game, GameList, ManyStats, MoveValue,
+from tactician.types import (AppliedPosition, BatchItem, BatchResponse, Game, GameList, Line, ManyStats, MoveValue,
                              PlayerInfo, Position, Problem, ReviewJudge, ReviewPly, ReviewResponse, ReviewSide,
                              SearchInfo, SearchResponse, Stats)
 
 __all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "BatchItem", "BatchResponse", "Game", "GameList",
-           "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly", "ReviewResponse",
-           "ReviewSide", "SearchInfo", "SearchResponse", "Stats"]
+           "Line", "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly",
+           "ReviewResponse", "ReviewSide", "SearchInfo", "SearchResponse", "Stats"]
 __version__ = "0.1.0"

@@ -12,7 +12,7 @@ import dataclasses
 
 from engine.errors import AlgorithmMismatch
 from engine.registry import EXPLICIT_CHANCE
-from engine.result import MoveValue, SearchResult, Stats
+from engine.result import Line, MoveValue, SearchResult, Stats
 from engine.search import alphabeta, mcts
 from engine.search.settings import depth_in_plies
 
@@ -113,9 +113,15 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
         token.cancel()
     move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
 
+    def lines_of(lines):
+        """The core's multi-PV lines (tuples) as :class:`~engine.result.Line`, in the game's moves."""
+        return [Line(move_of(move), value, [move_of(m) for m in pv], bound, outcome, plies, visits)
+                for move, value, bound, pv, outcome, plies, visits in lines]
+
     def progress(report):
         """A report of the core's, its move and line in the game's moves (2048's are numbered 0-3 there)."""
-        deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]]})
+        deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]],
+                           **({"lines": lines_of(report["lines"])} if "lines" in report else {})})
 
     listener = None if deadline.on_progress is None else progress
     answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
@@ -126,7 +132,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                           perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
                           moves=[MoveValue(move_of(move), value, bound, visits)
-                                 for move, value, bound, visits in answer["moves"]], stats=stats)
+                                 for move, value, bound, visits in answer["moves"]], stats=stats,
+                          lines=lines_of(answer["lines"]) if "lines" in answer else None)
     if name == "expectimax" and result.moves:   # the core's utility is linear: the certainty equivalent is
         result.certainty_equivalent = result.value  # the value (none for the fallback, as on the python core)
         for mv in result.moves:

@@ -4,7 +4,8 @@ for curl users.
 
 It is a bounded search, admitted as every search is (service/routes/search.py: the client's share, 429; the
 worker's search slot, 503), within ``time_limit_ms`` (default ``DEFAULT_TIME_LIMIT_MS``, at most
-``MAX_TIME_LIMIT_MS``). The engine's alpha-beta has no multi-PV: with ``multi_pv`` k > 1 the time is split
+``MAX_TIME_LIMIT_MS``). It does not use the search's ``algorithm.multi_pv`` (engine.search.multipv, which
+skips the mate search that proves a mate before the deepening): with ``multi_pv`` k > 1 the time is split
 in k equal shares; the first search (on the position) gives the best line, and its next best root moves
 (by its scores, which for the moves other than the best are bounds; else in the engine's move order) are
 then each searched on their own, in the position after that move, in a share of the time each.

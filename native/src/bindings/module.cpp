@@ -45,6 +45,7 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
   for (const char* name : {"opponent_model", "epsilon"})
     if (settings.contains(name) && !settings[name].is_none()) r.opponent_model = true;
   read(settings, "tt_max_entries", r.tt_max_entries);
+  read(settings, "multi_pv", r.multi_pv);
   return r;
 }
 
@@ -53,6 +54,18 @@ nb::object none_if(bool absent, nb::object value) { return absent ? nb::none() :
 nb::list int_list(const std::vector<int>& xs) {
   nb::list out;
   for (int x : xs) out.append(x);
+  return out;
+}
+
+// Multi-PV lines as tuples (move, value, bound, pv, outcome, plies_to_end, visits), as engine/search/native.py
+// reads them.
+nb::list line_list(const std::vector<Line>& lines) {
+  nb::list out;
+  for (const Line& l : lines)
+    out.append(nb::make_tuple(l.move, l.value + 0.0, bound_name(l.bound), int_list(l.pv),
+                              none_if(l.outcome.empty(), nb::str(l.outcome.c_str())),
+                              none_if(l.plies_to_end < 0, nb::int_(l.plies_to_end)),
+                              none_if(l.visits < 0, nb::int_(l.visits))));
   return out;
 }
 
@@ -79,6 +92,7 @@ nb::dict to_dict(const Result& r) {
   out["pv"] = int_list(r.pv);
   out["moves"] = moves;
   out["stats"] = stats;
+  if (!r.lines.empty()) out["lines"] = line_list(r.lines);
   return out;
 }
 
@@ -95,6 +109,7 @@ ProgressSink sink_for(nb::object progress) {
     report["nodes"] = p.nodes;
     report["seldepth"] = p.seldepth;
     report["iterations"] = none_if(p.iterations < 0, nb::int_(p.iterations));
+    if (!p.lines.empty()) report["lines"] = line_list(p.lines);
     progress(report);
   };
 }

@@ -9,6 +9,8 @@
 #include <functional>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace tactician {
 
 // Thrown at a poll once the budget has run out or was cancelled; the search driver catches it.
@@ -32,6 +34,7 @@ struct Progress {
   uint64_t nodes = 0;
   int seldepth = 0;
   int64_t iterations = -1;  // MCTS only
+  std::vector<Line> lines;  // multi-PV: the iteration's best lines
 };
 using ProgressSink = std::function<void(const Progress&)>;
 

@@ -26,6 +26,7 @@ struct Request {
   double probability_cutoff = 0.0;
   std::string utility = "linear";  // the kind of the utility transform
   bool opponent_model = false;     // opponent_model or epsilon given
+  int multi_pv = 1;               // alphabeta: the best root moves valued exactly and listed in lines
   // limits
   int64_t tt_max_entries = 1000000;  // the transposition table's (and MCTS tree's) capacity
 

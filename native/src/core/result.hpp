@@ -50,6 +50,18 @@ struct MoveValue {
   int64_t visits = -1;  // MCTS only
 };
 
+// One of the best root moves of a multi-PV search (engine.result.Line, request.multi_pv > 1): the move, its
+// exact value from the perspective, its principal variation, and its proof where the search has one.
+struct Line {
+  int move;
+  double value;
+  Bound bound = Bound::Exact;
+  std::vector<int> pv;
+  std::string outcome;    // "win", "draw", "loss" when proven; else empty
+  int plies_to_end = -1;  // with a proven outcome, when its distance is known; else -1
+  int64_t visits = -1;    // MCTS only
+};
+
 struct Result {
   int move = -1;
   double value = 0.0;
@@ -58,6 +70,7 @@ struct Result {
   std::vector<int> pv;
   std::vector<MoveValue> moves;
   Stats stats;
+  std::vector<Line> lines;  // multi-PV only: the request.multi_pv best root moves, best first
 };
 
 }  // namespace tactician

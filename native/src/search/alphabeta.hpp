@@ -14,26 +14,28 @@ class TextbookAlphaBeta {
   TextbookAlphaBeta(const G& game, const Budget& budget, int depth, bool strict, int plies)
       : game_(game), budget_(budget), limit_(depth < 0 ? MAX_ID_DEPTH : depth), strict_(strict), pv_(plies) {}
 
-  // The root is MAX-VALUE that remembers each move's value: the first is exact, a later one exact when it
-  // improves on the best so far and an upper bound when not.
-  Result run(const State& root, int depth) {
+  // The root is MAX-VALUE that remembers each move's value: the first multi_pv exact, a later one exact
+  // when it improves on the multi_pv-th best so far (the best, by default) and an upper bound when not.
+  Result run(const State& root, int depth, int multi_pv) {
     std::vector<MoveValue> moves;
     std::vector<std::vector<int>> lines;
+    std::vector<double> exact;
     bool timed_out = false;
     try {
       ++stats_.nodes;
-      double alpha = -INF;
       int actions[G::MAX_MOVES], n = game_.actions(root, actions);
       for (int i = 0; i < n; ++i) {
+        const double alpha = threshold(exact, multi_pv);
         double v = -value(game_.result(root, actions[i]), -INF, -alpha, 1);
-        moves.push_back({actions[i], v + 0.0, v > alpha || moves.empty() ? Bound::Exact : Bound::Upper});
-        if (v > alpha) alpha = v;
+        const bool improved = v > alpha || int(exact.size()) < multi_pv;
+        moves.push_back({actions[i], v + 0.0, improved ? Bound::Exact : Bound::Upper});
+        if (improved) exact.push_back(v);
         lines.push_back(pv_.root_line(actions[i]));
       }
     } catch (Timeout&) {
       timed_out = true;
     }
-    return pass_answer(game_, root, depth, moves, lines, stats_, timed_out, false);
+    return pass_answer(game_, root, depth, moves, lines, stats_, timed_out, false, multi_pv);
   }
 
  private:
@@ -81,7 +83,7 @@ class TextbookAlphaBeta {
 template <class G>
 Result textbook_alphabeta(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
   return TextbookAlphaBeta<G>(game, budget, request.depth, request.strict_cutoffs, ply_room(game, s))
-      .run(s, request.depth);
+      .run(s, request.depth, request.multi_pv);
 }
 
 }  // namespace tactician

@@ -34,6 +34,25 @@ inline double from_table(double score, int ply) {
 
 inline const char* outcome_of(double value) { return value > 0 ? "win" : value < 0 ? "loss" : "draw"; }
 
+// Multi-PV (engine/search/multipv.py): the value a root move must beat to be among the n best, given the
+// exact values of the moves searched so far: the n-th highest, or -INF while fewer than n.
+inline double threshold(std::vector<double> values, int n) {
+  if (int(values.size()) < n) return -INF;
+  std::nth_element(values.begin(), values.begin() + (n - 1), values.end(), std::greater<double>());
+  return values[size_t(n - 1)];
+}
+
+// The indices of the n best of `moves` by value, the highest first, ties to the first in list order; only
+// exact values (or estimates) qualify, not bounds (multipv.py's ranked).
+inline std::vector<size_t> ranked(const std::vector<MoveValue>& moves, int n) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < moves.size(); ++i)
+    if (moves[i].bound == Bound::Exact || moves[i].bound == Bound::Estimate) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return moves[a].value > moves[b].value; });
+  if (int(order.size()) > n) order.resize(size_t(n));
+  return order;
+}
+
 // Whether a complete search `depth` plies deep (< 0: unlimited) sees every terminal state.
 template <class G>
 bool reaches_end(const G& game, const typename G::State& s, int depth) {
@@ -108,9 +127,11 @@ namespace tactician {
 // best root move (a tie to the first in natural order) of the pass, or of the moves it finished before
 // the budget ran out (none: the fallback); a proven outcome when the pass saw every terminal state, with
 // its line's length as plies_to_end when `distance` (minimax's tie-breaks make it the game's length).
+// With multi_pv > 1, also the multi_pv best moves as lines, each with its outcome when the pass was solved.
 template <class G>
 Result pass_answer(const G& game, const typename G::State& s, int depth, std::vector<MoveValue>& moves,
-                   std::vector<std::vector<int>>& lines, Stats stats, bool timed_out, bool distance) {
+                   std::vector<std::vector<int>>& lines, Stats stats, bool timed_out, bool distance,
+                   int multi_pv = 1) {
   Result r;
   r.stats = stats;
   r.stats.depth_completed = timed_out ? 0 : depth >= 0 ? depth : stats.max_depth;
@@ -125,10 +146,15 @@ Result pass_answer(const G& game, const typename G::State& s, int depth, std::ve
   r.move = moves[best].move, r.value = moves[best].value;
   r.pv = lines[best];
   r.moves = moves;
-  if (G::OUTCOME_GAME && !timed_out && reaches_end(game, s, depth)) {
+  const bool solved = G::OUTCOME_GAME && !timed_out && reaches_end(game, s, depth);
+  if (solved) {
     r.outcome = outcome_of(r.value);
     if (distance) r.plies_to_end = int(r.pv.size());
   }
+  if (multi_pv > 1)
+    for (size_t i : ranked(moves, multi_pv))
+      r.lines.push_back({moves[i].move, moves[i].value, moves[i].bound, lines[i],
+                         solved ? outcome_of(moves[i].value) : "", -1});
   return finish(r, timed_out);
 }
 

@@ -40,7 +40,8 @@ class Expectimax {
 
  public:
   Expectimax(const G& game, const Budget& budget, const Request& request)
-      : game_(game), budget_(budget), cutoff_(request.probability_cutoff), capacity_(request.tt_max_entries) {}
+      : game_(game), budget_(budget), cutoff_(request.probability_cutoff), capacity_(request.tt_max_entries),
+        multi_pv_(request.multi_pv) {}
 
   // Every root move's value `depth` plies deep (< 0: passes of 1, 1 + step, ... plies until one is cut
   // nowhere by the depth or the budget runs out); the answer is the last complete pass's, or the root moves
@@ -74,6 +75,7 @@ class Expectimax {
     const MoveValue& best = best_of(completed);
     r.move = best.move, r.value = best.value;
     r.moves = completed;
+    if (multi_pv_ > 1) r.lines = lines_of(completed);
     return finish(r, timed_out);
   }
 
@@ -90,8 +92,19 @@ class Expectimax {
     int n = game_.children(root, actions, children);
     for (int i = 0; i < n; ++i) moves.push_back({actions[i], value(children[i], 1, 1.0) + 0.0});
     const MoveValue& best = best_of(moves);
-    budget_.report({limit, best.value, best.move, {best.move}, stats_.nodes, stats_.max_depth});
+    Progress report{limit, best.value, best.move, {best.move}, stats_.nodes, stats_.max_depth, -1, {}};
+    if (multi_pv_ > 1) report.lines = lines_of(moves);
+    budget_.report(report);
     return horizon_ == horizon;
+  }
+
+  // Multi-PV (expectimax.py's Walk.lines): the multi_pv best root moves, each exact (no pruning) and its
+  // move alone as its line (chance moves next).
+  std::vector<Line> lines_of(const std::vector<MoveValue>& moves) const {
+    std::vector<Line> out;
+    for (size_t i : ranked(moves, multi_pv_))
+      out.push_back({moves[i].move, moves[i].value, Bound::Exact, {moves[i].move}, "", -1});
+    return out;
   }
 
   // The root move of the highest value, a tie to the first in the game's move order.
@@ -169,6 +182,7 @@ class Expectimax {
   const Budget& budget_;
   double cutoff_;
   int64_t capacity_;
+  int multi_pv_;  // the best root moves listed in lines (1: none)
   int limit_ = 0;
   uint64_t horizon_ = 0;  // leaves cut by the depth limit, over the whole search
   uint64_t next_poll_ = Budget::CHECK_EVERY;

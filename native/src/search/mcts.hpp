@@ -7,10 +7,12 @@
 // the Python search draws.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -95,6 +97,7 @@ class Mcts {
       r.move = r.moves[chosen].move;
       r.value = r.moves[chosen].value;
       if (tree_[0].proof != UNPROVEN) r.outcome = tree_[0].proof > 0 ? "win" : tree_[0].proof < 0 ? "loss" : "draw";
+      if (request_.multi_pv > 1) r.lines = lines_of(request_.multi_pv);
     }
     r.pv = {r.move};
     return r;
@@ -299,6 +302,41 @@ class Mcts {
     return chosen;
   }
 
+  // Multi-PV (mcts.py's UCT.lines): the n best root moves tried, in the order of the decision (proven won,
+  // then not proven lost, then the most visited, ties to the higher mean, then to the first), each with
+  // its mean (or proven value), visits and outcome where proven, its line down the most visited children
+  // (the first on ties) to the end of the tree.
+  std::vector<Line> lines_of(int n) const {
+    const Node& root = tree_[0];
+    std::vector<int> tried;  // root child slots k
+    for (int k = 0; k < root.n_kids; k++) {
+      const Node& c = tree_[kids_[root.first + k]];
+      if (c.visits > 0 || c.proof != UNPROVEN) tried.push_back(k);
+    }
+    auto key = [&](int k) {
+      const Node& c = tree_[kids_[root.first + k]];
+      return std::make_tuple(c.proof == 1, c.proof != -1, c.visits, mean(c));
+    };
+    std::stable_sort(tried.begin(), tried.end(), [&](int a, int b) { return key(a) > key(b); });
+    if (int(tried.size()) > n) tried.resize(size_t(n));
+    std::vector<Line> out;
+    for (int k : tried) {
+      const Node& c = tree_[kids_[root.first + k]];
+      Line l{moves_[root.first + k], mean(c), c.proof != UNPROVEN ? Bound::Exact : Bound::Estimate,
+             {moves_[root.first + k]}, "", -1, c.visits};
+      if (c.proof != UNPROVEN) l.outcome = c.proof > 0 ? "win" : c.proof < 0 ? "loss" : "draw";
+      for (const Node* node = &c; node->mover >= 0 && node->n_kids > 0;) {
+        int best = 0;
+        for (int j = 1; j < node->n_kids; j++)
+          if (tree_[kids_[node->first + j]].visits > tree_[kids_[node->first + best]].visits) best = j;
+        l.pv.push_back(moves_[node->first + best]);
+        node = &tree_[kids_[node->first + best]];
+      }
+      out.push_back(l);
+    }
+    return out;
+  }
+
   void report() const {
     std::vector<MoveValue> listed;
     int chosen = decision(listed);
@@ -310,6 +348,7 @@ class Mcts {
     p.pv = {p.move};
     p.nodes = nodes_;
     p.iterations = done_;
+    if (request_.multi_pv > 1) p.lines = lines_of(request_.multi_pv);
     budget_.report(p);
   }
 };

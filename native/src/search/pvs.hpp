@@ -102,17 +102,20 @@ class Pvs {
     bool root_complete;
     const int n = searched_moves(root_, moves, root_complete);
     std::vector<int> ranking(moves, moves + n);
+    // Multi-PV (pvs.py): the phases that prove the best move alone, and aspiration windows, are skipped.
+    const int multi_pv = request_.multi_pv;
+    const bool single = multi_pv == 1;
     if constexpr (has_solve_endgame<G>::value) {
       // Without a depth limit, the game's own endgame solver first, within the same share of the time (it
       // declines at once beyond its reach).
-      if (request_.depth < 0) {
+      if (request_.depth < 0 && single) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = endgame_solve(game_, root_, share, ordering_, tt_capacity_, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
       }
     } else if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
-      if (solves_first(request_, bound, solve_max_plies(budget_))) {
+      if (single && solves_first(request_, bound, solve_max_plies(budget_))) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = exact_solve(game_, root_, share, ordering_, tt_capacity_, ranking, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
@@ -123,13 +126,14 @@ class Pvs {
     double completed_score = 0.0;
     std::vector<RootScore> scores;
     std::vector<int> line;
+    std::vector<std::vector<int>> lines;  // each root move's own line (empty for a bound)
     std::optional<std::vector<int>> won;  // by threats or the mate search: the answer, with no deepening
-    if (threats_) won = threat_phase(ranking, root_complete);
+    if (threats_ && single) won = threat_phase(ranking, root_complete);
     if (won) {
       completed = true, completed_depth = int(won->size()), line = *won;
       scores = {{line[0], WIN - completed_depth, Bound::Exact}};
       stats_.stop_reason = SOLVED;
-    } else if (depth < 0 && G::OUTCOME_GAME && (null_move_ || reductions_)) {
+    } else if (single && depth < 0 && G::OUTCOME_GAME && (null_move_ || reductions_)) {
       if (prove_win(ranking, scores, line)) {  // a proven win ends the search: no deepening
         won = line;
         completed = true, completed_depth = horizon_;  // (the plies of the win found)
@@ -142,27 +146,40 @@ class Pvs {
         horizon_ = d;
         std::vector<RootScore> pass;
         std::vector<int> pass_line;
+        std::vector<std::vector<int>> pass_lines;
         bool searched = false;
         if constexpr (ASPIRATION)
-          if (completed && std::fabs(completed_score) < PROVEN) {
+          if (completed && single && std::fabs(completed_score) < PROVEN) {
             const double width = game_.aspiration_width(root_);
-            searched = root_pass(d, ranking, pass, pass_line, completed_score - width, completed_score + width);
+            searched = root_pass(d, ranking, pass, pass_line, pass_lines, completed_score - width,
+                                 completed_score + width, 1);
           }
         if (!searched) {
-          pass.clear();
-          root_pass(d, ranking, pass, pass_line, -INF, INF);
+          pass.clear(), pass_lines.clear();
+          root_pass(d, ranking, pass, pass_line, pass_lines, -INF, INF, multi_pv);
         }
         double best_score = -INF;
         for (const RootScore& rs : pass) best_score = std::max(best_score, rs.score);
         completed_score = best_score;
         if (!root_complete && best_score < PROVEN) ++guesses_;
         if (tt_capacity_) pass_line = table_line(pass_line, d, best_score);
-        completed = true, completed_depth = d, scores = pass, line = pass_line;
-        budget_.report({d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth});
+        if (tt_capacity_ && !single)
+          for (size_t i = 0; i < pass.size(); ++i)
+            if (!pass_lines[i].empty()) pass_lines[i] = table_line(pass_lines[i], d, pass[i].score);
+        completed = true, completed_depth = d, scores = pass, line = pass_line, lines = pass_lines;
+        Progress report{d, as_value(best_score, G::OUTCOME_GAME), line[0], line, stats_.nodes, stats_.max_depth,
+                        -1, {}};
+        if (!single) report.lines = lines_of(scores, lines, false, multi_pv);
+        budget_.report(report);
         std::stable_sort(pass.begin(), pass.end(),
                          [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
         for (size_t i = 0; i < pass.size(); ++i) ranking[i] = pass[i].move;
-        if (G::OUTCOME_GAME && (best_score >= PROVEN || (best_score <= -PROVEN && root_complete))) {
+        if (!single) {
+          if (G::OUTCOME_GAME && root_complete && all_proven(scores, multi_pv)) {
+            stats_.stop_reason = SOLVED;
+            break;
+          }
+        } else if (G::OUTCOME_GAME && (best_score >= PROVEN || (best_score <= -PROVEN && root_complete))) {
           stats_.stop_reason = SOLVED;
           break;
         }
@@ -202,7 +219,15 @@ class Pvs {
       r.outcome = outcome_of(r.value);
       r.plies_to_end = draw_length(line);
     }
-    return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
+    if (single) return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
+    r.lines = lines_of(scores, lines,
+                       G::OUTCOME_GAME && (exhausted || (reaches_end(game_, root_, completed_depth) && !pruning_)),
+                       multi_pv);
+    if (has_solve_endgame<G>::value) {  // endgame.py's scored_lines: the winners proven, the scores not
+      r.outcome.clear(), r.plies_to_end = -1;
+      for (Line& l : r.lines) l.outcome.clear(), l.plies_to_end = -1;
+    }
+    return finish(r, timed_out);
   }
 
  private:
@@ -453,18 +478,21 @@ class Pvs {
   }
 
   // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
-  // `scores` (the first exact, a later one exact if it beat the best so far, else an upper bound) and the PV
-  // in `line`. With an aspiration window (lo, hi): false as soon as a move reaches hi, or when no move
-  // beats lo, and the caller searches again with the full window.
+  // `scores` (the first multi_pv exact, a later one exact if it beat the multi_pv-th best so far, else an
+  // upper bound), the PV in `line` and each move's own in `lines` (empty for a bound). With an aspiration
+  // window (lo, hi): false as soon as a move reaches hi, or when no move beats lo, and the caller searches
+  // again with the full window.
   bool root_pass(int d, const std::vector<int>& ranking, std::vector<RootScore>& scores, std::vector<int>& line,
-                 double lo, double hi) {
-    double alpha = lo;
+                 std::vector<std::vector<int>>& lines, double lo, double hi, int multi_pv) {
+    double best = lo;
+    std::vector<double> exact;
     guesses_ = 0;
     for (size_t i = 0; i < ranking.size(); ++i) {
       const int a = ranking[i];
       const State child = game_.result(root_, a);
+      const double alpha = std::max(lo, threshold(exact, multi_pv));
       double v;
-      if (i == 0) {
+      if (int(i) < multi_pv) {
         v = -negamax(child, d - 1, -hi, -alpha, 1);
       } else {
         v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, 1);
@@ -473,11 +501,46 @@ class Pvs {
       if (v >= hi) return false;
       const bool improved = v > alpha;
       scores.push_back({a, v, improved ? Bound::Exact : Bound::Upper});
-      if (improved) alpha = v, line = pv_.root_line(a);
+      lines.push_back(improved ? pv_.root_line(a) : std::vector<int>{});
+      if (improved) {
+        exact.push_back(v);
+        if (v > best) best = v, line = lines.back();
+      }
     }
     if (line.empty()) return false;
-    if (tt_capacity_) store(game_.key(root_), {to_table(alpha, 0), d, TT_EXACT, line[0]});
+    if (tt_capacity_) store(game_.key(root_), {to_table(best, 0), d, TT_EXACT, line[0]});
     return true;
+  }
+
+  // Whether the multi_pv best exact scores of a pass are all proven results.
+  static bool all_proven(const std::vector<RootScore>& scores, int multi_pv) {
+    std::vector<double> top;
+    for (const RootScore& rs : scores)
+      if (rs.bound == Bound::Exact) top.push_back(rs.score);
+    std::sort(top.begin(), top.end(), std::greater<double>());
+    if (int(top.size()) > multi_pv) top.resize(size_t(multi_pv));
+    return std::all_of(top.begin(), top.end(), [](double s) { return std::fabs(s) >= PROVEN; });
+  }
+
+  // pvs.py's pass_lines: the multi_pv best root moves of a pass (ranked by score: the sooner of two wins
+  // first), each exact with its own line, and its outcome and distance where its score is a proven result
+  // or, when the pass saw the whole game (`ended`), its value's outcome.
+  std::vector<Line> lines_of(const std::vector<RootScore>& scores, const std::vector<std::vector<int>>& lines,
+                             bool ended, int multi_pv) const {
+    std::vector<MoveValue> by_score;
+    for (const RootScore& rs : scores) by_score.push_back({rs.move, rs.score, rs.bound});
+    std::vector<Line> out;
+    for (size_t i : ranked(by_score, multi_pv)) {
+      const double score = scores[i].score, value = as_value(score, G::OUTCOME_GAME);
+      Line l{scores[i].move, value, scores[i].bound, lines[i], "", -1};
+      if (G::OUTCOME_GAME && std::fabs(score) >= PROVEN) {
+        l.outcome = outcome_of(score), l.plies_to_end = int(WIN - std::fabs(score));
+      } else if (ended) {
+        l.outcome = outcome_of(value), l.plies_to_end = draw_length(lines[i]);
+      }
+      out.push_back(l);
+    }
+    return out;
   }
 
   // pvs.py's prove_win, the mate search: the shortest forced win for the mover in at most MATE_MAX_MOVES
