@@ -299,7 +299,8 @@ def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, mul
     game, tracer = search.game, search.tracer
     root_player = game.to_move(state)
     other = search.opponent[root_player]
-    best, line = lo, []
+    best = lo
+    line: list = []
     scores: list[Any] = []
     lines: list[list | None] = []
     exact: list[float] = []
@@ -320,11 +321,12 @@ def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, mul
             return None
         improved = v > alpha
         scores.append((a, v, EXACT if improved else UPPER))
-        lines.append([a] + search.pv[1] if improved else None)
-        if improved:
+        own = [a] + search.pv[1] if improved else None
+        lines.append(own)
+        if own is not None:
             exact.append(v)
             if v > best:
-                best, line = v, lines[-1]
+                best, line = v, own
     if not line:
         return None
     if search.tt_capacity:
