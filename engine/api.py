@@ -19,9 +19,10 @@ from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidStat
 from engine import scale
 from engine.limits import Limits
 from engine.game import JSON, Game, State
-from engine.result import FORCED, TIME_LIMIT, MoveValue, Progress, SearchResult, Stats, finite
+from engine.result import FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
+from engine.search.multipv import MAX_MULTI_PV
 from engine.search.settings import BOOLEAN, STRING, AlgorithmSettings, setting, settings_from
 
 # Receives a search's progress reports (engine.result.Progress), their moves in JSON form.
@@ -40,7 +41,7 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for",
            "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
-           "scale", "finite", "MoveValue", "Progress", "SearchResult"]
+           "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
 
 # The games whose state may be a string (chess: a FEN).
@@ -264,10 +265,10 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     the principal variation are always written, the variation is then cut to the moves written, and a
     root move written too late has no notation."""
     to_json, value = game.move_to_json, game.value_to_json
+    until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
     if state is not None:
         result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
-        until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
         result.notation = game.notation
         result.move_notation = game.move_notation(state, result.move)
         result.pv_notation = game.line_notation(state, result.pv, until)
@@ -283,6 +284,8 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     if result.values is not None:  # n-player values in the same unit as value (chess maxn: pawns)
         result.values = [value(v) for v in result.values]
     result.pv = [to_json(m) for m in result.pv]
+    if result.lines is not None:
+        result.lines = json_lines(game, result.lines, state if game.notation is not None else None, until)
     for mv in result.moves:
         mv.move, mv.value = to_json(mv.move), value(mv.value)
         if mv.values is not None:
@@ -292,10 +295,25 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     return result
 
 
+def json_lines(game: Game, lines: list[Line], state: State = None, until: float | None = None) -> list[Line]:
+    """A multi-PV answer's lines (:class:`~engine.result.Line`) in JSON form; given the searched ``state``
+    in a game with a notation of its own (chess: SAN), each line in that notation too, until
+    ``time.perf_counter()`` passes ``until`` (a line written too late has none)."""
+    out = []
+    for line in lines:
+        written = None
+        if state is not None and (until is None or time.perf_counter() <= until):
+            written = game.line_notation(state, line.pv, until)
+        out.append(dataclasses.replace(line, move=game.move_to_json(line.move), value=game.value_to_json(line.value),
+                                       pv=[game.move_to_json(m) for m in line.pv], pv_notation=written))
+    return out
+
+
 def to_json_progress(game: Game, progress: Progress) -> Progress:
     return dataclasses.replace(progress, move=game.move_to_json(progress.move),
                                value=game.value_to_json(progress.value),
-                               pv=[game.move_to_json(m) for m in progress.pv])
+                               pv=[game.move_to_json(m) for m in progress.pv],
+                               lines=None if progress.lines is None else json_lines(game, progress.lines))
 
 
 def legal_moves(game_id: str, state_json: JSON, limits: Limits = Limits(),

@@ -63,6 +63,28 @@ class MoveValue:
 
 
 @dataclass
+class Line:
+    """One of the best root moves of a multi-PV search (``algorithm.multi_pv``), as a UCI ``info multipv``
+    line: the root ``move``, its ``value`` from the root perspective (as :class:`SearchResult`'s, exact:
+    the move was searched with a full window; MCTS: the mean of its playouts, ``bound`` ``estimate``), its
+    principal variation ``pv`` (starting with ``move``), and where the search proved it, the ``outcome``
+    for the perspective player after that move and ``plies_to_end`` (counting ``move``). ``visits``:
+    MCTS's visits of the move."""
+
+    move: object
+    value: float
+    pv: list
+    bound: str = EXACT
+    outcome: str | None = None
+    plies_to_end: int | None = None
+    visits: int | None = None
+    pv_notation: list | None = None  # the line in the game's notation (chess: SAN), if it has one
+
+    def __post_init__(self):
+        self.value = finite(self.value)
+
+
+@dataclass
 class Progress:
     """What a search knows after one more iteration (of iterative deepening, or of MCTS every so many):
     the fields of a UCI ``info`` line. ``depth`` is the iteration's depth in plies (MCTS: the tree's depth),
@@ -77,6 +99,7 @@ class Progress:
     time_ms: float
     seldepth: int | None = None
     iterations: int | None = None
+    lines: list | None = None  # multi-PV: the iteration's best lines (Line), best first
 
     def __post_init__(self):
         self.value = finite(self.value)
@@ -102,6 +125,7 @@ class SearchResult:
     move_extras: dict | None = None  # the game's own fields about the move (backgammon: its "steps")
     players: list | None = None  # the instance's player ids, in player order (values are in that order)
     options: dict | None = None  # the game options the search ran under
+    lines: list | None = None  # multi-PV (algorithm.multi_pv): the best root moves as Line, best first
 
     def __post_init__(self):
         self.value = finite(self.value)

@@ -1,5 +1,5 @@
 """An :class:`engine.result.SearchResult` as the JSON body of ``POST /v1/search``."""
-from engine.api import MoveValue, Progress, SearchResult, finite, scale, value_scale as game_value_scale
+from engine.api import Line, MoveValue, Progress, SearchResult, finite, scale, value_scale as game_value_scale
 
 
 def scored(value_scale: str, value: float, outcome: str | None = None, plies_to_end: int | None = None) -> dict:
@@ -23,6 +23,20 @@ def move_value(mv: MoveValue, notation: str | None = None, value_scale: str = sc
     return out
 
 
+def line_json(line: Line, notation: str | None = None, value_scale: str = scale.VALUE) -> dict:
+    """One multi-PV line (``algorithm.multi_pv``): the root move, its exact value (MCTS: its mean, bound
+    ``estimate``) with ``score`` and ``win_probability``, its proof where there is one, its principal
+    variation, and in a game with a ``notation`` (chess: ``san``) the line in it too (``pv_san``, null when
+    the deadline left no time to write it)."""
+    value = finite(line.value)
+    out = {"move": line.move, "value": value, **scored(value_scale, value, line.outcome, line.plies_to_end),
+           "bound": line.bound, "outcome": line.outcome, "plies_to_end": line.plies_to_end, "pv": list(line.pv),
+           "visits": line.visits}
+    if notation is not None:
+        out["pv_" + notation] = line.pv_notation
+    return out
+
+
 def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id: str) -> dict:
     """The documented fields in the documented order; ``values`` only for n-player searches,
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (the engine
@@ -32,7 +46,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     players in player order (``values`` are in that order; null only when the time ran out before the state
     was read), ``options`` the game options the search ran under (sent in ``options`` or, as before, in
     ``algorithm``). ``score`` and ``win_probability`` put the
-    value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``."""
+    value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``. ``lines``, only when
+    ``algorithm.multi_pv`` > 1: the best root moves, best first (:func:`line_json`)."""
     value_scale = game_value_scale(game_id)
     body = {
         "move": result.move,
@@ -46,6 +61,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         "moves": [move_value(mv, result.notation, value_scale) for mv in result.moves],
         "stats": result.stats.to_dict(),
     }
+    if result.lines is not None:
+        body["lines"] = [line_json(line, result.notation, value_scale) for line in result.lines]
     if result.notation is not None:
         body[result.notation], body["pv_" + result.notation] = result.move_notation, result.pv_notation
     if result.move_extras:
@@ -63,9 +80,10 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
 
 def progress_info(progress: Progress, game_id: str) -> dict:
     """A progress report as the data of a streamed ``info`` event: the fields of a UCI ``info`` line, with
-    the value's ``score`` and ``win_probability`` (no proof yet: from the value alone)."""
+    the value's ``score`` and ``win_probability`` (no proof yet: from the value alone), and with
+    ``algorithm.multi_pv`` the iteration's best ``lines`` (:func:`line_json`; no game notation)."""
     seconds = progress.time_ms / 1000.0
-    return {
+    info = {
         "depth": progress.depth,
         "seldepth": progress.seldepth,
         "value": finite(progress.value),
@@ -77,3 +95,7 @@ def progress_info(progress: Progress, game_id: str) -> dict:
         "time_ms": progress.time_ms,
         "iterations": progress.iterations,
     }
+    if progress.lines is not None:
+        value_scale = game_value_scale(game_id)
+        info["lines"] = [line_json(line, None, value_scale) for line in progress.lines]
+    return info

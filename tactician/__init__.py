@@ -8,9 +8,9 @@
 Every answer is the JSON object the server sent, typed (tactician.types); every error is raised as a
 ``tactician.ProblemError`` carrying the problem+json body."""
 from tactician.client import Client, Event, ProblemError
-from tactician.types import (AppliedPosition, Game, GameList, MoveValue, PlayerInfo, Position, Problem,
+from tactician.types import (AppliedPosition, Game, GameList, Line, MoveValue, PlayerInfo, Position, Problem,
                              SearchInfo, SearchResponse, Stats)
 
-__all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "Game", "GameList", "MoveValue", "PlayerInfo",
+__all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "Game", "GameList", "Line", "MoveValue", "PlayerInfo",
            "Position", "Problem", "SearchInfo", "SearchResponse", "Stats"]
 __version__ = "0.1.0"

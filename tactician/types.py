@@ -34,6 +34,20 @@ class MoveValue(TypedDict):
     values: NotRequired[list[float]]
 
 
+class Line(TypedDict):
+    """One of the best root moves of a multi-PV search (``algorithm.multi_pv``), best first."""
+    move: Move
+    value: float
+    score: dict[str, Any]
+    win_probability: float | None
+    bound: Literal["exact", "estimate"]
+    outcome: Literal["win", "loss", "draw"] | None
+    plies_to_end: int | None
+    pv: list[Move]
+    visits: int | None
+    pv_san: NotRequired[list[str] | None]
+
+
 class SearchResponse(TypedDict):
     move: Move
     value: float
@@ -44,6 +58,7 @@ class SearchResponse(TypedDict):
     outcome: Literal["win", "loss", "draw"] | None
     plies_to_end: int | None
     pv: list[Move]
+    lines: NotRequired[list[Line]]               # algorithm.multi_pv > 1: the best root moves, best first
     san: NotRequired[str]
     pv_san: NotRequired[list[str]]
     moves: list[MoveValue]
@@ -68,6 +83,7 @@ class SearchInfo(TypedDict):
     nodes_per_second: int
     time_ms: float
     iterations: int | None
+    lines: NotRequired[list[Line]]               # algorithm.multi_pv > 1
 
 
 class Position(TypedDict):

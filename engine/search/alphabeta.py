@@ -20,7 +20,8 @@ from engine.errors import AlgorithmMismatch
 from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
                                   reaches_end, require_deterministic_two_player, root_passes, sides_of,
                                   unlinked)
-from engine.search.endgame import has_endgame_solver, scored_outcome
+from engine.search.endgame import has_endgame_solver, scored_lines
+from engine.search.multipv import MultiPVSettings, best_lines, ranked, threshold
 from engine.search.pvs import enhanced
 from engine.search.solver import can_solve
 from engine.search.settings import BOOLEAN, DepthSettings, depth_in_plies, setting
@@ -30,14 +31,15 @@ NAME = "alphabeta"
 
 
 @dataclass(frozen=True)
-class Settings(DepthSettings):
+class Settings(DepthSettings, MultiPVSettings):
     """``depth`` in plies (None: as deep as the time allows, to the end of the game if it can), or
     ``depth_rounds`` (:func:`~engine.search.settings.depth_in_plies`);
     ``move_ordering`` and ``transposition_table``: the enhancements, both on by default; both off is the
     textbook search; ``strict_cutoffs`` (textbook only): cut on ``v > beta`` / ``v < alpha`` instead of
     AIMA's ``v >= beta`` / ``v <= alpha``; ``solve`` (enhanced search, no depth): the whole time goes to
     the exact solve, whatever the plies left, instead of a share of it before the heuristic deepening; a
-    game where no exact solver applies refuses it (:func:`require_solvable`)."""
+    game where no exact solver applies refuses it (:func:`require_solvable`); ``multi_pv``
+    (:mod:`engine.search.multipv`): the number of best root moves valued exactly and listed in ``lines``."""
 
     move_ordering: bool = setting(True, BOOLEAN, echoed=True)
     transposition_table: bool = setting(True, BOOLEAN, echoed=True)
@@ -52,6 +54,9 @@ class Settings(DepthSettings):
         if self.solve and (self.depth is not None or self.depth_rounds is not None):
             raise AlgorithmMismatch("a solve searches to the end of the game: give no depth",
                                     field="algorithm.solve")
+        if self.solve and self.multi_pv > 1:
+            raise AlgorithmMismatch("the exact solve proves the best move alone: multi_pv needs solve false",
+                                    field="algorithm.multi_pv")
         if self.solve and not (self.move_ordering or self.transposition_table):
             raise AlgorithmMismatch("the exact solver is part of the enhanced search: the textbook search "
                                     "(move_ordering and transposition_table false) cannot solve",
@@ -70,10 +75,11 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     tracer = Tracer(game, limits, deadline) if trace else None
     depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
-        answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs)
-        return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
+        answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs, settings.multi_pv)
+        return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
     return enhanced(game, state, deadline, depth, settings.move_ordering,
-                    limits.tt_max_entries if settings.transposition_table else 0, tracer, settings.solve)
+                    limits.tt_max_entries if settings.transposition_table else 0, tracer, settings.solve,
+                    settings.multi_pv)
 
 
 def require_solvable(game) -> None:
@@ -86,8 +92,10 @@ def require_solvable(game) -> None:
                                 field="algorithm.solve")
 
 
-def textbook(game, state, deadline, depth, tracer, strict=False):
+def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int = 1):
     """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game).
+    With ``multi_pv`` > 1, the result's ``lines`` hold the ``multi_pv`` best root moves, each valued
+    exactly (the root's window rests on the ``multi_pv``-th best value so far, not the best).
 
     Without a depth in a game that may never end, iterative deepening (see
     :func:`~engine.search.common.root_passes`).
@@ -166,22 +174,26 @@ def textbook(game, state, deadline, depth, tracer, strict=False):
     # a later one is exact when it improves on the best so far and a bound when it does not.
     maximizing = sides[to_move(state)] == side
 
+    # Multi-PV: the root's window starts at the multi_pv-th best value so far instead of the best
+    # (engine.search.multipv.threshold), so that each of the multi_pv best moves gets an exact value.
+    sign = 1 if maximizing else -1
+
     def root_pass(d, moves, lines):
         nonlocal nodes, limit
         nodes += 1
         limit = math.inf if d is None else d
-        alpha, beta = -math.inf, math.inf
-        root_entry = tracer.visit(0, alpha, beta) if tracer else None
+        root_entry = tracer.visit(0, -math.inf, math.inf) if tracer else None
+        exact: list[float] = []  # the exact values so far, for the root mover (negated at a MIN root)
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
-            v = node(result(state, a), alpha, beta, 1)
-            if maximizing:
-                moves.append(MoveValue(a, v, EXACT if v > alpha or not moves else UPPER))
-                alpha = max(alpha, v)
+            bar = threshold(exact, multi_pv)
+            v = node(result(state, a), bar if maximizing else -math.inf, math.inf if maximizing else -bar, 1)
+            if sign * v > bar or len(exact) < multi_pv:
+                exact.append(sign * v)
+                moves.append(MoveValue(a, v, EXACT))
             else:
-                moves.append(MoveValue(a, v, EXACT if v < beta or not moves else LOWER))
-                beta = min(beta, v)
+                moves.append(MoveValue(a, v, UPPER if maximizing else LOWER))
             lines.append([a, *unlinked(pv[1])])
         if root_entry:
             root_entry["value"] = best_move(moves, maximize=maximizing).value
@@ -191,7 +203,11 @@ def textbook(game, state, deadline, depth, tracer, strict=False):
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
                   depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                  pv=lines[moves.index(best)] if moves else None,
-                  outcome=exact_outcome(game, best.value) if solved else None,
-                  trace=tracer.entries if tracer else None, timed_out=timed_out)
+    answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                    pv=lines[moves.index(best)] if moves else None,
+                    outcome=exact_outcome(game, best.value) if solved else None,
+                    trace=tracer.entries if tracer else None, timed_out=timed_out)
+    if multi_pv > 1:
+        answer.lines = best_lines(moves, ranked(moves, multi_pv, maximizing), lines.__getitem__,
+                                  lambda i: (exact_outcome(game, moves[i].value) if solved else None, None))
+    return answer

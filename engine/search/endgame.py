@@ -78,3 +78,15 @@ def scored_outcome(game, state, result, deadline, ordering: bool, tt_capacity: i
     stats.finish(deadline.elapsed())
     solved.trace = result.trace
     return solved
+
+
+def scored_lines(game, state, result, deadline, ordering: bool, tt_capacity: int):
+    """:func:`scored_outcome`, but for a multi-PV answer (``result.lines``, engine.search.multipv): the
+    solver scores one line, not several, so in a game with an endgame solver such an answer keeps its
+    values and drops every ``outcome`` and ``plies_to_end`` (the winners proven, the scores not)."""
+    if result.lines is None:
+        return scored_outcome(game, state, result, deadline, ordering, tt_capacity)
+    if has_endgame_solver(game):
+        for proved in (result, *result.lines):
+            proved.outcome = proved.plies_to_end = None
+    return result

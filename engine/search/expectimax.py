@@ -57,6 +57,7 @@ from engine.search.common import (best_move, deepen, finish, first_move_fallback
                                   player_bounds, require_decision_root, sides_of)
 from engine.search.settings import BOOLEAN, INTEGER, NUMBER, STRING, UTILITY, DepthSettings, depth_in_plies, setting
 from engine.search.utility import LINEAR, Utility, parse_utility, prize_scale, transformed_bounds
+from engine.search.multipv import MultiPVSettings, best_lines, ranked, threshold
 from engine.search.trace import Tracer
 
 NAME = "expectimax"
@@ -70,13 +71,14 @@ MASK = Deadline.CHECK_MASK
 
 
 @dataclass(frozen=True)
-class Settings(DepthSettings):
+class Settings(DepthSettings, MultiPVSettings):
     """``depth`` in plies (None: iterative deepening) or ``depth_rounds``
     (:func:`~engine.search.settings.depth_in_plies`); ``opponent_model`` (None: ``minimax`` in a game
     with chance nodes, else ``uniform``) and its ``epsilon``; ``pruning``: Star1 and Star2 where the game
     bounds its utilities; ``forward_pruning``: the number of moves searched at MAX/MIN nodes with two or
     more plies left, best first by the game's move ordering (0: all; None: the default described in the
-    module); ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and a
+    module); ``multi_pv`` (:mod:`engine.search.multipv`): the number of best root moves valued exactly
+    and listed in ``lines`` (each line is its move alone); ``utility``: the risk attitude (:mod:`engine.search.utility`), its JSON form here and a
     :class:`~engine.search.utility.Utility` once constructed. Whether the model fits the game is checked
     when the game is known."""
 
@@ -153,6 +155,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
                     trace=tracer.entries if tracer else None, timed_out=timed_out)
     result.certainty_equivalent = valuation.certain(best.value, walk.sign) if moves else None
+    if settings.multi_pv > 1:
+        result.lines = walk.lines(moves)
     return result
 
 
@@ -229,6 +233,7 @@ class Walk:
         self.model, self.epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
         self.pruning, self.cutoff = settings.pruning, settings.probability_cutoff
         self.keep = forward_pruning_for(game, settings.forward_pruning)
+        self.multi_pv = settings.multi_pv
         self.ordering = MOVE_ORDERING in game.capabilities
         self.searcher = game.to_move(state)
         self.sides = sides_of(game)
@@ -459,27 +464,35 @@ class Walk:
         entry = self.visit(0, -math.inf, math.inf) if self.tracer else None
         if entry and self.bounds is not None:  # Star1's range of values, which its cuts and windows rest on
             entry["bounds"] = [self.lo, self.hi] if self.sign == 1 else [-self.hi, -self.lo]
-        alpha = -math.inf
         kernel, state = self.kernel, self.root
-        for a in self.decision_moves(state, 0) if self.keep else self.actions(state):
+        exact_values: list[float] = []  # the root mover's exact values so far
+        for i, a in enumerate(self.decision_moves(state, 0) if self.keep else self.actions(state)):
             if self.tracer:
                 self.tracer.move(0, a)
+            # Pruning: the window rests on the multi_pv-th best value so far (the best, by default).
+            alpha = threshold(exact_values, self.multi_pv) if self.pruning else -math.inf
             if kernel:
                 horizon = kernel.counts()[2]
                 v = kernel.value(self.result(state, a), 1, self.limit, 1.0)
                 self.cut = self.cut or kernel.counts()[2] > horizon
             else:
                 v = self.value(self.result(state, a), alpha, math.inf, 1, 1.0)
-            exact = kernel or not self.pruning or not moves or v > alpha
+            exact = kernel or not self.pruning or i < self.multi_pv or v > alpha
             moves.append(MoveValue(a, self.sign * v, EXACT if exact else UPPER if self.sign == 1 else LOWER))
-            if self.pruning and v > alpha:
-                alpha = v
+            if exact:
+                exact_values.append(v)
         best = best_move(moves, maximize=self.sign == 1)
         if entry:
             entry["value"] = best.value
         self.deadline.report(depth=d or self.max_ply, value=best.value, move=best.move, pv=[best.move],
-                             nodes=self.nodes, seldepth=self.max_ply)
+                             nodes=self.nodes, seldepth=self.max_ply,
+                             lines=self.lines(moves) if self.multi_pv > 1 else None)
         return not self.cut
+
+    def lines(self, moves: list) -> list:
+        """The ``multi_pv`` best of a pass's root ``moves`` as :class:`~engine.result.Line`, each its move
+        alone as its line (the next ply is chance's)."""
+        return best_lines(moves, ranked(moves, self.multi_pv, self.sign == 1), lambda i: [])
 
     def stats(self, depth_completed: int | None) -> Stats:
         """The search's counts, the kernel's added in (and the kernel closed) when there is one."""

@@ -51,10 +51,11 @@ from engine.errors import AlgorithmMismatch
 from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
-from engine.search.settings import INTEGER, NUMBER, STRING, AlgorithmSettings, setting
+from engine.search.settings import INTEGER, NUMBER, STRING, setting
 from engine.search.common import (first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
                                   unit_interval)
-from engine.search.endgame import scored_outcome
+from engine.search.endgame import scored_lines
+from engine.search.multipv import MultiPVSettings, best_lines
 
 NAME = "mcts"
 RANDOM, HEURISTIC = "random", "heuristic"
@@ -68,10 +69,12 @@ MASK = Deadline.CHECK_MASK
 
 
 @dataclass(frozen=True)
-class Settings(AlgorithmSettings):
+class Settings(MultiPVSettings):
     """``iterations``: a cap (None: the time limit alone); ``exploration``: the UCT constant;
     ``seed``: the random stream (same seed and iterations, same answer); ``rollout``: ``random`` or
-    ``heuristic`` (epsilon-greedy on the game's evaluation)."""
+    ``heuristic`` (epsilon-greedy on the game's evaluation); ``multi_pv``
+    (:mod:`engine.search.multipv`): the number of root moves listed in ``lines``, the most visited first
+    (the move chosen's order), each with its mean value and its most visited line."""
 
     iterations: int | None = setting(None, INTEGER, minimum=1)
     exploration: float = setting(math.sqrt(2), NUMBER, minimum=0, maximum=MAX_EXPLORATION)
@@ -112,7 +115,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     uniform = random.Random(settings.seed).random  # the one source of randomness: a float in [0, 1)
     to_unit, from_unit = unit_interval(*(player_bounds(game) or (0.0, 1.0)))
     rollout = Rollout(game, settings.rollout, uniform, deadline, to_unit)
-    tree = UCT(game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit)
+    tree = UCT(game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit,
+               settings.multi_pv)
     stop, timed_out = tree.run(settings.iterations)
     listed, chosen = tree.root_moves()
     stats = Stats(nodes=tree.nodes + rollout.nodes, leaves=tree.leaves, max_depth=tree.max_ply,
@@ -127,7 +131,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     outcome = None if tree.root.proof is None else outcome_of(tree.sign * tree.root.proof)
     answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
                     outcome=outcome, timed_out=timed_out)
-    return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
+    if settings.multi_pv > 1:
+        answer.lines = tree.lines(settings.multi_pv)
+    return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
 
 
 class Node:
@@ -293,8 +299,9 @@ class UCT:
     rollout counts its own), ``leaves`` the iterations, ``max_ply`` the tree's depth."""
 
     def __init__(self, game, state, exploration: float, uniform, rollout: Rollout, deadline: Deadline,
-                 capacity: int, from_unit):
+                 capacity: int, from_unit, multi_pv: int = 1):
         self.game, self.exploration, self.uniform, self.rollout = game, exploration, uniform, rollout
+        self.multi_pv = multi_pv
         self.deadline, self.capacity, self.from_unit = deadline, capacity, from_unit
         self.solver = game.outcome_game and not game.has_chance and game.n_players == 2
         self.root = Node(state, None, game.to_move(state), game.to_move(state))
@@ -393,19 +400,42 @@ class UCT:
 
     def root_moves(self) -> tuple:
         """The final move choice: the root moves tried so far, each with its value from the perspective
-        and its visits, and the index of the answer among them (None when none was tried): a child proven
-        won if any, else the most visited of those not proven lost (of all, when every one is), ties to
-        the higher mean, then to the first in natural order."""
+        and its visits, and the index of the answer among them (None when none was tried): the first of
+        :meth:`ranking`."""
+        listed, order, _ = self.ranking()
+        return listed, order[0] if order else None
+
+    def ranking(self) -> tuple:
+        """``(listed, order, tried)``: the root moves tried so far (as :meth:`root_moves` lists them), the
+        indices of all of them best first, and their ``(k, child)`` pairs. Best: proven won, then not
+        proven lost, then the most visited, ties to the higher mean, then to the first in natural order."""
         root = self.root
         tried = [(k, c) for k, c in enumerate(root.children or []) if c.visits or c.proof is not None]
         listed = [MoveValue(root.moves[k], self.sign * self.mean(c),
                             bound=EXACT if c.proof is not None else ESTIMATE, visits=c.visits) for k, c in tried]
-        if not tried:
-            return listed, None
-        won = [i for i, (_, c) in enumerate(tried) if c.proof == 1]
-        alive = [i for i, (_, c) in enumerate(tried) if c.proof != -1]
-        candidates = won or alive or range(len(tried))
-        return listed, max(candidates, key=lambda i: (tried[i][1].visits, self.mean(tried[i][1])))  # first on ties
+        order = sorted(range(len(tried)), reverse=True,  # a stable sort: the first on ties
+                       key=lambda i: (tried[i][1].proof == 1, tried[i][1].proof != -1, tried[i][1].visits,
+                                      self.mean(tried[i][1])))
+        return listed, order, tried
+
+    def lines(self, n: int) -> list:
+        """The ``n`` best root moves (:meth:`ranking`) as :class:`~engine.result.Line`: each its mean (or
+        proven) value, its visits, its line down the most visited children to the next chance node or the
+        end of the tree, and its outcome where the MCTS-Solver proved it."""
+        listed, order, tried = self.ranking()
+
+        def line(i):
+            node, pv = tried[i][1], [listed[i].move]
+            while node.mover >= 0 and node.children:
+                k, node = max(enumerate(node.children), key=lambda kc: kc[1].visits)  # the first on ties
+                pv.append(node.parent.moves[k])
+            return pv
+
+        def proof(i):
+            proven = tried[i][1].proof
+            return (None if proven is None else outcome_of(self.sign * proven)), None
+
+        return best_lines(listed, order[:n], line, proof)
 
     def report(self) -> None:
         """The answer so far, to the deadline's listener."""
@@ -414,4 +444,5 @@ class UCT:
             best = listed[chosen]
             self.deadline.report(depth=self.max_ply, value=best.value, move=best.move, pv=[best.move],
                                  nodes=self.nodes + self.rollout.nodes, seldepth=self.max_ply,
-                                 iterations=self.iterations)
+                                 iterations=self.iterations,
+                                 lines=self.lines(self.multi_pv) if self.multi_pv > 1 else None)

@@ -71,6 +71,8 @@ def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
         return f"the compiled core runs {sorted(algorithms)} on {game.id}, not {name}"
     if trace:
         return "traces are written by the python core"
+    if getattr(settings, "multi_pv", 1) > 1:
+        return "multi_pv (several best lines) runs on the python core"
     return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
 
 

@@ -28,7 +28,8 @@ from engine.game import EVALUATION, THREATS
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end)
 from engine.search.scores import MAX_ID_DEPTH, PROVEN, TT_EXACT, WIN, to_table
-from engine.search.endgame import endgame_solve, has_endgame_solver, scored_outcome
+from engine.search.endgame import endgame_solve, has_endgame_solver, scored_lines
+from engine.search.multipv import best_lines, ranked, threshold
 from engine.search.negamax import Negamax
 from engine.search.solver import can_solve, exact_solve
 
@@ -79,11 +80,18 @@ class Aspiration(Protocol):
         deepening search tries first."""
 
 
-def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer, solve: bool = False):
+def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer, solve: bool = False,
+             multi_pv: int = 1):
     """Iteratively deepened principal-variation search (negamax form), after an exact solve where one fits
     (:func:`solver_for`); ``solve``: the solve has the whole time, whatever the plies left. The
     :class:`~engine.result.SearchResult` of ``state``, its values from the game's perspective player's
     point of view.
+
+    With ``multi_pv`` > 1 (:mod:`engine.search.multipv`), every pass searches the first ``multi_pv`` root
+    moves with the full window and each later one with the window of the ``multi_pv``-th best score, so
+    that the ``multi_pv`` best are exact, and the result lists them in ``lines``; the phases that prove
+    the best move alone (the solve share, the threat phase, the mate search) and aspiration windows are
+    skipped, and the deepening stops early only when all of those lines are proven.
 
     The phases, in order: the solve share (:func:`solve_share`), the threat phase (:func:`threat_phase`),
     the mate search (:func:`prove_win`), then :func:`deepen` with the node search of
@@ -99,33 +107,34 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
     ranking, root_complete = search.searched_moves(state)
-    if depth is None:
+    single = multi_pv == 1
+    if depth is None and single:
         solved = solve_share(game, state, deadline, bound, solve, ordering, tt_capacity, tracer, ranking, stats)
         if solved is not None:
             return solved
     completed = None
-    if game.outcome_game and THREATS in game.capabilities and declares(game, "alternating"):
+    if single and game.outcome_game and THREATS in game.capabilities and declares(game, "alternating"):
         completed, defences = threat_phase(game, state, deadline, stats, ranking)
         if completed is not None:
             stats.stop_reason = SOLVED
         elif defences is not ranking:
             ranking, root_complete = defences, False   # the moves left out may stop the threat too
     extra = search.extra
-    if completed is None and depth is None and game.outcome_game and (extra.null_move or extra.reductions):
+    if single and completed is None and depth is None and game.outcome_game and (extra.null_move or extra.reductions):
         completed = prove_win(search, state, ranking, deadline)  # a proven win ends the search: no deepening
         if completed is not None:
             stats.stop_reason = SOLVED
     exhausted = timed_out = False
     if completed is None:
         completed, exhausted, timed_out = deepen(search, state, ranking, root_complete, first_depth, last,
-                                                 deadline)
+                                                 deadline, multi_pv)
     search.tt.clear()                                  # on this search's time (TABLE_FREE_SECONDS_PER_ENTRY)
     if completed is None:
         fallback = first_move_fallback(game, state)
         return finish(game, state, stats, deadline, move=fallback.move, value=fallback.value, moves=[],
                       timed_out=True)
-    answered = answer(search, state, completed, root_complete, exhausted, timed_out, deadline)
-    return scored_outcome(game, state, answered, deadline, ordering, tt_capacity)
+    answered = answer(search, state, completed, root_complete, exhausted, timed_out, deadline, multi_pv)
+    return scored_lines(game, state, answered, deadline, ordering, tt_capacity)
 
 
 def solve_share(game, state, deadline, plies_left, solve, ordering, tt_capacity, tracer, ranking, stats):
@@ -155,7 +164,7 @@ def threat_phase(game, state, deadline, stats, ranking):
     except Timeout:
         line = None
     if line is not None:
-        return (len(line), [(line[0], WIN - len(line), EXACT)], line), ranking
+        return (len(line), [(line[0], WIN - len(line), EXACT)], line, [line]), ranking
     try:
         defences = game.threat_defences(state, deadline.share(DEFENCE_SHARE), stats)
     except Timeout:
@@ -167,7 +176,7 @@ def threat_phase(game, state, deadline, stats, ranking):
 
 
 def prove_win(search: Negamax, state, ranking, deadline):
-    """The mate search: ``(plies, scores, line)`` of the shortest forced win for the mover in at most
+    """The mate search: ``(plies, scores, line, lines)`` (as :func:`root_pass`'s, ``lines`` holding ``line``) of the shortest forced win for the mover in at most
     ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
 
     For n = 1, 2, ... a null-window pass (:func:`win_pass`) asks whether some root move wins within
@@ -195,7 +204,7 @@ def prove_win(search: Negamax, state, ranking, deadline):
 
 def win_pass(search: Negamax, state, d, children):
     """Whether a root move wins within ``d`` plies (a win there scores ``WIN - d``, a later one less),
-    given the root's ``(move, child)`` pairs: ``(d, scores, line)`` with that move's exact score last
+    given the root's ``(move, child)`` pairs: ``(d, scores, line, lines)`` with that move's exact score last
     and, before it, the moves that do not (upper bounds: at best a win two plies later), or None."""
     lo = WIN - d - 0.5
     hi = math.nextafter(lo, math.inf)
@@ -206,7 +215,8 @@ def win_pass(search: Negamax, state, d, children):
                                search.opponent[root_player])
         if v > lo:
             scores.append((a, WIN - d, EXACT))
-            return d, scores, table_line(search, state, [a] + search.pv[1], d, WIN - d)
+            line = table_line(search, state, [a] + search.pv[1], d, WIN - d)
+            return d, scores, line, [None] * (len(scores) - 1) + [line]
         scores.append((a, min(v, WIN - d - 2), UPPER))
     return None
 
@@ -218,13 +228,16 @@ def same_side(search: Negamax, child, player: int) -> bool:
     return mover == player or search.sides[mover] == search.sides[player] and mover >= 0
 
 
-def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: int, last: int, deadline):
+def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: int, last: int, deadline,
+           multi_pv: int = 1):
     """Iterative deepening: a :func:`root_pass` per depth from ``first_depth`` to ``last``, each with the
     root moves best first as the last one ranked them, and an aspiration window where the game has one
-    (:func:`aspiration_pass`). ``(completed, exhausted, timed_out)``: the last complete pass's ``(depth,
-    scores, line)`` (None if none finished), whether a pass saw every line end by the rules (deeper is
+    (:func:`aspiration_pass`; not with ``multi_pv`` > 1). ``(completed, exhausted, timed_out)``: the last
+    complete pass's ``(depth, scores, line, lines)`` (None if none finished; ``lines``: :func:`root_pass`'s), whether a pass saw every line end by the rules (deeper is
     the same), and whether the deadline stopped it. It stops at a proven result: a win, or a loss when
-    ``root_complete`` says the root's moves are all of them."""
+    ``root_complete`` says the root's moves are all of them; with ``multi_pv`` > 1, when the ``multi_pv``
+    best are all proven and ``root_complete``. Each iteration's progress report carries its ``lines``
+    then."""
     game, stats, tracer = search.game, search.stats, search.tracer
     root_player = game.to_move(state)
     sign = 1 if search.sides[root_player] == search.sides[search.perspective] else -1
@@ -234,23 +247,31 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
             stats.nodes += 1
             root_entry = search.trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
             search.horizon = d
-            if search.extra.aspiration and completed is not None and abs(completed_score) < PROVEN:
-                scores, line = aspiration_pass(search, state, d, ranking, completed_score)
+            if search.extra.aspiration and completed is not None and abs(completed_score) < PROVEN and multi_pv == 1:
+                scores, line, lines = aspiration_pass(search, state, d, ranking, completed_score)
             else:
-                scores, line = root_pass(search, state, d, ranking)
+                scores, line, lines = root_pass(search, state, d, ranking, multi_pv=multi_pv)
             best_score = completed_score = max(v for _, v, _ in scores)
             if not root_complete and best_score < PROVEN:
                 search.guesses += 1
             if search.tt_capacity:
                 line = table_line(search, state, line, d, best_score)
-            completed = (d, scores, line)
+            if search.tt_capacity and multi_pv > 1:
+                lines = [p and table_line(search, state, p, d, v) for p, (_, v, _) in zip(lines, scores)]
+            completed = (d, scores, line, lines)
             value = search.as_value(sign * best_score)
             if root_entry:
                 root_entry["value"] = value
             deadline.report(depth=d, value=value, move=line[0], pv=line, nodes=stats.nodes,
-                            seldepth=stats.max_depth)
+                            seldepth=stats.max_depth,
+                            lines=pass_lines(search, state, completed, multi_pv) if multi_pv > 1 else None)
             ranking = [m for m, _, _ in sorted(scores, key=lambda ms: -ms[1])]  # stable: best first
-            if game.outcome_game and (best_score >= PROVEN or best_score <= -PROVEN and root_complete):
+            if multi_pv > 1:
+                top = sorted((v for _, v, b in scores if b == EXACT), reverse=True)[:multi_pv]
+                if game.outcome_game and root_complete and all(abs(v) >= PROVEN for v in top):
+                    stats.stop_reason = SOLVED
+                    break
+            elif game.outcome_game and (best_score >= PROVEN or best_score <= -PROVEN and root_complete):
                 stats.stop_reason = SOLVED
                 break
             if not search.guesses:                     # every line ended by the rules: deeper is the same
@@ -268,23 +289,28 @@ def aspiration_pass(search: Negamax, state, d, ranking, guess: float):
     return root_pass(search, state, d, ranking, guess - width, guess + width) or root_pass(search, state, d, ranking)
 
 
-def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf):
-    """Search every root move ``d`` plies deep: ``[(move, score, bound)]`` in searched order (the first
-    exact, a later one exact if it beat the best so far, else an upper bound; scores for the player to
-    move) and the PV. With an aspiration window ``(lo, hi)``: None as soon as a move reaches ``hi``, and
-    the caller searches again with the full window, as it does when no move beats ``lo`` (None too)."""
+def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, multi_pv: int = 1):
+    """Search every root move ``d`` plies deep: ``(scores, line, lines)``, with ``scores``
+    ``[(move, score, bound)]`` in searched order (scores for the player to move: the first ``multi_pv``
+    exact, a later one exact if it beat the ``multi_pv``-th best so far, else an upper bound), ``line`` the
+    PV, and ``lines`` each move's own PV (None for a bound). With an aspiration window ``(lo, hi)``:
+    None as soon as a move reaches ``hi``, and the caller searches again with the full window, as it does
+    when no move beats ``lo`` (None too)."""
     game, tracer = search.game, search.tracer
     root_player = game.to_move(state)
     other = search.opponent[root_player]
-    alpha, line = lo, []
+    best, line = lo, []
     scores: list[Any] = []
+    lines: list[list | None] = []
+    exact: list[float] = []
     search.guesses = 0
     for i, a in enumerate(ranking):
         if tracer:
             tracer.move(0, a)
         child = game.result(state, a)
         same = same_side(search, child, root_player)
-        if i == 0:
+        alpha = max(lo, threshold(exact, multi_pv))
+        if i < multi_pv:
             v = search.child_score(child, same, d, alpha, hi, 0, root_player, other)
         else:
             v = search.child_score(child, same, d, alpha, math.nextafter(alpha, math.inf), 0, root_player, other)
@@ -292,15 +318,18 @@ def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf):
                 v = search.child_score(child, same, d, alpha, hi, 0, root_player, other)
         if v >= hi:
             return None
-        improved = v > alpha if scores else v > lo
+        improved = v > alpha
         scores.append((a, v, EXACT if improved else UPPER))
+        lines.append([a] + search.pv[1] if improved else None)
         if improved:
-            alpha, line = v, [a] + search.pv[1]
+            exact.append(v)
+            if v > best:
+                best, line = v, lines[-1]
     if not line:
         return None
     if search.tt_capacity:
-        search.tt[game.key(state)] = (d, TT_EXACT, to_table(alpha, 0), line[0])
-    return scores, line
+        search.tt[game.key(state)] = (d, TT_EXACT, to_table(best, 0), line[0])
+    return scores, line, lines
 
 
 def table_line(search: Negamax, state, line, d, score):
@@ -320,12 +349,14 @@ def table_line(search: Negamax, state, line, d, score):
     return line
 
 
-def answer(search: Negamax, state, completed, root_complete: bool, exhausted: bool, timed_out: bool, deadline):
+def answer(search: Negamax, state, completed, root_complete: bool, exhausted: bool, timed_out: bool, deadline,
+           multi_pv: int = 1):
     """The :class:`~engine.result.SearchResult` of the last complete pass ``completed`` (``(depth,
-    scores, line)``, scores for the player to move): each root move's value and bound from the
-    perspective player's point of view, and the outcome where the pass proved it."""
+    scores, line, lines)``, scores for the player to move): each root move's value and bound from the
+    perspective player's point of view, and the outcome where the pass proved it; with ``multi_pv`` > 1,
+    the ``multi_pv`` best moves' ``lines`` (:func:`pass_lines`)."""
     game, stats, tracer = search.game, search.stats, search.tracer
-    d, scores, line = completed
+    d, scores, line, _ = completed
     stats.depth_completed = d
     maximizing = search.sides[game.to_move(state)] == search.sides[search.perspective]
     sign = 1 if maximizing else -1
@@ -346,9 +377,37 @@ def answer(search: Negamax, state, completed, root_complete: bool, exhausted: bo
         outcome = exact_outcome(game, best.value)
         if outcome is not None:
             plies = draw_length(game, state, line)
-    return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
-                  outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
-                  timed_out=timed_out)
+    result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
+                    outcome=outcome, plies_to_end=plies, trace=tracer.entries if tracer else None,
+                    timed_out=timed_out)
+    if multi_pv > 1:
+        ended = exhausted or reaches_end(game, state, d) and not search.pruning
+        result.lines = pass_lines(search, state, completed, multi_pv, moves, ended)
+    return result
+
+
+def pass_lines(search: Negamax, state, completed, multi_pv: int, moves=None, ended: bool = False):
+    """The ``multi_pv`` best root moves of a complete pass ``completed`` as :class:`~engine.result.Line`,
+    best first: each exact, with its own PV, and its outcome and distance where its score is a proven
+    result, or, when the pass saw the whole game (``ended``), its value's outcome. ``moves``: the pass's
+    root moves as the result reports them (by default, each score from the perspective, exact or a
+    bound)."""
+    game = search.game
+    _, scores, _, lines = completed
+    maximizing = search.sides[game.to_move(state)] == search.sides[search.perspective]
+    sign = 1 if maximizing else -1
+    if moves is None:
+        moves = [MoveValue(a, search.as_value(sign * v), b if maximizing else {UPPER: LOWER}.get(b, b))
+                 for a, v, b in scores]
+
+    def proof(i):
+        score = scores[i][1]
+        if search.outcome_game and abs(score) >= PROVEN:
+            return outcome_of(score), int(WIN - abs(score))
+        outcome = exact_outcome(game, moves[i].value) if ended else None
+        return outcome, None if outcome is None else draw_length(game, state, lines[i])
+
+    return best_lines(moves, ranked(moves, multi_pv, maximizing), lines.__getitem__, proof)
 
 
 def solver_for(game, plies_left: int | None, deadline: Deadline, solve: bool):

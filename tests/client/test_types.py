@@ -10,7 +10,7 @@ from service.spec import load_spec
 
 SCHEMAS = load_spec()["components"]["schemas"]
 PAIRS = {"SearchResponse": types.SearchResponse, "MoveValue": types.MoveValue, "Stats": types.Stats,
-         "SearchInfo": types.SearchInfo, "Position": types.Position, "AppliedPosition": types.AppliedPosition,
+         "SearchInfo": types.SearchInfo, "Line": types.Line, "Position": types.Position, "AppliedPosition": types.AppliedPosition,
          "Game": types.Game, "PlayerInfo": types.PlayerInfo, "GameList": types.GameList, "Problem": types.Problem}
 
 

@@ -113,7 +113,7 @@ class Threats:
 def test_the_threat_phase_plays_a_forced_win():
     stats, ranking = Stats(), [1, 2, 3]
     completed, kept = threat_phase(Threats(win=[3, 4, 5]), None, Deadline(None), stats, ranking)
-    assert completed == (3, [(3, WIN - 3, EXACT)], [3, 4, 5]) and kept is ranking and stats.nodes == 5
+    assert completed == (3, [(3, WIN - 3, EXACT)], [3, 4, 5], [[3, 4, 5]]) and kept is ranking and stats.nodes == 5
 
 
 def test_the_threat_phase_keeps_the_moves_that_stop_the_opponents_win():
@@ -138,8 +138,8 @@ def test_the_mate_search_finds_the_shortest_win_full_width_and_restores_the_sear
 def test_a_win_pass_bounds_the_moves_that_do_not_win_in_time():
     search, state = tictactoe_search(["X.X", ".O.", "O.."])
     children = [(a, search.game.result(state, a)) for a in (3, 1)]
-    d, scores, line = win_pass(search, state, 1, children)
-    assert d == 1 and line == [1] and scores == [(3, scores[0][1], UPPER), (1, WIN - 1, EXACT)]
+    d, scores, line, lines = win_pass(search, state, 1, children)
+    assert d == 1 and line == [1] and lines == [None, [1]] and scores == [(3, scores[0][1], UPPER), (1, WIN - 1, EXACT)]
     assert scores[0][1] <= WIN - 3
     assert win_pass(search, state, 1, children[:1]) is None
 
@@ -147,18 +147,18 @@ def test_a_win_pass_bounds_the_moves_that_do_not_win_in_time():
 def test_a_root_pass_gives_up_outside_its_aspiration_window():
     search, state = tictactoe_search(["X..", ".O.", "..."])
     moves = search.game.actions(state)
-    scores, line = root_pass(search, state, 2, moves)
+    scores, line, _ = root_pass(search, state, 2, moves)
     assert scores[0][2] == EXACT and line[0] == max(scores, key=lambda s: s[1])[0]
     best = max(v for _, v, _ in scores)
     assert root_pass(search, state, 2, moves, best + 0.01, best + 0.02) is None   # every move fails low
     assert root_pass(search, state, 2, moves, best - 0.02, best - 0.01) is None   # a move reaches hi
-    narrow, narrow_line = root_pass(search, state, 2, moves, best - 0.01, best + 0.01)
+    narrow, narrow_line, _ = root_pass(search, state, 2, moves, best - 0.01, best + 0.01)
     assert narrow_line == line and [v for _, v, _ in narrow] == [v for _, v, _ in scores]
 
 
 def test_the_principal_variation_is_completed_from_the_table():
     search, state = tictactoe_search(["X..", ".O.", "..."])
-    scores, line = root_pass(search, state, 4, search.game.actions(state))
+    scores, line, _ = root_pass(search, state, 4, search.game.actions(state))
     assert len(table_line(search, state, line[:1], 4, 0.0)) == 4
     assert table_line(search, state, line[:1], 1, 0.0) == line[:1]
 
@@ -210,9 +210,9 @@ class Widths:
 def test_an_aspiration_pass_searches_again_when_the_score_falls_outside_its_window():
     search, state = tictactoe_search(["X..", ".O.", "..."])
     moves = search.game.actions(state)
-    scores, line = root_pass(search, state, 2, moves)
+    scores, line, _ = root_pass(search, state, 2, moves)
     best = max(v for _, v, _ in scores)
     search.game = Widths(search.game, 0.05)
     for guess in (best, best + 1.0, best - 1.0):              # inside; far above (every move fails low); below
-        narrow, narrow_line = aspiration_pass(search, state, 2, moves, guess)
+        narrow, narrow_line, _ = aspiration_pass(search, state, 2, moves, guess)
         assert narrow_line == line and max(v for _, v, _ in narrow) == best

@@ -69,7 +69,8 @@ def test_the_request_settings_are_the_declarations_as_json_schema():
              "forced_move_search": {"type": "boolean", "default": False}}
     declared = engine.api.request_settings()
     assert list(declared) == list(ALGORITHM_MODULES)
-    assert declared["mcts"] == {"iterations": {"type": "integer", "minimum": 1},
+    assert declared["mcts"] == {"multi_pv": {"type": "integer", "minimum": 1, "maximum": 32, "default": 1},
+                                "iterations": {"type": "integer", "minimum": 1},
                                 "exploration": {"type": "number", "minimum": 0, "maximum": 100.0,
                                                 "default": math.sqrt(2)},
                                 "seed": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
