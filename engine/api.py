@@ -39,7 +39,7 @@ NOTATION_GRACE = 0.010
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
-           "legal_moves", "apply", "describe_games", "describe_game", "preload", "settings_for",
+           "legal_moves", "apply", "replayed", "review", "describe_games", "describe_game", "preload", "settings_for",
            "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
            "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
@@ -333,9 +333,23 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
     if moves_json is not None and not moves_json:
         raise EngineError("moves", "moves lists at least one move to apply")
     several = moves_json is not None
-    played = [move_json] if moves_json is None else moves_json
     previous, move = state, None
-    for i, written in enumerate(played):
+    for previous, _, move, state, state_json in replayed(game, state, state_json,
+                                                         [move_json] if moves_json is None else moves_json,
+                                                         several):
+        pass
+    answer = {"state": state_json, **describe_state(game, state)}
+    if game.notation is not None:
+        answer[f"played_{game.notation}"] = game.move_notation(previous, move)
+    return answer
+
+
+def replayed(game: Game, state: State, state_json: JSON, moves_json: list[JSON], several: bool = True):
+    """Play ``moves_json`` in order from ``state`` (sent as ``state_json``): for each, ``(state before,
+    its JSON, the move, state after, its JSON)``, each state's JSON in the form of the request's. A move
+    that is illegal, or comes after the end of the game, is an error naming ``moves[i]`` (``several``),
+    else ``move``."""
+    for i, written in enumerate(moves_json):
         field = f"moves[{i}]" if several else "move"
         try:
             if game.is_terminal(state):
@@ -347,12 +361,24 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
                 exc.errors = {renamed(name, field): messages for name, messages in exc.errors.items()}
             raise
         child = game.result(state, move)
-        state_json = game.child_to_json(state_json, move, child)
-        previous, state = state, child
-    answer = {"state": state_json, **describe_state(game, state)}
-    if game.notation is not None:
-        answer[f"played_{game.notation}"] = game.move_notation(previous, move)
-    return answer
+        child_json = game.child_to_json(state_json, move, child)
+        yield state, state_json, move, child, child_json
+        state, state_json = child, child_json
+
+
+def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: dict[str, Any],
+           search: Callable[[JSON, float], SearchResult], time_limit_ms: float, limits: Limits = Limits(),
+           options: dict[str, Any] | None = None) -> Any:
+    """The :class:`engine.review.Review` of ``moves_json`` played from ``state_json``, judged by searches of
+    ``algorithm`` that ``search(state JSON, time limit in ms)`` runs, within ``time_limit_ms`` in all. The
+    request's errors (the state, a move, a setting, an algorithm that does not fit the game) are raised
+    now, before any search."""
+    from engine.review import Review
+    module, _, in_algorithm, _, _ = settings_with_forced(game_id, algorithm)
+    require_fit(module, game_id)
+    game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options, in_algorithm),
+                                    set(in_algorithm) - set(options or ()))
+    return Review(game_id, game, state, state_json, moves_json, search, time_limit_ms)
 
 
 def renamed(name: str, field: str) -> str:

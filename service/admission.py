@@ -68,9 +68,11 @@ class Admission:
         self.slots = threading.Semaphore(slots)
         self.capacity = slots + max_waiting
         self.guard = threading.Lock()
+        self.turns = threading.Condition(self.guard)  # told whenever a waiting search leaves the line
         self.tickets = 0    # searches let in that have not reached the line yet
         self.waiting = 0
         self.running = 0
+        self.slots_taken = 0  # how many times a waiting search got a slot, ever
         self.retry_after_s = retry_after_s
         self.drained = False
 
@@ -113,6 +115,23 @@ class Admission:
             raise self.refusal()
         return ticket
 
+    def keep_place(self) -> Ticket:
+        """For a request that runs several searches one after another (a review, a batch), taken while it
+        holds a slot: a ticket for its next search, so that it keeps its place in the worker's bound
+        between them (it is never refused halfway)."""
+        with self.guard:
+            self.tickets += 1
+        return Ticket(self)
+
+    def let_others_first(self, patience_s: float) -> None:
+        """Between the searches of one request: wait, at most ``patience_s``, until the searches waiting in
+        the line now have had a slot (as many slots taken as there are waiting, or none waiting), so that a
+        request of many searches never starves the single ones (a semaphore lets a releasing thread take
+        its slot again before a woken waiter does)."""
+        with self.turns:
+            target = self.slots_taken + self.waiting
+            self.turns.wait_for(lambda: self.waiting == 0 or self.slots_taken >= target, timeout=patience_s)
+
     def refusal(self) -> ServiceUnavailable:
         """The 503 (with ``Retry-After``) of a search this worker cannot take now."""
         if self.draining:
@@ -137,6 +156,8 @@ class Admission:
             self.waiting -= 1
             if admitted:
                 self.running += 1
+                self.slots_taken += 1
+            self.turns.notify_all()
         if not admitted:
             yield False
             return

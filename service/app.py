@@ -10,7 +10,7 @@ import engine.api
 from service import admission, errors, fairness, metrics, request_log
 from service.config import Settings
 from service.json_provider import StrictJSONProvider
-from service.routes import analysis, docs, games, health, play, search, stream
+from service.routes import analysis, batch, docs, games, health, play, review, search, stream
 from service.spec import served_spec, to_yaml
 
 log = logging.getLogger("tactician")
@@ -41,6 +41,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(play.blueprint)
     app.register_blueprint(games.blueprint)
     app.register_blueprint(analysis.blueprint)
+    app.register_blueprint(review.blueprint)
+    app.register_blueprint(batch.blueprint)
     return app
 
 

@@ -197,3 +197,52 @@ def checked_fields(schema_class) -> tuple:
         if field.required or nested is not None:
             out.append((field.data_key or name, field.required, nested))
     return tuple(out)
+
+
+# A review's bounds: the plies of one game, and the time of the whole review (spread over its searches).
+MAX_REVIEW_PLIES = 300
+MAX_REVIEW_TIME_LIMIT_MS = 120_000
+MAX_PGN_CHARS = 100_000
+# The positions of one batch.
+MAX_BATCH_SEARCHES = 32
+
+
+class ReviewRequestSchema(StrictSchema):
+    """``POST /v1/review``: a game played, as ``state`` and ``moves`` (each game's notation, chance
+    outcomes included), or for chess as ``pgn``; the algorithm that judges it, and the time of the whole
+    review."""
+
+    game = JSONString(required=True, validate=validate.OneOf(GAMES))
+    state = State()
+    moves = fields.List(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_REVIEW_PLIES))
+    pgn = JSONString(validate=validate.Length(min=1, max=MAX_PGN_CHARS))
+    algorithm = AlgorithmField(required=True)
+    options = fields.Nested(GameOptionsSchema)
+    time_limit_ms = JSONInteger(validate=validate.Range(min=1, max=MAX_REVIEW_TIME_LIMIT_MS))
+
+    @validates_schema
+    def the_game_played(self, data, **kwargs):
+        """``state`` and ``moves``, or (chess) ``pgn`` alone."""
+        if "pgn" in data:
+            if data.get("game") != "chess":
+                raise ValidationError("a PGN is a chess game's: send state and moves for the other games", "pgn")
+            for other in ("state", "moves"):
+                if other in data:
+                    raise ValidationError("the PGN gives the start position and the moves: send one or the other",
+                                          other)
+            return
+        for needed in ("state", "moves"):
+            if needed not in data:
+                raise ValidationError(f"{needed} is required (or, for chess, pgn)", needed)
+
+
+class BatchRequestSchema(StrictSchema):
+    """``POST /v1/search/batch``: searches, each a ``POST /v1/search`` body (its ``time_limit_ms`` bounded
+    by the server's setting, given at construction)."""
+
+    searches = fields.List(fields.Nested(StrictSchema), required=True,
+                           validate=validate.Length(min=1, max=MAX_BATCH_SEARCHES))
+
+    def __init__(self, max_time_limit_ms: int, **kwargs):
+        super().__init__(**kwargs)
+        self.fields["searches"].inner.nested = SearchRequestSchema(max_time_limit_ms)  # type: ignore[attr-defined]

@@ -16,7 +16,8 @@ from service.config import Settings
 from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 from service.spec import load_spec
 from service.schemas import (ALGORITHM_SCHEMAS, AlgorithmField, AnyAlgorithmSchema, ApplyRequestSchema,
-                             ChanceOutcomeSchema, GameOptionsSchema, SearchRequestSchema, StateRequestSchema)
+                             BatchRequestSchema, ChanceOutcomeSchema, GameOptionsSchema, ReviewRequestSchema,
+                             SearchRequestSchema, StateRequestSchema)
 
 SETTINGS = Settings()
 MIRRORS = {
@@ -26,6 +27,8 @@ MIRRORS = {
     "ApplyRequest": ApplyRequestSchema(),
     "ChanceOutcome": ChanceOutcomeSchema(),
     "GameOptions": GameOptionsSchema(),
+    "ReviewRequest": ReviewRequestSchema(),
+    "BatchRequest": BatchRequestSchema(SETTINGS.max_time_limit_ms),
 }
 # Each algorithm's own schema of ``algorithm``: its fields are some of the spec's Algorithm properties.
 ALGORITHMS = {name: schema() for name, schema in ALGORITHM_SCHEMAS.items()}
@@ -228,7 +231,8 @@ def request_examples(spec):
 
 
 def test_there_are_examples_for_every_request_body(spec):
-    assert {ref for _, ref, _ in request_examples(spec)} == {"SearchRequest", "StateRequest", "ApplyRequest"}
+    assert {ref for _, ref, _ in request_examples(spec)} == {"SearchRequest", "StateRequest", "ApplyRequest",
+                                                               "ReviewRequest", "BatchRequest"}
 
 
 @pytest.mark.parametrize("where, ref, example", list(request_examples(load_spec())))

@@ -1,0 +1,64 @@
+"""``POST /v1/search/batch``: several searches, each a ``POST /v1/search`` body with its own settings,
+answered together in the order given.
+
+Every search is checked before any runs (an error is a 422 naming ``searches[i].<field>``). The batch is
+admitted as a search is (503 when the worker has no room), then runs its searches one at a time, each in
+its own turn of the worker's admission and of the client's share (service/turns.py): a batch holds one
+slot at a time, lets the searches waiting for one go first between its own, and each of its searches counts
+toward the client's limits. Each search's ``time_limit_ms`` (default ``DEFAULT_TIME_LIMIT_MS``) counts from
+its turn, and its wait for the slot comes off it.
+"""
+import time
+
+from flask import Blueprint, current_app, jsonify
+
+import engine.api
+from engine.errors import EngineError
+
+from service.body import json_body
+from service.request_log import note_search
+from service.routes.search import admitted, effective_algorithm
+from service.schemas import BatchRequestSchema
+from service.serialize import search_response
+from service.turns import Turns
+
+blueprint = Blueprint("batch", __name__)
+
+
+def checked(i: int, search: dict, limits) -> dict:
+    """Search ``i`` of the batch as the engine's arguments, checked by loading it (its errors named
+    ``searches[i].<field>``)."""
+    request = {"game_id": search["game"], "state_json": search["state"],
+               "algorithm": effective_algorithm(search["algorithm"]), "options": search.get("options"),
+               "time_limit_ms": search.get("time_limit_ms"), "trace": search.get("trace", False), "limits": limits}
+    try:
+        engine.api.Search(**{**request, "time_limit_ms": None})
+    except EngineError as exc:
+        exc.errors = {f"searches[{i}].{field}": messages for field, messages in exc.errors.items()}
+        raise
+    return request
+
+
+def batch_request() -> dict:
+    settings = current_app.config["SETTINGS"]
+
+    def read() -> dict:
+        body = BatchRequestSchema(settings.max_time_limit_ms).load(json_body())
+        searches = [checked(i, search, settings.limits()) for i, search in enumerate(body["searches"])]
+        return {"searches": searches, "time_limit_ms": None}
+    return admitted(read)
+
+
+@blueprint.post("/v1/search/batch")
+def batch():
+    request = batch_request()
+    default_ms = current_app.config["SETTINGS"].default_time_limit_ms
+    since, turns, results = time.perf_counter(), Turns(), []
+    for search in request["searches"]:
+        limit = search["time_limit_ms"] if search["time_limit_ms"] is not None else default_ms
+        result = turns.run({**search, "time_limit_ms": float(limit)})
+        results.append(search_response(result, search["algorithm"], search["trace"], search["game_id"]))
+    note_search("batch", "batch", turns.nodes, turns.timed_out)
+    return jsonify({"results": results, "stats": {"searches": turns.searches, "nodes": turns.nodes,
+                                                  "timed_out": turns.timed_out,
+                                                  "time_ms": round((time.perf_counter() - since) * 1000.0, 3)}})
