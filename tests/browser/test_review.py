@@ -6,7 +6,7 @@ import json
 import pytest
 from engine.registry import GAME_MODULES
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.test_play import choose, wait_for_human
+from tests.browser.test_play import choose, hold_first, wait_for_human
 from tests.browser.test_play_features import searches_sent
 
 XX_OO = {"board": ["XX.", "OO.", "..."]}  # X to move: 2 wins at once, 5 draws, the others lose
@@ -99,6 +99,25 @@ def test_review_a_game_played_marks_its_blunders_graphs_it_and_shows_the_better_
     assert page.locator("#move-list li").count() == 2
     assert page.locator("#move-list li").nth(0).get_attribute("data-class") == "best"
     assert page.locator("#move-list li").nth(1).get_attribute("data-class") is None
+    page.click("#new-game")  # another game: the review was of this one
+    wait_for_human(page, "X", ply=1)
+    assert page.locator("#review-graph svg").count() == 0 and page.get_by_test_id("review-summary").is_hidden()
+    assert page.get_by_test_id("review-status").text_content() == ""
+
+
+def test_a_review_can_be_stopped(page):
+    choose(page, "connect4", "both (hot seat)", "alphabeta", 1000)
+    wait_for_human(page, "X", ply=1)
+    page.locator('svg.board g.playable[data-cell="3"]').click()
+    wait_for_human(page, "O", ply=2)
+    hold_first(page, "**/v1/review/stream")  # the review's answer never comes
+    page.click("#review")
+    page.wait_for_function("() => document.querySelector('#review').textContent === 'Stop the review'")
+    assert page.get_by_test_id("review").is_enabled()
+    page.click("#review")
+    assert page.get_by_test_id("review-status").text_content() == "Review stopped: 0 moves judged."
+    assert page.get_by_test_id("review").text_content() == "Review the game"
+    assert page.locator("#play-error").is_hidden()
 
 
 def test_review_a_pasted_pgn_plays_it_out_and_marks_the_blunder(page):

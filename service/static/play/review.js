@@ -47,7 +47,7 @@ export class Review {
     this.length = 0;          // the plies of the game reviewed
     this.result = null;       // the whole review's answer, once it came
     this.running = null;      // the AbortController of the review streaming
-    $("review").addEventListener("click", () => this.reviewGame());
+    $("review").addEventListener("click", () => (this.running ? this.cancel() : this.reviewGame()));
     $("review-pasted").addEventListener("click", () => this.reviewPasted());
     $("review-try").addEventListener("click", () => this.tryBetter());
   }
@@ -166,6 +166,13 @@ export class Review {
     this.running = null;
   }
 
+  /** The user stopped the review: what was judged so far stays. */
+  cancel() {
+    this.stop();
+    this.setStatus(`Review stopped: ${this.plies.size} moves judged.`);
+    this.panel.show();
+  }
+
   /** Forget the review (a new game): its graph, summary and marks go. */
   clear() {
     this.stop();
@@ -201,7 +208,9 @@ export class Review {
   /** The graph, the summary and the last move shown, for the position the panel shows. */
   draw() {
     const { game, line, history } = this.panel;
-    $("review").disabled = line.length < 2 || Boolean(this.panel.search || this.running) || this.panel.pending;
+    const button = $("review");
+    button.textContent = this.running ? "Stop the review" : "Review the game";
+    button.disabled = !this.running && (line.length < 2 || Boolean(this.panel.search) || this.panel.pending);
     const plies = [...this.plies.values()].sort((a, b) => a.ply - b.ply);
     const label = (p) => p.san ?? (this.entries ? moveLabel(this.entries[p.ply].info, p.move) : moveText(p.move));
     const shownHere = this.entries && line[history.length - 1] === this.entries[history.length - 1];
