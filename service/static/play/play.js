@@ -1,6 +1,7 @@
 // The "Play" panel: any game of GET /v1/games against the AI. The page keeps the states played (for
 // undo, the move list and going back) and asks the API for everything else: the legal moves, the result
-// of a move, the AI's search (streamed, so its iterations show while it thinks), a hint.
+// of a move, the AI's search (streamed, so its iterations show while it thinks), a hint, the best moves
+// (multi-PV), and the review of the game (review.js).
 import { describeError, postJSON, streamSearch } from "./api.js";
 import { drawBestLines, multiPvAlgorithm } from "./bestmoves.js";
 import { showExport, wireExport } from "./export.js";
@@ -530,7 +531,7 @@ export class PlayPanel {
     $("best-view").textContent = best ? `Values for ${best.perspective}.` : "";
     drawBestLines($("best-lines"), best || {}, (move) => moveLabel(position.info, move), (move) => this.markHint(move));
     $("best-moves").disabled = Boolean(this.search) || this.pending || position.info.terminal
-                               || position.info.to_move === "chance";
+                               || position.info.to_move === "chance" || !multiPvAlgorithm($("algorithm").value, this.game);
   }
 
   /** The review's algorithm: the AI's, at full strength. Throws when More settings is not a JSON object. */
