@@ -19,7 +19,7 @@ from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidStat
 from engine import scale
 from engine.limits import Limits
 from engine.game import JSON, Game, State
-from engine.result import FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
+from engine.result import ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.multipv import MAX_MULTI_PV
@@ -234,6 +234,9 @@ class Search:
         if self.forced:  # the move was never in doubt, and the request's time did not run out
             result.stats.stop_reason, result.stats.timed_out = FORCED, False
             result.stats.finish(self.deadline.elapsed())
+        if getattr(self.settings, "multi_pv", 1) > 1 and result.lines is None:
+            # No pass finished in time: the anytime answer is the one line there is, an estimate.
+            result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
         result.players, result.options = list(game.players), self.options
         return to_json_moves(game, result, self.state, self.deadline)
 

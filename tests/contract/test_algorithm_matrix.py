@@ -70,3 +70,35 @@ def test_a_misspelt_setting_is_an_error_on_every_path(name):
     assert "algorithm.dpeth" in raised.value.errors
     with pytest.raises(TypeError):
         algorithm_module(name).Settings(dpeth=3)
+
+
+def multi_pv_cases():
+    for game_id in GAME_MODULES:
+        declared = game_type(game_id)
+        for name in ALGORITHM_MODULES:
+            if "multi_pv" in algorithm_module(name).Settings.names() and name in fitting_algorithms(declared):
+                for index, start in enumerate([declared.initial_state, *declared.sample_states]):
+                    yield pytest.param(game_id, name, start, id=f"{game_id}-{name}-{index}")
+
+
+@pytest.mark.parametrize("game_id, name, start", list(multi_pv_cases()))
+def test_multi_pv_lists_up_to_three_best_legal_lines_in_time(game_id, name, start):
+    """multi_pv 3 on every game each algorithm that takes it fits: at most three lines (one at least), of
+    distinct legal root moves, the chosen move first, finite values, each line starting with its move,
+    on the python core, in time."""
+    game, state = engine.api.load(game_id, start)
+    if game.to_move(state) < 0:
+        return
+    legal = [game.move_to_json(m) for m in game.actions(state)]
+    try:
+        result = engine.api.search(game_id, start, {"name": name, "multi_pv": 3}, time_limit_ms=TIME_LIMIT_MS)
+    except AlgorithmMismatch as mismatch:
+        assert list(mismatch.errors) == ["algorithm.name"]  # this instance is narrower than its type
+        return
+    lines = result.lines
+    assert 1 <= len(lines) <= min(3, len(legal))
+    assert lines[0].move == result.move and len({line.move for line in lines}) == len(lines)
+    assert all(line.move in legal and line.pv[0] == line.move and math.isfinite(line.value) for line in lines)
+    assert all(line.bound in ("exact", "estimate") for line in lines)
+    assert all(line.plies_to_end is None or line.outcome is not None for line in lines)
+    assert result.stats.core == "python" and result.stats.time_ms <= TIME_LIMIT_MS + SLACK_MS
