@@ -337,21 +337,18 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
         raise EngineError("moves", "moves lists at least one move to apply")
     several = moves_json is not None
     previous, move = state, None
-    for previous, _, move, state, state_json in replayed(game, state, state_json,
-                                                         [move_json] if moves_json is None else moves_json,
-                                                         several):
-        pass
+    for previous, move, state in replayed(game, state, [move_json] if moves_json is None else moves_json, several):
+        state_json = game.child_to_json(state_json, move, state)
     answer = {"state": state_json, **describe_state(game, state)}
     if game.notation is not None:
         answer[f"played_{game.notation}"] = game.move_notation(previous, move)
     return answer
 
 
-def replayed(game: Game, state: State, state_json: JSON, moves_json: list[JSON], several: bool = True):
-    """Play ``moves_json`` in order from ``state`` (sent as ``state_json``): for each, ``(state before,
-    its JSON, the move, state after, its JSON)``, each state's JSON in the form of the request's. A move
-    that is illegal, or comes after the end of the game, is an error naming ``moves[i]`` (``several``),
-    else ``move``."""
+def replayed(game: Game, state: State, moves_json: list[JSON], several: bool = True):
+    """Play ``moves_json`` in order from ``state``: for each, ``(state before, the move, state after)``. A
+    move that is illegal, or comes after the end of the game, is an error naming ``moves[i]``
+    (``several``), else ``move``."""
     for i, written in enumerate(moves_json):
         field = f"moves[{i}]" if several else "move"
         try:
@@ -364,9 +361,8 @@ def replayed(game: Game, state: State, state_json: JSON, moves_json: list[JSON],
                 exc.errors = {renamed(name, field): messages for name, messages in exc.errors.items()}
             raise
         child = game.result(state, move)
-        child_json = game.child_to_json(state_json, move, child)
-        yield state, state_json, move, child, child_json
-        state, state_json = child, child_json
+        yield state, move, child
+        state = child
 
 
 def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: dict[str, Any],
@@ -381,7 +377,7 @@ def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: di
     require_fit(module, game_id)
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options, in_algorithm),
                                     set(in_algorithm) - set(options or ()))
-    return Review(game_id, game, state, state_json, moves_json, search, time_limit_ms)
+    return Review(game_id, game, state, moves_json, search, time_limit_ms)
 
 
 def renamed(name: str, field: str) -> str:

@@ -122,11 +122,10 @@ class Side:
 
 @dataclass
 class Position:
-    """One state of the game played: ``mover`` (a player's index, or negative at a chance node), the move
-    played from it (None for the last), in JSON and in the game's notation."""
+    """One state of the game played: ``mover`` (a player's index, or negative at a chance node or at the
+    end), the move played from it (None for the last), in JSON and in the game's notation."""
 
     state: State
-    state_json: JSON
     mover: int
     move: Any = None
     move_json: JSON = None
@@ -150,39 +149,37 @@ def from_pgn(pgn: str) -> tuple[JSON, list[str]]:
     return {"fen": game.board().fen(), "moves": []}, [move.uci() for move in game.mainline_moves()]
 
 
-def replay(game: Game, state: State, state_json: JSON, moves_json: list[JSON]) -> list[Position]:
+def replay(game: Game, state: State, moves_json: list[JSON]) -> list[Position]:
     """Every position of the game played: the start, then one after each move (errors name ``moves[i]``)."""
     from engine.api import replayed
     positions = []
-    for before, before_json, move, _, _ in replayed(game, state, state_json, moves_json):
-        positions.append(Position(before, before_json, game.to_move(before), move, game.move_to_json(move),
+    for before, move, state in replayed(game, state, moves_json):
+        positions.append(Position(before, game.to_move(before), move, game.move_to_json(move),
                                   game.move_notation(before, move)))
-    last = positions[-1] if positions else None
-    if last is None:
-        return [Position(state, state_json, game.to_move(state))]
-    child = game.result(last.state, last.move)
-    child_json = game.child_to_json(last.state_json, last.move, child)
-    return positions + [Position(child, child_json, -1 if game.is_terminal(child) else game.to_move(child))]
+    return positions + [Position(state, -1 if game.is_terminal(state) else game.to_move(state))]
 
 
-# Runs a search: (state JSON, time limit in ms) -> its result (moves in JSON form).
+# Runs a search: (state JSON, time limit in ms) -> its result (moves in JSON form). The state is sent in the
+# game's own form (Game.state_to_json: chess, the FEN where its history starts and the moves since), not
+# the whole game's: a long game's positions load as fast as a short one's.
 Searcher = Callable[[JSON, float], SearchResult]
 
 
 class Review:
-    """The review of ``moves_json`` played from ``state_json``: :meth:`plies` judges each decision in
+    """The review of ``moves_json`` played from ``state``: :meth:`plies` judges each decision in
     turn (searches run by ``search`` within ``time_limit_ms`` for the whole review), :meth:`summary`
     sums them up per side. Errors in the moves are raised by the constructor, before any search."""
 
-    def __init__(self, game_id: str, game: Game, state: State, state_json: JSON, moves_json: list[JSON],
-                 search: Searcher, time_limit_ms: float):
+    def __init__(self, game_id: str, game: Game, state: State, moves_json: list[JSON], search: Searcher,
+                 time_limit_ms: float):
         self.game, self.judge, self.search = game, judge_for(game_id), search
         self.value_scale = game_type(game_id).value_scale
         self.outcomes = game_type(game_id).outcomes
-        self.positions = replay(game, state, state_json, moves_json)
+        self.positions = replay(game, state, moves_json)
         self.decisions = [i for i, p in enumerate(self.positions[:-1]) if p.mover >= 0]
         self.end = time.perf_counter() + time_limit_ms / 1000.0
         self.results: dict[int, SearchResult] = {}
+        self.complete = True  # every decision judged (False once the time ran out first)
         self.judged: list[dict] = []
 
     def searches_left(self) -> int:
@@ -197,7 +194,7 @@ class Review:
     def searched(self, index: int) -> SearchResult:
         """The search of position ``index`` (a decision), run once."""
         if index not in self.results:
-            self.results[index] = self.search(self.positions[index].state_json, self.share_ms())
+            self.results[index] = self.search(self.game.state_to_json(self.positions[index].state), self.share_ms())
         return self.results[index]
 
     def side(self, value: float, outcome: str | None) -> Side:
@@ -215,7 +212,7 @@ class Review:
             return self.side(values[player], None)
         return self.side(-value, FLIPPED[outcome])  # two players, zero-sum
 
-    def state_value(self, state: State, state_json: JSON, player: int, index: int | None, parts: int = 1) -> Side:
+    def state_value(self, state: State, player: int, index: int | None, parts: int = 1) -> Side:
         """The value of a state after a move, from ``player``'s side: a finished game's utility, a
         decision's search (``index``: a position of the game played, searched once), a chance node's
         expectation over its outcomes."""
@@ -229,14 +226,14 @@ class Review:
                 outcome = scale.WIN if mine > rest else scale.LOSS if mine < rest else scale.DRAW
             return self.side(game.value_to_json(mine), outcome)
         if game.to_move(state) >= 0:
-            result = self.searched(index) if index is not None else self.search(state_json, self.share_ms(parts))
+            result = (self.searched(index) if index is not None
+                      else self.search(game.state_to_json(state), self.share_ms(parts)))
             return self.seen_by(result, player)
         outcomes = game.chance_outcomes(state)
         value = 0.0
         for outcome, probability in outcomes:
             child = game.result(state, outcome)
-            value += probability * self.state_value(child, game.child_to_json(state_json, outcome, child), player,
-                                                    None, parts * len(outcomes)).value
+            value += probability * self.state_value(child, player, None, parts * len(outcomes)).value
         return self.side(value, None)
 
     def played(self, index: int, result: SearchResult, before: Side) -> Side:
@@ -249,11 +246,16 @@ class Review:
                 return self.seen_by(result, position.mover, mv.value, mv.values)
         after = self.positions[index + 1]
         child_index = index + 1 if after.mover >= 0 else None
-        return self.state_value(after.state, after.state_json, position.mover, child_index)
+        return self.state_value(after.state, position.mover, child_index)
 
     def plies(self) -> Iterator[dict]:
-        """Each decision's judgement, in the order played."""
+        """Each decision's judgement, in the order played, until the review's time runs out: the decisions
+        left then are not judged (:attr:`complete` False), so that the review ends by its time limit (and at
+        most one search's overhead past it)."""
         for index in self.decisions:
+            if time.perf_counter() >= self.end:
+                self.complete = False
+                return
             yield self.judge_ply(index)
 
     def judge_ply(self, index: int) -> dict:

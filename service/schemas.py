@@ -199,9 +199,10 @@ def checked_fields(schema_class) -> tuple:
     return tuple(out)
 
 
-# A review's bounds: the plies of one game, and the time of the whole review (spread over its searches).
+# A review's bounds: the plies of one game, and the time of the whole review (spread over its searches), at
+# most this many times a search's (MAX_TIME_LIMIT_MS).
 MAX_REVIEW_PLIES = 300
-MAX_REVIEW_TIME_LIMIT_MS = 120_000
+REVIEW_TIME_FACTOR = 12
 MAX_PGN_CHARS = 100_000
 # The positions of one batch.
 MAX_BATCH_SEARCHES = 32
@@ -218,7 +219,12 @@ class ReviewRequestSchema(StrictSchema):
     pgn = JSONString(validate=validate.Length(min=1, max=MAX_PGN_CHARS))
     algorithm = AlgorithmField(required=True)
     options = fields.Nested(GameOptionsSchema)
-    time_limit_ms = JSONInteger(validate=validate.Range(min=1, max=MAX_REVIEW_TIME_LIMIT_MS))
+    time_limit_ms = JSONInteger()  # bounded in __init__
+
+    def __init__(self, max_time_limit_ms: int, **kwargs):
+        """A review's time is at most ``REVIEW_TIME_FACTOR`` times a search's maximum (MAX_TIME_LIMIT_MS)."""
+        super().__init__(**kwargs)
+        self.fields["time_limit_ms"].validators = [validate.Range(min=1, max=REVIEW_TIME_FACTOR * max_time_limit_ms)]
 
     @validates_schema
     def the_game_played(self, data, **kwargs):

@@ -5,6 +5,7 @@ from pathlib import Path
 import yaml
 
 from service.config import Settings
+from service.schemas import REVIEW_TIME_FACTOR
 
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
@@ -21,11 +22,13 @@ def load_spec(path: Path = SPEC_PATH) -> dict:
 
 def served_spec(settings: Settings, path: Path = SPEC_PATH) -> dict:
     """The spec with ``SearchRequest.time_limit_ms`` showing the server's default and maximum (and the
-    chess eval's ``time_limit_ms`` the maximum)."""
+    chess eval's ``time_limit_ms`` the maximum, a review's ``time_limit_ms`` its maximum)."""
     spec = load_spec(path)
     time_limit = spec["components"]["schemas"]["SearchRequest"]["properties"]["time_limit_ms"]
     time_limit["default"] = settings.default_time_limit_ms
     time_limit["maximum"] = settings.max_time_limit_ms
+    review = spec["components"]["schemas"]["ReviewRequest"]["properties"]["time_limit_ms"]
+    review["maximum"] = REVIEW_TIME_FACTOR * settings.max_time_limit_ms
     for parameter in spec["paths"]["/v1/games/chess/eval"]["get"]["parameters"]:
         if parameter["name"] == "time_limit_ms":
             parameter["schema"]["maximum"] = settings.max_time_limit_ms

@@ -8,9 +8,11 @@
 Every answer is the JSON object the server sent, typed (tactician.types); every error is raised as a
 ``tactician.ProblemError`` carrying the problem+json body."""
 from tactician.client import Client, Event, ProblemError
-from tactician.types import (AppliedPosition, Game, GameList, Line, MoveValue, PlayerInfo, Position, Problem,
-                             SearchInfo, SearchResponse, Stats)
+from tactician.types import (AppliedPosition, BatchResponse, Game, GameList, Line, ManyStats, MoveValue, PlayerInfo,
+                             Position, Problem, ReviewJudge, ReviewPly, ReviewResponse, ReviewSide, SearchInfo,
+                             SearchResponse, Stats)
 
-__all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "Game", "GameList", "Line", "MoveValue", "PlayerInfo",
-           "Position", "Problem", "SearchInfo", "SearchResponse", "Stats"]
+__all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "BatchResponse", "Game", "GameList", "Line",
+           "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly", "ReviewResponse",
+           "ReviewSide", "SearchInfo", "SearchResponse", "Stats"]
 __version__ = "0.1.0"

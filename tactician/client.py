@@ -5,10 +5,13 @@ from typing import Any, Iterator, Mapping
 
 import requests
 
-from tactician.types import AppliedPosition, Game, Move, Position, Problem, SearchInfo, SearchResponse, State
+from tactician.types import (AppliedPosition, BatchResponse, Game, Move, Position, Problem, ReviewResponse,
+                             SearchInfo, SearchResponse, State)
 
 DEFAULT_TIMEOUT = 30.0
 SEARCH_MARGIN_S = 10.0  # beyond a search's own time limit, for the network and a busy server's wait
+DEFAULT_SEARCH_MS = 10_000  # a batch's search without a time limit: at most the server's MAX_TIME_LIMIT_MS default
+REVIEW_MAX_MS = 120_000     # a review's longest time limit
 
 
 class ProblemError(Exception):
@@ -84,9 +87,37 @@ class Client:
         ``error`` event is raised as a ProblemError. Closing the generator early closes the connection,
         which stops the search."""
         body = search_body(game, state, algorithm, time_limit_ms, trace, options)
-        response = self.session.post(self.base_url + "/v1/search/stream", json=body, stream=True,
+        return self._events("/v1/search/stream", body, self._search_timeout(time_limit_ms))
+
+    def search_batch(self, searches: list[Mapping[str, Any]]) -> BatchResponse:
+        """``POST /v1/search/batch``: ``searches`` are ``/v1/search`` bodies (:func:`search_body` makes
+        one); the answers come in the same order."""
+        limit_ms = sum(search.get("time_limit_ms") or DEFAULT_SEARCH_MS for search in searches)
+        return self._json("POST", "/v1/search/batch", {"searches": [dict(s) for s in searches]},
+                          timeout=self._search_timeout(limit_ms))
+
+    def review(self, game: str, algorithm: str | Mapping[str, Any], state: State | None = None,
+               moves: list[Move] | None = None, pgn: str | None = None, time_limit_ms: int | None = None,
+               options: Mapping[str, Any] | None = None) -> ReviewResponse:
+        """``POST /v1/review``: the game played (``state`` and ``moves``, or for chess ``pgn``), each
+        decision judged by searches of ``algorithm`` within ``time_limit_ms`` for the whole review."""
+        body = review_body(game, algorithm, state, moves, pgn, time_limit_ms, options)
+        return self._json("POST", "/v1/review", body, timeout=self._search_timeout(body.get("time_limit_ms")
+                                                                                   or REVIEW_MAX_MS))
+
+    def review_stream(self, game: str, algorithm: str | Mapping[str, Any], state: State | None = None,
+                      moves: list[Move] | None = None, pgn: str | None = None, time_limit_ms: int | None = None,
+                      options: Mapping[str, Any] | None = None) -> Iterator[Event]:
+        """``POST /v1/review/stream``: yields a ``ply`` event per decision judged, then the ``result``; an
+        ``error`` event is raised as a ProblemError."""
+        body = review_body(game, algorithm, state, moves, pgn, time_limit_ms, options)
+        return self._events("/v1/review/stream", body, self._search_timeout(time_limit_ms or REVIEW_MAX_MS))
+
+    def _events(self, path: str, body: Any, timeout: float) -> Iterator[Event]:
+        """The server-sent events of ``POST path``; an ``error`` event raised as a ProblemError."""
+        response = self.session.post(self.base_url + path, json=body, stream=True,
                                      headers={**self.headers, "Accept": "text/event-stream, application/problem+json"},
-                                     timeout=self._search_timeout(time_limit_ms))
+                                     timeout=timeout)
         try:
             if not response.ok:
                 response.content  # read the whole problem
@@ -154,6 +185,18 @@ def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], tim
         body["time_limit_ms"] = time_limit_ms
     if trace:
         body["trace"] = True
+    return body
+
+
+def review_body(game: str, algorithm: str | Mapping[str, Any], state: State | None, moves: list[Move] | None,
+                pgn: str | None, time_limit_ms: int | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game,
+                            "algorithm": {"name": algorithm} if isinstance(algorithm, str) else dict(algorithm)}
+    for key, value in (("state", state), ("moves", moves), ("pgn", pgn), ("time_limit_ms", time_limit_ms)):
+        if value is not None:
+            body[key] = value
+    if options is not None:
+        body["options"] = dict(options)
     return body
 
 

@@ -151,3 +151,65 @@ class Problem(TypedDict):
     status: int
     detail: str
     errors: NotRequired[dict[str, list[str]]]
+
+
+class ManyStats(TypedDict):
+    """The totals of a request's searches (a review, a batch)."""
+    searches: int
+    nodes: int
+    timed_out: bool
+    time_ms: float
+
+
+# A decision judged by POST /v1/review (functional form: ``class`` is a keyword).
+ReviewPly = TypedDict("ReviewPly", {
+    "ply": int,
+    "player": str,
+    "move": Move,
+    "value_before": float,
+    "value_after": float,
+    "outcome_before": Literal["win", "loss", "draw"] | None,
+    "outcome_after": Literal["win", "loss", "draw"] | None,
+    "win_probability_before": float | None,
+    "win_probability_after": float | None,
+    "best_move": Move,
+    "pv": list[Move],
+    "loss": float,
+    "drop": float,
+    "class": Literal["best", "good", "inaccuracy", "mistake", "blunder"],
+    "accuracy": float,
+    "san": NotRequired[str],
+    "best_san": NotRequired[str],
+    "pv_san": NotRequired[list[str]],
+})
+
+
+class ReviewSide(TypedDict):
+    moves: int
+    accuracy: float
+    classes: dict[str, int]
+
+
+class ReviewJudge(TypedDict):
+    measure: Literal["win_probability", "value", "relative_value"]
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    source: str
+
+
+class ReviewResponse(TypedDict):
+    game: str
+    players: list[str]
+    complete: bool                               # every decision judged before the time ran out
+    plies: list[ReviewPly]
+    summary: dict[str, ReviewSide]               # per player id
+    judge: ReviewJudge
+    stats: ManyStats
+    options: dict[str, Any]
+    algorithm: dict[str, Any]
+
+
+class BatchResponse(TypedDict):
+    results: list[SearchResponse]
+    stats: ManyStats

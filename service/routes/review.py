@@ -11,7 +11,7 @@ problem+json object.
 """
 import time
 
-from flask import Blueprint, Response, jsonify, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, stream_with_context
 
 import engine.api
 from engine.errors import EngineError
@@ -22,27 +22,30 @@ from service.errors import engine_problem
 from service.request_log import note_search
 from service.routes.search import admitted, effective_algorithm
 from service.routes.stream import ERROR, HEADERS, RESULT, event
-from service.schemas import MAX_REVIEW_PLIES, MAX_REVIEW_TIME_LIMIT_MS, ReviewRequestSchema
+from service.schemas import MAX_REVIEW_PLIES, REVIEW_TIME_FACTOR, ReviewRequestSchema
 from service.turns import Turns
 
 blueprint = Blueprint("review", __name__)
 
-# A review's default time: this much a move, at most MAX_REVIEW_TIME_LIMIT_MS.
+# A review's default time: this much a move, at most its maximum (REVIEW_TIME_FACTOR x MAX_TIME_LIMIT_MS).
 DEFAULT_REVIEW_MS_PER_PLY = 100
 PLY = "ply"
 
 
 def review_request() -> dict:
     """The review's arguments, its body checked (a PGN read into a start and moves) and admitted."""
+    max_time_limit_ms = current_app.config["SETTINGS"].max_time_limit_ms
+    max_ms = REVIEW_TIME_FACTOR * max_time_limit_ms
+
     def read() -> dict:
-        body = ReviewRequestSchema().load(json_body())
+        body = ReviewRequestSchema(max_time_limit_ms).load(json_body())
         state, moves = (from_pgn(body["pgn"]) if "pgn" in body else (body["state"], body["moves"]))
         if len(moves) > MAX_REVIEW_PLIES:
             raise EngineError("pgn", f"has {len(moves)} plies; a review takes at most {MAX_REVIEW_PLIES}")
         if not moves:
             raise EngineError("pgn", "has no moves to review")
-        time_limit_ms = body.get("time_limit_ms", min(MAX_REVIEW_TIME_LIMIT_MS, DEFAULT_REVIEW_MS_PER_PLY * len(moves)))
-        return {"game_id": body["game"], "state_json": state, "moves": moves,
+        time_limit_ms = body.get("time_limit_ms", min(max_ms, DEFAULT_REVIEW_MS_PER_PLY * len(moves)))
+        return {"game_id": body["game"], "state_json": state, "moves": moves, "pgn": "pgn" in body,
                 "algorithm": effective_algorithm(body["algorithm"]), "options": body.get("options"),
                 "time_limit_ms": time_limit_ms, "trace": False}
     return admitted(read)
@@ -56,15 +59,23 @@ def start(request: dict):
 
     def search(state_json, time_limit_ms):
         return turns.run({**search_of, "state_json": state_json, "time_limit_ms": time_limit_ms})
-    review = engine.api.review(request["game_id"], request["state_json"], request["moves"], request["algorithm"],
-                               search, request["time_limit_ms"], request["limits"], request["options"])
+    try:
+        review = engine.api.review(request["game_id"], request["state_json"], request["moves"],
+                                   request["algorithm"], search, request["time_limit_ms"], request["limits"],
+                                   request["options"])
+    except EngineError as exc:
+        if request["pgn"]:  # the start and the moves came from the PGN: the client sent no other field
+            exc.errors = {("pgn" if field.split(".")[0].split("[")[0] in ("state", "moves") else field): messages
+                          for field, messages in exc.errors.items()}
+        raise
     return review, turns
 
 
 def body(request: dict, review, turns: Turns, plies: list, since: float) -> dict:
-    """The answer: every decision judged, the summary per side, how they were judged, and the searches'
-    totals."""
-    return {"game": request["game_id"], "players": list(review.game.players), "plies": plies,
+    """The answer: every decision judged (``complete``; else those judged before the time ran out), the
+    summary per side, how they were judged, and the searches' totals."""
+    return {"game": request["game_id"], "players": list(review.game.players), "complete": review.complete,
+            "plies": plies,
             "summary": review.summary(), "judge": review.judge.to_json(),
             "stats": {"searches": turns.searches, "nodes": turns.nodes, "timed_out": turns.timed_out,
                       "time_ms": round((time.perf_counter() - since) * 1000.0, 3)},

@@ -10,8 +10,11 @@ from service.spec import load_spec
 
 SCHEMAS = load_spec()["components"]["schemas"]
 PAIRS = {"SearchResponse": types.SearchResponse, "MoveValue": types.MoveValue, "Stats": types.Stats,
-         "SearchInfo": types.SearchInfo, "Line": types.Line, "Position": types.Position, "AppliedPosition": types.AppliedPosition,
-         "Game": types.Game, "PlayerInfo": types.PlayerInfo, "GameList": types.GameList, "Problem": types.Problem}
+         "SearchInfo": types.SearchInfo, "Line": types.Line, "Position": types.Position,
+         "AppliedPosition": types.AppliedPosition, "Game": types.Game, "PlayerInfo": types.PlayerInfo,
+         "GameList": types.GameList, "Problem": types.Problem, "ReviewResponse": types.ReviewResponse,
+         "ReviewPly": types.ReviewPly, "ReviewSide": types.ReviewSide, "ReviewJudge": types.ReviewJudge,
+         "ManyStats": types.ManyStats, "BatchResponse": types.BatchResponse}
 
 
 def fields(schema: dict) -> tuple:

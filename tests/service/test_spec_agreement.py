@@ -27,7 +27,7 @@ MIRRORS = {
     "ApplyRequest": ApplyRequestSchema(),
     "ChanceOutcome": ChanceOutcomeSchema(),
     "GameOptions": GameOptionsSchema(),
-    "ReviewRequest": ReviewRequestSchema(),
+    "ReviewRequest": ReviewRequestSchema(SETTINGS.max_time_limit_ms),
     "BatchRequest": BatchRequestSchema(SETTINGS.max_time_limit_ms),
 }
 # Each algorithm's own schema of ``algorithm``: its fields are some of the spec's Algorithm properties.

@@ -4,12 +4,13 @@ A response example corresponds to a request: the operation's request example of 
 routes, the key is also the game in the path), `GET /v1/games/{key}` for one game, or its own
 `x-request: {method, path, body?}` (the errors, which no request example may be: those must pass the
 schemas). Compared as README's examples are (tests/service/test_readme_examples.py): the status; a search's
-stable fields; any other answer field for field; `GET /v1/games`'s abridged list game by game."""
+stable fields (a batch's, search by search); a review's answer but its ``stats``; any other answer field for
+field; `GET /v1/games`'s abridged list game by game."""
 import pytest
 from openapi_schema_validator import OAS31Validator
 
 from tests.service.support import ValidatingClient, make_app
-from tests.service.readme_examples import parse_events, same, stable
+from tests.service.readme_examples import parse_events, same, stable, without_stats
 from service.spec import load_spec
 
 SPEC = load_spec()
@@ -97,10 +98,6 @@ def test_the_server_answers_as_the_example_shows(client, where, path, method, st
         assert same(without_stats(actual), without_stats(expected)), response.get_data(as_text=True)
     else:
         assert same(actual, expected), response.get_data(as_text=True)
-
-
-def without_stats(body: dict) -> dict:
-    return {key: value for key, value in body.items() if key != "stats"}
 
 
 def stream_examples():
