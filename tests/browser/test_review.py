@@ -143,6 +143,21 @@ def test_review_a_pasted_pgn_plays_it_out_and_marks_the_blunder(page):
     assert page.get_by_test_id("review-line").text_content().strip()  # the better line, in SAN
 
 
+def test_a_review_cut_short_by_its_time_says_so(page):
+    choose(page, "chess", "both (hot seat)", "alphabeta", 1000)
+    wait_for_human(page, "white", ply=1)
+    # The review's time, 1 ms for the whole game: the server judges the plies it can, then stops.
+    page.route("**/v1/review/stream", lambda route: route.continue_(
+        post_data=json.dumps({**json.loads(route.request.post_data), "time_limit_ms": 1})))
+    page.click("#review-paste summary")
+    page.fill("#review-text", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
+    page.click("#review-pasted")
+    wait_for_review(page)
+    assert "The time ran out before the end" in page.get_by_test_id("review-status").text_content()
+    judged = page.locator("#review-graph circle.point").count()
+    assert judged < 7 and page.locator("#move-list li[data-class]").count() == judged
+
+
 def test_review_a_pasted_move_list_names_an_illegal_move(page):
     choose(page, "connect4", "both (hot seat)", "alphabeta", 1000)
     page.fill("#depth", "4")

@@ -148,8 +148,10 @@ export class Review {
       this.result = result;
       for (const ply of result.plies) this.plies.set(ply.ply, ply);
       this.length = Math.max(this.length, this.entries.length - 1);
-      this.setStatus(`Review done: ${result.plies.length} moves judged. The graph's marked points and the moves `
-                     + "listed go to their positions.");
+      // A review ends by its time limit: the moves it had no time for are not judged (`complete` false).
+      const partial = result.complete === false ? " The time ran out before the end: the later moves are not judged." : "";
+      this.setStatus(`Review done: ${result.plies.length} moves judged.${partial} The graph's marked points and `
+                     + "the moves listed go to their positions.");
       this.panel.show();
     } catch (error) {
       if (error.name === "AbortError" || this.running !== controller) return;
