@@ -89,6 +89,17 @@ def test_review_a_game_played_marks_its_blunders_graphs_it_and_shows_the_better_
     detail = page.get_by_test_id("review-ply")
     assert detail.get_attribute("data-class") == "blunder" and "O played 1" in detail.text_content()
     assert page.get_by_test_id("review-best").text_content() == "0"  # the corner holds the draw
+    assert page.get_by_test_id("review-previous-mistake").is_disabled()  # none before O's
+    page.click("#review-next-mistake")  # to X's blunder, the last move
+    wait_for_human(page, "O", ply=6)
+    assert detail.get_attribute("data-class") == "blunder" and "X played 2" in detail.text_content()
+    assert page.get_by_test_id("review-forward").is_disabled() and page.get_by_test_id("review-next-mistake").is_disabled()
+    page.click("#review-back")  # O's 8, the best
+    wait_for_human(page, "X", ply=5)
+    assert detail.get_attribute("data-class") == "best" and "O played 8" in detail.text_content()
+    page.click("#review-previous-mistake")
+    wait_for_human(page, "X", ply=3)
+    assert "O played 1" in detail.text_content()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "review_at_a_blunder.png"), full_page=True)
     page.click("#review-try")  # the position before it, the better move marked
@@ -175,9 +186,9 @@ def test_review_a_pasted_move_list_names_an_illegal_move(page):
 
 
 @pytest.mark.parametrize("game", list(GAME_MODULES))
-def test_every_game_of_the_playground_can_be_reviewed(page, game):
+def test_every_game_of_the_playground_can_be_reviewed_and_its_best_moves_listed(page, game):
     """A few moves of AI against AI, then the review: a point on the graph for every decision (chance
-    moves are not judged), and the move list marked."""
+    moves are not judged), and the move list marked; then the best moves of a position of the game."""
     choose(page, game, "nobody (AI against AI)", "auto", 100)
     page.fill("#ai-delay", "0")
     page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 4"
@@ -191,3 +202,9 @@ def test_every_game_of_the_playground_can_be_reviewed(page, game):
     decisions = [entry for before, entry in zip(line, line[1:]) if before["info"]["to_move"] != "chance"]
     assert page.locator("#review-graph circle.point").count() == len(decisions) > 0
     assert page.locator("#move-list li[data-class]").count() == len(decisions)
+    ply = next(i for i, entry in enumerate(line) if i and entry["info"]["to_move"] != "chance"
+               and not entry["info"]["terminal"])
+    page.locator("#move-list .move-text").nth(ply - 1).click()
+    page.click("#best-moves")
+    page.wait_for_selector("#best-lines li")
+    assert page.locator("#best-lines li").count() == min(3, len(line[ply]["info"]["moves"]))

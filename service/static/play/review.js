@@ -4,7 +4,7 @@
 // played, or one pasted: a PGN (chess; the server reads it) or a move list from the start of the game shown.
 import { describeError, postJSON, streamEvents } from "./api.js";
 import { moveLabel } from "./notation.js";
-import { drawReviewGraph } from "./reviewgraph.js";
+import { MARKED, drawReviewGraph } from "./reviewgraph.js";
 import { formatNumber, html, moveText } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -50,6 +50,10 @@ export class Review {
     $("review").addEventListener("click", () => (this.running ? this.cancel() : this.reviewGame()));
     $("review-pasted").addEventListener("click", () => this.reviewPasted());
     $("review-try").addEventListener("click", () => this.tryBetter());
+    $("review-back").addEventListener("click", () => this.step(-1));
+    $("review-forward").addEventListener("click", () => this.step(1));
+    $("review-previous-mistake").addEventListener("click", () => this.stepToMistake(-1));
+    $("review-next-mistake").addEventListener("click", () => this.stepToMistake(1));
   }
 
   /** The review's class of move `ply` (1: the first) of `line`, when that move is the one reviewed. */
@@ -187,10 +191,40 @@ export class Review {
 
   /** The judgement of the last move of the position shown, if it was reviewed: {ply, before}. */
   current() {
+    const n = this.shownPly();
+    if (!n || !this.plies.has(n - 1)) return null;
+    return { ply: this.plies.get(n - 1), before: this.entries[n - 1] };
+  }
+
+  /** The number of moves played to the position shown, when it is on the line reviewed, else null. */
+  shownPly() {
     const { history, line } = this.panel;
     const n = history.length - 1;
-    if (n < 1 || !this.classOf(line, n)) return null;
-    return { ply: this.plies.get(n - 1), before: line[n - 1] };
+    return this.entries && line[n] === this.entries[n] ? n : null;
+  }
+
+  /** One move back (-1) or forward (1) along the game reviewed. */
+  step(direction) {
+    const n = this.shownPly();
+    if (n === null) return;
+    const next = n + direction;
+    if (next >= 0 && next < this.entries.length) this.panel.goTo(next);
+  }
+
+  /** The position after the previous (-1) or next (1) inaccuracy, mistake or blunder from the one shown. */
+  stepToMistake(direction) {
+    const target = this.mistakeFrom(direction);
+    if (target !== null) this.panel.goTo(target);
+  }
+
+  /** The number of moves to the position after the nearest marked move in `direction`, or null. */
+  mistakeFrom(direction) {
+    const n = this.shownPly();
+    if (n === null) return null;
+    for (let k = n + direction; k >= 1 && k < this.entries.length; k += direction) {
+      if (MARKED.has(this.plies.get(k - 1)?.class)) return k;
+    }
+    return null;
   }
 
   /** Show the better move of the last move shown: the position before it, that move marked. */
@@ -209,15 +243,19 @@ export class Review {
 
   /** The graph, the summary and the last move shown, for the position the panel shows. */
   draw() {
-    const { game, line, history } = this.panel;
+    const { game, line } = this.panel;
     const button = $("review");
     button.textContent = this.running ? "Stop the review" : "Review the game";
     button.disabled = !this.running && (line.length < 2 || Boolean(this.panel.search) || this.panel.pending);
     const plies = [...this.plies.values()].sort((a, b) => a.ply - b.ply);
     const label = (p) => p.san ?? (this.entries ? moveLabel(this.entries[p.ply].info, p.move) : moveText(p.move));
-    const shownHere = this.entries && line[history.length - 1] === this.entries[history.length - 1];
+    const shown = this.shownPly();
+    $("review-back").disabled = !shown;
+    $("review-forward").disabled = shown === null || shown + 1 >= this.entries.length;
+    $("review-previous-mistake").disabled = this.mistakeFrom(-1) === null;
+    $("review-next-mistake").disabled = this.mistakeFrom(1) === null;
     drawReviewGraph($("review-graph"), plies, game, {
-      length: this.length, shown: shownHere ? history.length - 1 : -1, label,
+      length: this.length, shown: shown ?? -1, label,
       onGo: (n) => { if (this.entries && this.panel.line[n] === this.entries[n]) this.panel.goTo(n); },
     });
     this.drawSummary();

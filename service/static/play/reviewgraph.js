@@ -6,7 +6,8 @@ import { flips } from "./evalbar.js";
 import { clickable, formatNumber, svg } from "./svg.js";
 
 const WIDTH = 400, HEIGHT = 130, PAD = 8;
-const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
+/** The classes marked (and worth going back to): the moves that gave something up. */
+export const MARKED = new Set(["inaccuracy", "mistake", "blunder"]);
 
 /** The ply's worth after the move, from the first player's point of view, on `scale`. */
 function worth(ply, game, scale) {
