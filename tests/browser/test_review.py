@@ -154,6 +154,28 @@ def test_review_a_pasted_pgn_plays_it_out_and_marks_the_blunder(page):
     assert page.get_by_test_id("review-line").text_content().strip()  # the better line, in SAN
 
 
+def test_a_reviewed_chess_game_fits_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/play")
+    page.wait_for_selector("body[data-ready=true]")
+    choose(page, "chess", "both (hot seat)", "alphabeta", 1000)
+    page.fill("#depth", "1")
+    page.click("#review-paste summary")
+    page.fill("#review-text", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
+    page.click("#review-pasted")
+    wait_for_review(page)
+    assert page.get_by_test_id("best-moves").is_disabled()  # mate: no move to rank
+    page.click("#review-back")
+    page.click("#best-moves")
+    page.wait_for_selector("#best-lines li")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    graph = page.locator("#review-graph svg").bounding_box()
+    context.close()
+    assert width <= 390, width
+    assert graph["x"] >= 0 and graph["x"] + graph["width"] <= 390, graph
+
+
 def test_a_review_cut_short_by_its_time_says_so(page):
     choose(page, "chess", "both (hot seat)", "alphabeta", 1000)
     wait_for_human(page, "white", ply=1)

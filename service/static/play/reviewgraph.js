@@ -49,6 +49,7 @@ export function drawReviewGraph(container, plies, game, { length, shown, label, 
     const marked = MARKED.has(p.class);
     const dot = svg("circle", { cx: x(p.ply + 1), cy: y(ys[i]), r: marked ? 5 : 2.5, class: `point ${p.class}`,
                                 "data-ply": String(p.ply + 1), "data-class": p.class });
+    dot.append(svg("title", {}, `${p.ply + 1}. ${label(p)}: ${p.class}`));
     if (marked) clickable(dot, `${label(p)}: ${p.class}; show the position after it`, () => onGo(p.ply + 1));
     chart.append(dot);
   });
