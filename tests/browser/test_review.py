@@ -116,6 +116,20 @@ def test_review_a_game_played_marks_its_blunders_graphs_it_and_shows_the_better_
     assert page.get_by_test_id("review-status").text_content() == ""
 
 
+def test_a_review_pauses_the_ai_against_ai(page):
+    """The AI's searches would take the review's turns (one search per client here): the AI waits."""
+    choose(page, "tictactoe", "nobody (AI against AI)", "alphabeta", 200)
+    page.fill("#ai-delay", "1500")
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 2")
+    page.wait_for_function("() => !document.querySelector('#review').disabled")  # between two moves
+    page.click("#review")
+    count = page.locator("#move-list li").count()
+    wait_for_review(page)
+    page.wait_for_timeout(2000)
+    assert page.locator("#move-list li").count() == count
+    assert page.locator("#play-error").is_hidden()
+
+
 def test_a_review_can_be_stopped(page):
     choose(page, "connect4", "both (hot seat)", "alphabeta", 1000)
     wait_for_human(page, "X", ply=1)

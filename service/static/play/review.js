@@ -124,6 +124,7 @@ export class Review {
       return this.panel.showError(`More settings must be a JSON object: ${error.message}`);
     }
     this.stop();
+    this.panel.stopThinking();  // the AI pauses (its searches would take the review's turns); "AI move now" goes on
     const controller = new AbortController();
     this.running = controller;
     this.entries = line;
