@@ -82,14 +82,15 @@ function parseEvent(block) {
 }
 
 /**
- * POST /v1/search/stream: calls onInfo(info) for every progress event and resolves with the final
- * result (the body /v1/search would answer). Aborting `signal` closes the connection, which stops the
- * search on the server.
+ * POST a request to a server-sent-events route of the API (/v1/search/stream, /v1/review/stream): calls
+ * onEvent(name, data) for every event before the `result` one and resolves with the result's data (the
+ * body the route's plain twin would answer); an `error` event rejects with its problem. Aborting `signal`
+ * closes the connection, which stops the work on the server.
  */
-export async function streamSearch(body, onInfo, signal) {
+export async function streamEvents(url, body, onEvent, signal) {
   let response;
   try {
-    response = await fetch("/v1/search/stream", {
+    response = await fetch(url, {
       method: "POST", signal, body: JSON.stringify(body),
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
     });
@@ -110,12 +111,18 @@ export async function streamSearch(body, onInfo, signal) {
       const parsed = parseEvent(buffer.slice(0, end));
       buffer = buffer.slice(end + 2);
       if (!parsed) continue;
-      if (parsed.event === "info") onInfo(parsed.data);
-      else if (parsed.event === "result") {
+      if (parsed.event === "result") {
         reader.cancel().catch(() => {});
         return parsed.data;
-      } else if (parsed.event === "error") throw new ApiError(parsed.data);
+      }
+      if (parsed.event === "error") throw new ApiError(parsed.data);
+      onEvent(parsed.event, parsed.data);
     }
   }
   throw new ApiError({ detail: "the stream ended without a result" });
+}
+
+/** POST /v1/search/stream: onInfo(info) for every progress event; resolves with the search's answer. */
+export function streamSearch(body, onInfo, signal) {
+  return streamEvents("/v1/search/stream", body, (name, data) => { if (name === "info") onInfo(data); }, signal);
 }

@@ -9,8 +9,7 @@ import { formatNumber, html } from "./svg.js";
  */
 export function evaluation(answer, game) {
   const [first] = game.players;
-  // zero_sum: two sides (Pacman and the ghosts too), so the other side's value is the first's negated.
-  const flip = answer.perspective !== first && game.zero_sum === true;
+  const flip = flips(answer.perspective, game);
   const view = answer.perspective === first || flip ? first : answer.perspective;
   const sign = flip ? -1 : 1;
   const p = answer.win_probability;
@@ -18,8 +17,16 @@ export function evaluation(answer, game) {
            share: p === null || p === undefined ? null : flip ? 1 - p : p };
 }
 
+/**
+ * Whether a value from `player`'s point of view reads negated from the first player's: zero_sum games have
+ * two sides (Pacman and the ghosts too), so the other side's value is the first's negated.
+ */
+export function flips(player, game) {
+  return player !== game.players[0] && game.zero_sum === true;
+}
+
 /** A score as players read it: "+1.35" pawns, "M3", "win in 5", "draw", or the value itself. */
-function scoreText(score, sign) {
+export function scoreText(score, sign = 1) {
   if (!score) return "–";
   if ("mate" in score) return score.mate === null ? (sign > 0 ? "mate" : "mated") : `${score.mate * sign < 0 ? "-" : ""}M${Math.abs(score.mate)}`;
   if ("win_in" in score || "loss_in" in score) {

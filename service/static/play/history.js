@@ -1,7 +1,8 @@
 // The moves played, as players write them: in pairs with move numbers ("1. e4 Nf6") where two players
 // alternate, else one line a ply that names who moved (chance, and the ghosts, move too). Every move is a
 // button that goes to the position after it; the moves after the position shown stay listed, greyed,
-// until another move is played there. And the game as FEN and PGN, where the rules give a FEN (chess).
+// until another move is played there; a review's judgements mark the moves ("??" a blunder). And the game as
+// FEN and PGN, where the rules give a FEN (chess).
 import { moveLabels } from "./notation.js";
 import { html, moveText } from "./svg.js";
 
@@ -21,11 +22,15 @@ function alternates(line, players) {
                                        && (i === 0 || line[i].info.to_move !== line[i - 1].info.to_move));
 }
 
+// The signs players annotate moves with, for the review's classes that are worth a sign.
+const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
 /**
  * Fill the <ol> `list` with the moves of `line`, of which the first `shown` positions are the game as it
- * stands (the later ones greyed); `onGo(ply)` goes to the position after ply `ply` (1 = the first move).
+ * stands (the later ones greyed); `onGo(ply)` goes to the position after ply `ply` (1 = the first move);
+ * `classOf(ply)` is the review's class of that move, if it was reviewed.
  */
-export function drawMoveList(list, line, shown, players, onGo) {
+export function drawMoveList(list, line, shown, players, onGo, classOf = () => undefined) {
   const texts = playedTexts(line);
   const paired = alternates(line, players);
   list.classList.toggle("paired", paired);
@@ -43,7 +48,14 @@ export function drawMoveList(list, line, shown, players, onGo) {
     } else {
       item.append(html("span", { class: "mover" }, mover === "chance" ? "chance" : mover));
     }
+    const judged = classOf(i + 1);
     const button = html("button", { class: "move-text", type: "button" }, text);
+    if (judged) {
+      item.dataset.class = judged;
+      button.setAttribute("aria-label", `${text}: ${judged}`);
+      button.title = judged;
+      if (SIGNS[judged]) button.append(html("span", { class: "judgement", "aria-hidden": "true" }, SIGNS[judged]));
+    }
     button.addEventListener("click", () => onGo(i + 1));
     item.append(button);
     if (i + 1 === shown - 1) item.classList.add("current");

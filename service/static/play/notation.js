@@ -23,6 +23,12 @@ export function moveLabels(info) {
   return info.moves.map((m, i) => (notation ? info[notation][i] : outcomeText(m)));
 }
 
+/** `move` as the legal moves of the position `info` write it (a move not among them: as text). */
+export function moveLabel(info, move) {
+  const index = info.moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(move));
+  return index >= 0 ? moveLabels(info)[index] : moveText(move);
+}
+
 /** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
 function outcomeText(move) {
   if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {

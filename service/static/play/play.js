@@ -1,13 +1,16 @@
 // The "Play" panel: any game of GET /v1/games against the AI. The page keeps the states played (for
 // undo, the move list and going back) and asks the API for everything else: the legal moves, the result
-// of a move, the AI's search (streamed, so its iterations show while it thinks), a hint.
+// of a move, the AI's search (streamed, so its iterations show while it thinks), a hint, the best moves
+// (multi-PV), and the review of the game (review.js).
 import { describeError, postJSON, streamSearch } from "./api.js";
+import { drawBestLines, multiPvAlgorithm } from "./bestmoves.js";
 import { showExport, wireExport } from "./export.js";
 import { drawMoveList } from "./history.js";
 import { playersOf } from "./maze.js";
-import { LineWriter, moveLabels } from "./notation.js";
+import { LineWriter, moveLabel, moveLabels } from "./notation.js";
 import { readSettings, restore, save } from "./persist.js";
 import { drawOutcome, resultText } from "./outcome.js";
+import { Review } from "./review.js";
 import { levelName, searchAlgorithm } from "./settings.js";
 import { clearThinking, showInfo, showInfoLine, showResult } from "./thinking.js";
 import { drawPosition } from "./view.js";
@@ -41,6 +44,7 @@ export class PlayPanel {
     this.generation = 0;    // bumped on every new position, so that late answers are ignored
     this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
     this.hint = null;       // {position, move} of the last hint asked for
+    this.best = null;       // {position, answer} of the last best moves asked for
     this.perspective = new Map();  // game id -> the fixed player whose view a search's values take, if not the mover's
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
@@ -54,11 +58,13 @@ export class PlayPanel {
     $("undo").addEventListener("click", () => this.undo());
     $("ai-move").addEventListener("click", () => this.aiMove());
     $("hint").addEventListener("click", () => this.askHint());
+    $("best-moves").addEventListener("click", () => this.findBestMoves());
     $("stop").addEventListener("click", () => this.stopThinking());
     $("load-state").addEventListener("click", () => this.loadPasted());
     $("state-text").addEventListener("input", () => { this.editing = true; });
     $("extra").addEventListener("change", () => this.refresh());
     wireExport();
+    this.review = new Review(this);
     document.addEventListener("keydown", (event) => this.key(event));
     this.open(restore());
   }
@@ -161,6 +167,19 @@ export class PlayPanel {
     this.show();
   }
 
+  /** Show `line` (positions {state, info, move}, the start first: a game pasted) at its end. */
+  showLine(line) {
+    this.stopThinking();
+    this.line = line;
+    this.goTo(line.length - 1);
+  }
+
+  /** Mark `move` on the board of the position shown, as a hint is. */
+  markHint(move) {
+    this.hint = { position: this.position, move };
+    this.show();
+  }
+
   /**
    * A pasted state: JSON, or the bare text of the one string field of the game's initial state other than
    * `to_move` (a chess FEN), which the page puts in that field.
@@ -211,6 +230,7 @@ export class PlayPanel {
   /** Start from `state` (checked by the API, which also says who moves and what is legal). */
   async setPosition(history, state, move = undefined) {
     this.stopThinking();
+    if (!history.length) this.review.clear();  // a new game: the review was of another
     const generation = ++this.generation;
     this.clearError();
     const editing = this.editing;
@@ -405,29 +425,58 @@ export class PlayPanel {
   async askHint() {
     const position = this.position;
     if (!this.humanTurn()) return;
-    const generation = this.generation;
+    const result = await this.consult(this.searchBody(position, { name: "auto" }),
+                                      `Looking for a good move for ${position.info.to_move}…`);
+    if (!result) return;
+    this.hint = { position, move: result.move };
+    showResult(result, this.game);
+    this.show();
+    this.setStatus(`Hint for ${position.info.to_move}: ${moveLabel(position.info, result.move)}.`);
+  }
+
+  /**
+   * The best moves of the position shown, as many as asked (a multi-PV search: `algorithm.multi_pv`), with
+   * the algorithm chosen when it ranks several moves exactly, else the game's first that does. Nothing is
+   * played; a line's move can be marked on the board.
+   */
+  async findBestMoves() {
+    const position = this.position;
+    if (!position || position.info.terminal || position.info.to_move === "chance" || this.search || this.pending) return;
+    const name = multiPvAlgorithm($("algorithm").value, this.game);
+    const count = Math.min(32, Math.max(2, Math.round(Number($("best-count").value)) || 3));
+    const algorithm = { name, multi_pv: count };
+    if ($("depth").value.trim()) algorithm.depth = Number($("depth").value);
+    const result = await this.consult(this.searchBody(position, algorithm),
+                                      `Looking for the ${count} best moves for ${position.info.to_move} (${name})…`);
+    if (!result) return;
+    this.best = { position, answer: result };
+    this.show();
+    this.setStatus(`The ${(result.lines || []).length} best moves for ${result.perspective}, best first.`);
+  }
+
+  /**
+   * A search of the position shown that plays nothing (a hint, the best moves), which Stop thinking or a
+   * move elsewhere cancels: its answer, or null when it was cancelled or failed (the error shown).
+   */
+  async consult(body, status) {
     const controller = new AbortController();
     this.search = controller;
     this.show();
     $("stop").disabled = false;
-    this.setStatus(`Looking for a good move for ${position.info.to_move}…`);
-    const body = this.searchBody(position, { name: "auto" });
+    this.setStatus(status);
     try {
       const result = await postJSON("/v1/search", body, controller.signal);
-      if (generation !== this.generation || this.search !== controller) return;
+      if (this.search !== controller) return null;
       this.search = null;
       $("stop").disabled = true;
-      this.hint = { position, move: result.move };
-      showResult(result, this.game);
-      this.show();
-      const index = position.info.moves.findIndex((m) => same(m, result.move));
-      this.setStatus(`Hint for ${position.info.to_move}: ${moveLabels(position.info)[index] ?? result.move}.`);
+      return result;
     } catch (error) {
-      if (error.name === "AbortError" || this.search !== controller) return;
+      if (error.name === "AbortError" || this.search !== controller) return null;
       this.search = null;
       $("stop").disabled = true;
       this.showError(describeError(error));
       this.show();
+      return null;
     }
   }
 
@@ -463,13 +512,33 @@ export class PlayPanel {
     $("help").textContent = drawPosition($("board"), $("moves"), this.history,
                                          this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint,
                                                       second: $("side").value === this.game.players[1] });
-    drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply));
+    drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply),
+                 (ply) => this.review.classOf(this.line, ply));
+    this.review.draw();
+    this.showBestMoves();
     showExport(this.history, this.game, (p) => this.playerName(p));
     $("undo").disabled = this.history.length < 2;
     $("ai-move").disabled = info.terminal || info.to_move === "chance";
     $("hint").disabled = !humanTurn;
     this.showStatus();
     if (!this.pending) this.save();
+  }
+
+  /** The best moves asked for at the position shown, if they were; the button, when they can be. */
+  showBestMoves() {
+    const position = this.position;
+    const best = this.best && this.best.position === position ? this.best.answer : null;
+    $("best-view").textContent = best ? `Values for ${best.perspective}.` : "";
+    drawBestLines($("best-lines"), best || {}, (move) => moveLabel(position.info, move), (move) => this.markHint(move));
+    $("best-moves").disabled = Boolean(this.search) || this.pending || position.info.terminal
+                               || position.info.to_move === "chance" || !multiPvAlgorithm($("algorithm").value, this.game);
+  }
+
+  /** The review's algorithm: the AI's, at full strength. Throws when More settings is not a JSON object. */
+  reviewAlgorithm() {
+    const algorithm = this.algorithmRequest();
+    delete algorithm.level;
+    return algorithm;
   }
 
   /** Who plays `player`: "Human", or the AI and its algorithm. */
