@@ -46,7 +46,16 @@ def main(argv=None) -> None:
     parser.add_argument("--lengths", default="10,100,1000", help="search and idle lengths, ms")
     args = parser.parse_args(argv)
     client = create_app().test_client()
+    level = LOGGER.level
     LOGGER.setLevel(logging.WARNING)  # the table alone on standard output
+    try:
+        print_table(client, args)
+    finally:
+        LOGGER.setLevel(level)
+
+
+def print_table(client, args) -> None:
+    """Warm the app up, then measure the request's work after each condition and print the table."""
     for _ in range(50):
         request_work_ms(client)
     game, state, algorithm = OVERHEAD_SEARCH["game"], OVERHEAD_SEARCH["state"], OVERHEAD_SEARCH["algorithm"]

@@ -108,6 +108,7 @@ def test_by_default_each_line_is_written_to_standard_error_in_one_write(monkeypa
     monkeypatch.setattr(request_log.DEFAULT_HANDLER, "fd", write)
     monkeypatch.setattr(request_log.LOGGER, "handlers", [request_log.DEFAULT_HANDLER])
     monkeypatch.setattr(request_log.LOGGER, "propagate", False)
+    os.set_blocking(read, False)  # nothing written fails at once (BlockingIOError) instead of waiting forever
     request_log.write({"request_id": "r1", "status": 200}, started=0.0, search={"nodes": 11})
     line = json.loads(os.read(read, 4096))
     assert line["request_id"] == "r1" and line["nodes"] == 11 and line["duration_ms"] > 0
