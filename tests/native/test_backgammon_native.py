@@ -25,12 +25,12 @@ from tests.native.equivalence import STAT_FIELDS
 tn = pytest.importorskip("tactician_native")
 
 OPENING = {**START_JSON, "dice": [3, 1]}
-# A bear-off with both sides on the bar-free home stretch, and contact with checkers on both bars.
+# A race (X bearing off, O all home), contact with a checker of each side on the bar, and its forced pass (6-6).
 RACE = {"points": [0, 2, 2, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, -3, -2, -2, -2],
-        "off": {"X": 4, "O": 0}, "to_move": "O", "dice": [6, 6]}
+        "off": {"X": 4, "O": 0}, "to_move": "O", "dice": [5, 2]}
 BARS = {"points": [-2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, -5, 0, 0, 0, 0, -3, 0, -4, 0, 0, 0, 0, 0],
-        "bar": {"X": 1, "O": 1}, "off": {"X": 2, "O": 0}, "to_move": "X", "dice": [6, 6]}
-POSITIONS = [OPENING, RACE, BARS, {**START_JSON, "dice": [4, 4]}]
+        "bar": {"X": 1, "O": 1}, "off": {"X": 2, "O": 0}, "to_move": "X", "dice": [2, 2]}
+POSITIONS = [OPENING, RACE, BARS, {**BARS, "dice": [6, 6]}, {**START_JSON, "dice": [4, 4]}]
 
 
 @pytest.fixture(autouse=True)

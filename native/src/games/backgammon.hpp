@@ -146,19 +146,49 @@ inline double equity(const Side& x, const Side& o, int turn) {
   return std::max(-2.99, std::min(2.99, value));
 }
 
+// Random keys of (side, point, count) for the play finder's position hash (splitmix64 of a counter).
+struct Keys {
+  uint64_t key[2][26][CHECKERS + 1];
+  Keys() {
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (auto& side : key)
+      for (auto& point : side)
+        for (uint64_t& k : point) {
+          uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+          z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ull;
+          z = (z ^ z >> 27) * 0x94D049BB133111EBull;
+          k = z ^ z >> 31;
+        }
+  }
+};
+inline const Keys& keys() {
+  static const Keys* built = new Keys();  // built once, on first use; never freed (static lifetime)
+  return *built;
+}
+
+// What a play finder leaves: the positions found, and a hash table of them (slots stamped with the call
+// that filled them, so that no call clears it), reused from call to call.
+struct Found {
+  Side me, op;
+  int first_die;  // the die of the first step that reached it (0: a pass)
+};
+struct PlayScratch {
+  std::vector<Found> found;
+  std::vector<uint32_t> stamps;
+  std::vector<int> slots;
+  uint32_t now = 0;
+};
+
 // The positions one side can reach with its dice (backgammon.py PlayFinder): a depth-first search over the
 // steps that keeps the positions reached with the most dice used, each once, in the order first reached.
 class PlayFinder {
  public:
-  struct Found {
-    Side me, op;
-    int first_die;  // the die of the first step that reached it (0: a pass)
-  };
-
-  PlayFinder(const Side& me, const Side& op, int high, int low, std::vector<Found>& out)
-      : me_(me), op_(op), doubles_(high == low), found_(out) {
-    found_.clear();
-    slots_.assign(64, -1);
+  PlayFinder(const Side& me, const Side& op, int high, int low, PlayScratch& scratch)
+      : me_(me), op_(op), doubles_(high == low), keys_(keys()), s_(scratch) {
+    s_.found.clear();
+    if (s_.slots.empty()) s_.slots.assign(1024, 0), s_.stamps.assign(1024, 0);
+    fresh();
+    for (int i = 0; i < 26; ++i) hash_ ^= keys_.key[0][i][me_[i]] ^ keys_.key[1][i][op_[i]];
     if (doubles_) {
       int left[4] = {high, high, high, high};
       search(left, 4, 0, 24, 0);
@@ -167,22 +197,32 @@ class PlayFinder {
       search(first, 2, 0, 24, 0);
       search(second, 2, 0, 24, 0);
     }
+    std::vector<Found>& found = s_.found;
     if (most_ == 1 && !doubles_ &&
-        std::any_of(found_.begin(), found_.end(), [high](const Found& f) { return f.first_die == high; }))
-      found_.erase(std::remove_if(found_.begin(), found_.end(), [high](const Found& f) { return f.first_die != high; }),
-                   found_.end());
+        std::any_of(found.begin(), found.end(), [high](const Found& f) { return f.first_die == high; }))
+      found.erase(std::remove_if(found.begin(), found.end(), [high](const Found& f) { return f.first_die != high; }),
+                  found.end());
   }
 
  private:
+  void set_me(int i, int count) {
+    hash_ ^= keys_.key[0][i][me_[i]] ^ keys_.key[0][i][count];
+    me_[i] = int8_t(count);
+  }
+  void set_op(int i, int count) {
+    hash_ ^= keys_.key[1][i][op_[i]] ^ keys_.key[1][i][count];
+    op_[i] = int8_t(count);
+  }
+
   // Move one of me's checkers from src by die, if legal: the point reached (0: off) and whether it hit.
   bool step(int src, int die, int& to, bool& hit) {
     to = src - die;
     if (to > 0) {
       int there = op_[25 - to];
       if (there > 1) return false;
-      --me_[src], ++me_[to];
+      set_me(src, me_[src] - 1), set_me(to, me_[to] + 1);
       hit = there != 0;
-      if (hit) op_[25 - to] = 0, ++op_[BAR];
+      if (hit) set_op(25 - to, 0), set_op(BAR, op_[BAR] + 1);
       return true;
     }
     for (int i = 7; i < 26; ++i)
@@ -190,53 +230,53 @@ class PlayFinder {
     if (to < 0)
       for (int i = src + 1; i < 7; ++i)
         if (me_[i]) return false;
-    --me_[src], ++me_[OFF];
+    set_me(src, me_[src] - 1), set_me(OFF, me_[OFF] + 1);
     to = 0, hit = false;
     return true;
   }
   void undo(int src, int to, bool hit) {
-    ++me_[src], --me_[to];
-    if (hit) op_[25 - to] = 1, --op_[BAR];
+    set_me(src, me_[src] + 1), set_me(to, me_[to] - 1);
+    if (hit) set_op(25 - to, 1), set_op(BAR, op_[BAR] - 1);
   }
 
-  uint64_t hash() const {
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < 26; ++i) h = (h ^ uint8_t(me_[i])) * 1099511628211ull;
-    for (int i = 0; i < 26; ++i) h = (h ^ uint8_t(op_[i])) * 1099511628211ull;
-    return h ^ h >> 29;
+  // A new stamp: every slot is empty again.
+  void fresh() {
+    if (++s_.now == 0) std::fill(s_.stamps.begin(), s_.stamps.end(), 0), s_.now = 1;
   }
 
   void record(int used, int first_die) {
     if (used < most_) return;
+    std::vector<Found>& found = s_.found;
     if (used > most_) {
       most_ = used;
-      found_.clear();
-      std::fill(slots_.begin(), slots_.end(), -1);
+      found.clear();
+      fresh();
     }
-    size_t mask = slots_.size() - 1;
-    for (size_t i = hash() & mask;; i = (i + 1) & mask) {
-      int at = slots_[i];
-      if (at < 0) {
-        slots_[i] = int(found_.size());
-        found_.push_back({me_, op_, first_die});
+    size_t mask = s_.slots.size() - 1;
+    for (size_t i = hash_ & mask;; i = (i + 1) & mask) {
+      if (s_.stamps[i] != s_.now) {
+        s_.stamps[i] = s_.now, s_.slots[i] = int(found.size());
+        found.push_back({me_, op_, first_die});
         break;
       }
-      if (found_[at].me == me_ && found_[at].op == op_) return;
+      const Found& f = found[s_.slots[i]];
+      if (f.me == me_ && f.op == op_) return;
     }
-    if (found_.size() * 2 > slots_.size()) rehash();
+    if (found.size() * 2 > s_.slots.size()) grow();
   }
 
-  void rehash() {
-    slots_.assign(slots_.size() * 2, -1);
-    size_t mask = slots_.size() - 1;
-    Side keep_me = me_, keep_op = op_;
-    for (size_t k = 0; k < found_.size(); ++k) {
-      me_ = found_[k].me, op_ = found_[k].op;
-      size_t i = hash() & mask;
-      while (slots_[i] >= 0) i = (i + 1) & mask;
-      slots_[i] = int(k);
+  // Twice the slots, every position found entered again.
+  void grow() {
+    size_t size = s_.slots.size() * 2, mask = size - 1;
+    s_.slots.assign(size, 0), s_.stamps.assign(size, 0), s_.now = 1;
+    const Keys& k = keys_;
+    for (size_t n = 0; n < s_.found.size(); ++n) {
+      uint64_t h = 0;
+      for (int i = 0; i < 26; ++i) h ^= k.key[0][i][s_.found[n].me[i]] ^ k.key[1][i][s_.found[n].op[i]];
+      size_t i = h & mask;
+      while (s_.stamps[i] == s_.now) i = (i + 1) & mask;
+      s_.stamps[i] = s_.now, s_.slots[i] = int(n);
     }
-    me_ = keep_me, op_ = keep_op;
   }
 
   // Play the dice left[at..n) in order from points `top` and below, `at` steps played.
@@ -263,8 +303,9 @@ class PlayFinder {
   Side me_, op_;
   bool doubles_;
   int most_ = 0;
-  std::vector<Found>& found_;
-  std::vector<int> slots_;
+  uint64_t hash_ = 0;
+  const Keys& keys_;
+  PlayScratch& s_;
 };
 
 }  // namespace backgammon
@@ -312,9 +353,9 @@ class Backgammon {
   void children(const State& s, std::vector<State>& out) const {
     const Side& me = s.turn == 0 ? s.x : s.o;
     const Side& op = s.turn == 0 ? s.o : s.x;
-    backgammon::PlayFinder(me, op, s.high, s.low, found_);
+    backgammon::PlayFinder(me, op, s.high, s.low, plays_);
     out.clear();
-    for (const auto& f : found_) {
+    for (const auto& f : plays_.found) {
       if (s.turn == 0)
         out.push_back({f.me, f.op, 1, 0, 0});
       else
@@ -343,7 +384,7 @@ class Backgammon {
   }
 
  private:
-  mutable std::vector<backgammon::PlayFinder::Found> found_;  // scratch of children()
+  mutable backgammon::PlayScratch plays_;  // scratch of children()
   mutable std::vector<double> keys_;                        // scratch of order()
 };
 
