@@ -344,6 +344,7 @@ GAME_TYPE = GameType(
     utility_bounds=(-3.0, 3.0),
     max_length=None,
     key_fixes_ply=False,
+    native_core=True,
     value_unit="expected points won (+) or lost (-) by the player to move, without the cube: a single game 1, a gammon 2, a backgammon 3 (an equity in [-3, 3])",
     value_scale="value",
     move_schema=MOVE_SCHEMA,
@@ -417,6 +418,18 @@ class Backgammon(Game):
             return moves
         mover, result, evaluate = state.turn, self.result, self.evaluate
         return sorted(moves, key=lambda m: -evaluate(result(state, m), mover))
+
+    # --- the compiled core ---
+
+    def native_state(self, state):
+        """The state as the compiled core reads it (native/src/bindings/backgammon.cpp): ``(x, o, turn,
+        dice)`` as here."""
+        return tuple(state)
+
+    def native_root_moves(self, state):
+        """The compiled core's moves at ``state`` (engine/search/native.py): a code is the play's index
+        among :meth:`actions`."""
+        return self.actions(state).__getitem__
 
     # --- JSON ---
 

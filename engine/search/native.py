@@ -111,7 +111,7 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     deadline.parts.append(token)        # Deadline.cancel() cancels its parts
     if deadline.cancelled:
         token.cancel()
-    move_of = getattr(game, "from_native_move", None) or (lambda move: move)   # the core's moves are ints
+    move_of = move_reader(game, state)
 
     def lines_of(lines):
         """The core's multi-PV lines (tuples) as :class:`~engine.result.Line`, in the game's moves."""
@@ -139,6 +139,17 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
         for mv in result.moves:
             mv.certainty_equivalent = mv.value
     return result
+
+
+def move_reader(game, state):
+    """How the core's moves (ints) read as the game's moves: ``game.native_root_moves(state)``, for a game
+    whose codes name moves only among the root's (backgammon: a play's index among the legal plays; its
+    searches answer with root moves only), else ``game.from_native_move`` (a code that names its move,
+    wherever it is played), else the int itself."""
+    root_moves = getattr(game, "native_root_moves", None)
+    if root_moves is not None:
+        return root_moves(state)
+    return getattr(game, "from_native_move", None) or (lambda move: move)
 
 
 def native_settings(game, settings, limits) -> dict:

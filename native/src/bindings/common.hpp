@@ -85,5 +85,7 @@ void bind_chess(nb::module_& m, Entries& entries);
 void bind_twenty48(nb::module_& m, Entries& entries);
 // bindings/checkers.cpp: the "checkers" entry, likewise.
 void bind_checkers(nb::module_& m, Entries& entries);
+// bindings/backgammon.cpp: the "backgammon" entry, likewise.
+void bind_backgammon(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

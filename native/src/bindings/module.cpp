@@ -41,6 +41,8 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
   }
   read(settings, "rollout", r.rollout);
   read(settings, "probability_cutoff", r.probability_cutoff);
+  read(settings, "pruning", r.pruning);
+  read(settings, "forward_pruning", r.forward_pruning);
   if (settings.contains("utility")) r.utility = nb::cast<std::string>(settings["utility"].attr("kind"));
   for (const char* name : {"opponent_model", "epsilon"})
     if (settings.contains(name) && !settings[name].is_none()) r.opponent_model = true;
@@ -167,6 +169,7 @@ NB_MODULE(tactician_native, m) {
   bind_chess(m, entries());
   bind_twenty48(m, entries());
   bind_checkers(m, entries());
+  bind_backgammon(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);

@@ -24,6 +24,8 @@ struct Request {
   std::string rollout = "random"; // "random" or "heuristic"
   // expectimax
   double probability_cutoff = 0.0;
+  bool pruning = true;             // Star1 and Star2 where the game bounds its values
+  int forward_pruning = -1;        // moves kept at deep decision nodes (0: all); -1: the game's default
   std::string utility = "linear";  // the kind of the utility transform
   bool opponent_model = false;     // opponent_model or epsilon given
   int multi_pv = 1;               // alphabeta: the best root moves valued exactly and listed in lines

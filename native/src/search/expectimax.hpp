@@ -14,7 +14,7 @@
 //   double utility(const State&) const;   a finished state's value
 //   double evaluate(const State&) const;  a state's estimate (a chance node's included), in the same units
 //   uint64_t key(const State&) const;     a chance node's key: one state, one key (no two share it)
-// A two-player game (backgammon's MIN nodes) is left for its own core.
+// A two-player game with chance (backgammon's MIN nodes) has its own walk: search/expectiminimax.hpp.
 #pragma once
 
 #include <deque>

@@ -1,0 +1,391 @@
+// Backgammon (engine/games/backgammon.py): the rules, with dice as chance nodes and whole plays as moves,
+// and the evaluation, bit for bit the Python game's (the same terms, added in the same order, through the
+// same libm).
+//
+// A state is each side's 26 counts from its own side (0 borne off, 1..24 its points, 25 its bar), the
+// player to move and the dice (hi = 0: a chance node, the player is about to roll). A play is one of the
+// resulting positions that plays() lists in the Python game's order (larger die first, checkers from the
+// back first, each position once, where it was first reached); a move is the play's index in that order.
+// The chance outcomes are the 21 rolls in the Python game's order, doubles 1/36, the others 2/36.
+// Interface of search/expectiminimax.hpp.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace tactician {
+
+namespace backgammon {
+
+constexpr int CHECKERS = 15, BAR = 25, OFF = 0;
+using Side = std::array<int8_t, 26>;
+
+// The evaluation's weights (backgammon.py).
+constexpr int SHOTS[25] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1};
+constexpr double W_PIPS = 0.03;
+constexpr double W_POINT[26] = {0,   0.05, 0.12, 0.2,  0.3,  0.35, 0.3,  0.2, 0.08, 0.08, 0.08, 0.08, 0.08,
+                                0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.1, 0.25, 0.3,  0.2,  0.12, 0.1,  0};
+constexpr double W_PRIME[7] = {0, 0, 0, 0.05, 0.15, 0.35, 0.7};
+constexpr double W_BLOT_RISK = 2.5, W_BAR = 0.5, W_CLOSED_VS_BAR = 0.15, W_BACK = 0.12, W_OFF = 0.04,
+                 W_STACK = 0.03, ROLL_PIPS = 8.17;
+
+inline int pips(const Side& side) {
+  int total = 0;
+  for (int i = 1; i < 26; ++i) total += side[i] * i;
+  return total;
+}
+
+// 1, 2 (gammon) or 3 (backgammon) points for the winner of a finished game.
+inline int winner_points(const Side& loser) {
+  if (loser[OFF]) return 1;
+  for (int i = 19; i < 26; ++i)
+    if (loser[i]) return 3;
+  return 2;
+}
+
+inline int rearmost(const Side& side) {
+  for (int i = 25; i > 0; --i)
+    if (side[i]) return i;
+  return 0;
+}
+
+inline bool contact(const Side& x, const Side& o) { return rearmost(x) + rearmost(o) > 25; }
+
+// The pip count plus wastage (backgammon.py effective_pips).
+inline int effective_pips(const Side& s) {
+  int count = pips(s);
+  count += 2 * std::max(0, s[1] - 1) + std::max(0, s[2] - 1) + std::max(0, s[3] - 3);
+  for (int i = 4; i <= 6; ++i) count += s[i] ? 0 : 1;
+  return count;
+}
+
+inline double turns_to_save(const Side& s) {
+  int outside = 0;
+  for (int i = 7; i < 26; ++i) outside += (i - 6) * s[i];
+  return outside / ROLL_PIPS + 1.0;
+}
+
+inline double race_equity(const Side& on_roll, const Side& other) {
+  int mine = effective_pips(on_roll), theirs = effective_pips(other);
+  double spread = std::sqrt(2.3 * double(mine + theirs)) + 1.0;
+  double p = 1.0 / (1.0 + std::exp(-1.7 * (double(theirs - mine) + 4.0) / spread));
+  double equity = 2.0 * p - 1.0;
+  if (!other[OFF]) equity += 1.0 / (1.0 + std::exp(-2.0 * (turns_to_save(other) - mine / ROLL_PIPS + 1.0)));
+  if (!on_roll[OFF]) equity -= 1.0 / (1.0 + std::exp(-2.0 * (turns_to_save(on_roll) - theirs / ROLL_PIPS)));
+  return equity;
+}
+
+// The chance that `op` hits one of `me`'s blots next roll, times the share of the race lost, capped at 1.
+inline double exposure(const Side& me, const Side& op) {
+  double risk = 0.0;
+  bool any = false;
+  for (int p = 1; p < 25; ++p) {
+    if (me[p] != 1) continue;
+    any = true;
+    int best = 0;
+    for (int j = 1; j < 26; ++j) {
+      int q = 25 - j;
+      if (op[j] && q < p) best = std::max(best, SHOTS[p - q]);
+    }
+    risk += double(best * (25 - p));
+  }
+  if (!any) return 0.0;
+  return std::min(risk / (36.0 * 24.0), 1.0);
+}
+
+struct OwnTerms {
+  int pips;
+  double score;
+  int closed, back;
+};
+
+// backgammon.py own_terms: the positional score summed in the Python order.
+inline OwnTerms own_terms(const Side& side) {
+  double score = 0.0;
+  for (int i = 0; i < 26; ++i)
+    if (side[i] > 1) score += W_POINT[i];
+  int longest = 0, run = 0;
+  for (int i = 1; i < 25; ++i) {
+    run = side[i] > 1 ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  score += W_PRIME[std::min(longest, 6)];
+  int back = 0;
+  for (int i = 19; i < 25; ++i) back += side[i];
+  score -= W_BACK * back;
+  score += W_OFF * side[OFF];
+  int stacked = 0;
+  for (int i = 1; i < 25; ++i)
+    if (side[i] > 3) stacked += side[i] - 3;
+  score -= W_STACK * stacked;
+  int closed = 0;
+  for (int i = 1; i < 7; ++i) closed += side[i] > 1;
+  return {pips(side), score, closed, back + side[BAR]};
+}
+
+inline double contact_equity(const Side& on_roll, const Side& other) {
+  OwnTerms r = own_terms(on_roll), o = own_terms(other);
+  double score = W_PIPS * (double(o.pips - r.pips) + 8.0) + r.score - o.score;
+  score -= on_roll[BAR] * (W_BAR + W_CLOSED_VS_BAR * o.closed) - other[BAR] * (W_BAR + W_CLOSED_VS_BAR * r.closed);
+  score += W_BLOT_RISK * exposure(other, on_roll);
+  double p = 1.0 / (1.0 + std::exp(-score));
+  double gammon_risk = !on_roll[OFF] ? std::min(r.back / 8.0, 1.0) : 0.0;
+  double gammon_threat = !other[OFF] ? std::min(o.back / 8.0, 1.0) : 0.0;
+  return (2.0 * p - 1.0) + gammon_threat * p * p - gammon_risk * (1 - p) * (1 - p);
+}
+
+// The expected points of the side on roll, kept inside (-3, 3) (backgammon.py equity).
+inline double equity(const Side& x, const Side& o, int turn) {
+  const Side& on_roll = turn == 0 ? x : o;
+  const Side& other = turn == 0 ? o : x;
+  double value = !contact(x, o) ? race_equity(on_roll, other) : contact_equity(on_roll, other);
+  return std::max(-2.99, std::min(2.99, value));
+}
+
+// Random keys of (side, point, count) for the play finder's position hash (splitmix64 of a counter).
+struct Keys {
+  uint64_t key[2][26][CHECKERS + 1];
+  Keys() {
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (auto& side : key)
+      for (auto& point : side)
+        for (uint64_t& k : point) {
+          uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+          z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ull;
+          z = (z ^ z >> 27) * 0x94D049BB133111EBull;
+          k = z ^ z >> 31;
+        }
+  }
+};
+inline const Keys& keys() {
+  static const Keys* built = new Keys();  // built once, on first use; never freed (static lifetime)
+  return *built;
+}
+
+// What a play finder leaves: the positions found, and a hash table of them (slots stamped with the call
+// that filled them, so that no call clears it), reused from call to call.
+struct Found {
+  Side me, op;
+  int first_die;  // the die of the first step that reached it (0: a pass)
+};
+struct PlayScratch {
+  std::vector<Found> found;
+  std::vector<uint32_t> stamps;
+  std::vector<int> slots;
+  uint32_t now = 0;
+};
+
+// The positions one side can reach with its dice (backgammon.py PlayFinder): a depth-first search over the
+// steps that keeps the positions reached with the most dice used, each once, in the order first reached.
+class PlayFinder {
+ public:
+  PlayFinder(const Side& me, const Side& op, int high, int low, PlayScratch& scratch)
+      : me_(me), op_(op), doubles_(high == low), keys_(keys()), s_(scratch) {
+    s_.found.clear();
+    if (s_.slots.empty()) s_.slots.assign(1024, 0), s_.stamps.assign(1024, 0);
+    fresh();
+    for (int i = 0; i < 26; ++i) hash_ ^= keys_.key[0][i][me_[i]] ^ keys_.key[1][i][op_[i]];
+    if (doubles_) {
+      int left[4] = {high, high, high, high};
+      search(left, 4, 0, 24, 0);
+    } else {
+      int first[2] = {high, low}, second[2] = {low, high};
+      search(first, 2, 0, 24, 0);
+      search(second, 2, 0, 24, 0);
+    }
+    std::vector<Found>& found = s_.found;
+    if (most_ == 1 && !doubles_ &&
+        std::any_of(found.begin(), found.end(), [high](const Found& f) { return f.first_die == high; }))
+      found.erase(std::remove_if(found.begin(), found.end(), [high](const Found& f) { return f.first_die != high; }),
+                  found.end());
+  }
+
+ private:
+  void set_me(int i, int count) {
+    hash_ ^= keys_.key[0][i][me_[i]] ^ keys_.key[0][i][count];
+    me_[i] = int8_t(count);
+  }
+  void set_op(int i, int count) {
+    hash_ ^= keys_.key[1][i][op_[i]] ^ keys_.key[1][i][count];
+    op_[i] = int8_t(count);
+  }
+
+  // Move one of me's checkers from src by die, if legal: the point reached (0: off) and whether it hit.
+  bool step(int src, int die, int& to, bool& hit) {
+    to = src - die;
+    if (to > 0) {
+      int there = op_[25 - to];
+      if (there > 1) return false;
+      set_me(src, me_[src] - 1), set_me(to, me_[to] + 1);
+      hit = there != 0;
+      if (hit) set_op(25 - to, 0), set_op(BAR, op_[BAR] + 1);
+      return true;
+    }
+    for (int i = 7; i < 26; ++i)
+      if (me_[i]) return false;
+    if (to < 0)
+      for (int i = src + 1; i < 7; ++i)
+        if (me_[i]) return false;
+    set_me(src, me_[src] - 1), set_me(OFF, me_[OFF] + 1);
+    to = 0, hit = false;
+    return true;
+  }
+  void undo(int src, int to, bool hit) {
+    set_me(src, me_[src] + 1), set_me(to, me_[to] - 1);
+    if (hit) set_op(25 - to, 1), set_op(BAR, op_[BAR] - 1);
+  }
+
+  // A new stamp: every slot is empty again.
+  void fresh() {
+    if (++s_.now == 0) std::fill(s_.stamps.begin(), s_.stamps.end(), 0), s_.now = 1;
+  }
+
+  void record(int used, int first_die) {
+    if (used < most_) return;
+    std::vector<Found>& found = s_.found;
+    if (used > most_) {
+      most_ = used;
+      found.clear();
+      fresh();
+    }
+    size_t mask = s_.slots.size() - 1;
+    for (size_t i = hash_ & mask;; i = (i + 1) & mask) {
+      if (s_.stamps[i] != s_.now) {
+        s_.stamps[i] = s_.now, s_.slots[i] = int(found.size());
+        found.push_back({me_, op_, first_die});
+        break;
+      }
+      const Found& f = found[s_.slots[i]];
+      if (f.me == me_ && f.op == op_) return;
+    }
+    if (found.size() * 2 > s_.slots.size()) grow();
+  }
+
+  // Twice the slots, every position found entered again.
+  void grow() {
+    size_t size = s_.slots.size() * 2, mask = size - 1;
+    s_.slots.assign(size, 0), s_.stamps.assign(size, 0), s_.now = 1;
+    const Keys& k = keys_;
+    for (size_t n = 0; n < s_.found.size(); ++n) {
+      uint64_t h = 0;
+      for (int i = 0; i < 26; ++i) h ^= k.key[0][i][s_.found[n].me[i]] ^ k.key[1][i][s_.found[n].op[i]];
+      size_t i = h & mask;
+      while (s_.stamps[i] == s_.now) i = (i + 1) & mask;
+      s_.stamps[i] = s_.now, s_.slots[i] = int(n);
+    }
+  }
+
+  // Play the dice left[at..n) in order from points `top` and below, `at` steps played.
+  void search(const int* left, int n, int at, int top, int first_die) {
+    int die = left[at];
+    bool moved = false;
+    int from = me_[BAR] ? BAR : top, to_point = me_[BAR] ? BAR : 1;
+    for (int src = from; src >= to_point; --src) {
+      if (!me_[src]) continue;
+      int to;
+      bool hit;
+      if (!step(src, die, to, hit)) continue;
+      moved = true;
+      int first = at == 0 ? die : first_die;
+      if (at + 1 < n)
+        search(left, n, at + 1, doubles_ ? src : 24, first);
+      else
+        record(at + 1, first);
+      undo(src, to, hit);
+    }
+    if (!moved) record(at, first_die);
+  }
+
+  Side me_, op_;
+  bool doubles_;
+  int most_ = 0;
+  uint64_t hash_ = 0;
+  const Keys& keys_;
+  PlayScratch& s_;
+};
+
+}  // namespace backgammon
+
+class Backgammon {
+ public:
+  using Side = backgammon::Side;
+  struct State {
+    Side x, o;
+    int8_t turn;
+    int8_t high, low;  // the dice once rolled; 0, 0 at a chance node
+  };
+  struct Outcome {
+    State state;
+    double probability;
+  };
+  static constexpr int CHANCE = -1;
+  static constexpr int ROLLS = 21;
+  static constexpr double LOWEST = -3.0, HIGHEST = 3.0;  // a backgammon lost or won
+
+  int to_move(const State& s) const { return s.high == 0 ? CHANCE : s.turn; }
+  bool is_terminal(const State& s) const {
+    return s.x[backgammon::OFF] == backgammon::CHECKERS || s.o[backgammon::OFF] == backgammon::CHECKERS;
+  }
+  double utility(const State& s, int player) const {
+    if (s.x[backgammon::OFF] == backgammon::CHECKERS) {
+      int points = backgammon::winner_points(s.o);
+      return player == 0 ? points : -points;
+    }
+    if (s.o[backgammon::OFF] == backgammon::CHECKERS) {
+      int points = backgammon::winner_points(s.x);
+      return player == 1 ? points : -points;
+    }
+    return 0.0;
+  }
+  // The expected points of `player`; exact at the end of the game. The dice are not looked at.
+  double evaluate(const State& s, int player) const {
+    if (is_terminal(s)) return utility(s, player);
+    double value = backgammon::equity(s.x, s.o, s.turn);
+    return player == s.turn ? value : -value;
+  }
+
+  // The states after each legal play of the player to move (dice set), in the Python game's order; a pass
+  // is the one play when no checker can move.
+  void children(const State& s, std::vector<State>& out) const {
+    const Side& me = s.turn == 0 ? s.x : s.o;
+    const Side& op = s.turn == 0 ? s.o : s.x;
+    backgammon::PlayFinder(me, op, s.high, s.low, plays_);
+    out.clear();
+    for (const auto& f : plays_.found) {
+      if (s.turn == 0)
+        out.push_back({f.me, f.op, 1, 0, 0});
+      else
+        out.push_back({f.op, f.me, 0, 0, 0});
+    }
+  }
+  // The 21 rolls in the Python game's order (high die first), with their probabilities.
+  void outcomes(const State& s, Outcome* out) const {
+    int n = 0;
+    for (int a = 6; a >= 1; --a)
+      for (int b = a; b >= 1; --b) {
+        State rolled = s;
+        rolled.high = int8_t(a), rolled.low = int8_t(b);
+        out[n++] = {rolled, (a == b ? 1 : 2) / 36.0};
+      }
+  }
+  // The indices of `children` (of `s`) best first for the mover, by the evaluation of each, ties in their
+  // order (the Python game's ordered_actions: a stable sort on the negated evaluation).
+  void order(const State& s, const std::vector<State>& children, std::vector<int>& out) const {
+    out.resize(children.size());
+    for (size_t i = 0; i < children.size(); ++i) out[i] = int(i);
+    if (children.size() < 2) return;
+    keys_.resize(children.size());
+    for (size_t i = 0; i < children.size(); ++i) keys_[i] = -evaluate(children[i], s.turn);
+    std::stable_sort(out.begin(), out.end(), [this](int a, int b) { return keys_[a] < keys_[b]; });
+  }
+
+ private:
+  mutable backgammon::PlayScratch plays_;  // scratch of children()
+  mutable std::vector<double> keys_;                        // scratch of order()
+};
+
+}  // namespace tactician
