@@ -4,7 +4,7 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-from collections.abc import Callable, Iterator, Set
+from collections.abc import Callable, Set
 import dataclasses
 from dataclasses import dataclass
 import sys
@@ -21,6 +21,7 @@ from engine.limits import Limits
 from engine.game import JSON, Game, State
 from engine.result import ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
+from engine.replay import replayed
 from engine.review import Review, from_pgn
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.multipv import MAX_MULTI_PV
@@ -346,27 +347,6 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
     return answer
 
 
-def replayed(game: Game, state: State, moves_json: list[JSON],
-             several: bool = True) -> Iterator[tuple[State, Any, State]]:
-    """Play ``moves_json`` in order from ``state``: for each, ``(state before, the move, state after)``. A
-    move that is illegal, or comes after the end of the game, is an error naming ``moves[i]``
-    (``several``), else ``move``."""
-    for i, written in enumerate(moves_json):
-        field = f"moves[{i}]" if several else "move"
-        try:
-            if game.is_terminal(state):
-                raise GameOver("the game is already over: no move can be applied",
-                               field=field if several and i else "state")
-            move = game.move_from_json(written, state)
-        except EngineError as exc:
-            if several:
-                exc.errors = {renamed(name, field): messages for name, messages in exc.errors.items()}
-            raise
-        child = game.result(state, move)
-        yield state, move, child
-        state = child
-
-
 def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: dict[str, Any],
            search: Callable[[JSON, float], SearchResult], time_limit_ms: float, limits: Limits = Limits(),
            options: dict[str, Any] | None = None) -> Review:
@@ -379,13 +359,6 @@ def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: di
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options, in_algorithm),
                                     set(in_algorithm) - set(options or ()))
     return Review(game_id, game, state, moves_json, search, time_limit_ms)
-
-
-def renamed(name: str, field: str) -> str:
-    """An error's field ``move`` (or ``move.cell``) as the ``field`` of a list of moves (``moves[2]``)."""
-    if name == "move" or name.startswith("move."):
-        return field + name[4:]
-    return name
 
 
 # A game's own errors name its options where the request should send them (``options.tile_probabilities``);

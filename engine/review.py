@@ -40,6 +40,7 @@ from engine import scale
 from engine.errors import EngineError
 from engine.game import JSON, Game, State
 from engine.registry import game_type
+from engine.replay import replayed
 from engine.result import EXACT, SearchResult, finite
 
 BEST, GOOD, INACCURACY, MISTAKE, BLUNDER = "best", "good", "inaccuracy", "mistake", "blunder"
@@ -156,7 +157,6 @@ def from_pgn(pgn: str) -> tuple[JSON, list[str]]:
 
 def replay(game: Game, state: State, moves_json: list[JSON]) -> list[Position]:
     """Every position of the game played: the start, then one after each move (errors name ``moves[i]``)."""
-    from engine.api import replayed
     positions = []
     for before, move, state in replayed(game, state, moves_json):
         positions.append(Position(before, game.to_move(before), move, game.move_to_json(move),

@@ -138,6 +138,7 @@ def test_auto_runs_on_the_compiled_core():
     {"name": "expectimax", "depth": 2, "utility": {"power": 0.5}},
     {"name": "expectimax", "depth": 2, "opponent_model": "uniform"},
     {"name": "mcts", "iterations": 20},
+    {"name": "expectimax", "depth": 2, "multi_pv": 3},
 ])
 def test_what_the_core_does_not_run_goes_to_python(algorithm):
     assert engine.api.search("backgammon", OPENING, algorithm, time_limit_ms=1000).stats.core == "python"

@@ -18,10 +18,12 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from bench.othello_ffo import load_positions, solve
+import engine.api
 from engine.deadline import Deadline
 from engine.games import othello
 from engine.games.othello import endgame
 from engine.games.othello.board import final_score
+from engine.registry import game_type
 from engine.result import Stats
 from engine.search import alphabeta, mcts, minimax
 from tests.native import equivalence
@@ -287,3 +289,15 @@ def test_ffo_endgames_solved_exactly(number):
     position = load_positions([number])[0]
     answer = solve(position, "native", 60.0)
     assert answer["solved"] and answer["right"], answer
+
+
+def test_a_solved_mcts_keeps_its_several_best_moves():
+    """MCTS proves a short endgame and hands it to the solver, which scores one line: with multi_pv the
+    answer keeps its N lines and drops the proofs' scores (engine.search.endgame.scored_lines), on either
+    core. The compiled core's answer once became the solver's single line."""
+    endgame_state = game_type("othello").sample_states[2]
+    result = engine.api.search("othello", endgame_state, {"name": "mcts", "multi_pv": 3, "core": "native"},
+                               time_limit_ms=2000)
+    assert result.stats.stop_reason == "solved"
+    assert len(result.lines) == 3 and len({line.move for line in result.lines}) == 3
+    assert all(line.outcome is None and line.plies_to_end is None for line in result.lines)

@@ -62,6 +62,7 @@ const char* refusal(nb::handle py_state, const Request& request) {
   if (decode(py_state).high == 0) return "at a chance node nobody chooses: the python core says so";
   if (request.utility != "linear") return "expectimax's utility transforms run on the python core; not native yet";
   if (request.opponent_model) return "the compiled core models the opponent as minimax only; not native yet";
+  if (request.multi_pv > 1) return "several best moves (multi_pv) on backgammon run on the python core; not native yet";
   return nullptr;
 }
 

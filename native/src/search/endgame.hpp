@@ -43,11 +43,18 @@ std::optional<Result> endgame_solve(const G& game, const typename G::State& s, c
 
 // `r` as it is, unless it reports an outcome in a game with an endgame solver: then the solver's answer
 // (the nodes of both searches counted), or, when the solver cannot answer within `budget`, `r` without
-// outcome and plies_to_end (the winner proven, the score not).
+// outcome and plies_to_end (the winner proven, the score not). A multi-PV answer (`r.lines`) keeps its
+// lines and drops every outcome and plies_to_end instead, as endgame.py's scored_lines: the solver scores
+// one line, not several.
 template <class G>
 Result scored_outcome(const G& game, const typename G::State& s, Result r, const Budget& budget, bool ordering,
                       int64_t tt_capacity) {
   if (!has_solve_endgame<G>::value || r.outcome.empty()) return r;
+  if (!r.lines.empty()) {
+    r.outcome.clear(), r.plies_to_end = -1;
+    for (Line& l : r.lines) l.outcome.clear(), l.plies_to_end = -1;
+    return r;
+  }
   Stats stats;
   std::optional<Result> solved = endgame_solve(game, s, budget, ordering, tt_capacity, stats);
   if (!solved) {
