@@ -65,9 +65,10 @@ def test_bad_input_is_a_422_naming_the_search_and_field(client, route, searches,
 
 def test_a_batch_does_not_starve_a_single_search():
     """One search slot: a batch of four 300 ms searches runs; a single search that arrives meanwhile waits
-    for the batch's current search only, not for the whole batch."""
+    for the batch's current search only, not for the whole batch. The batch's searches are MCTS without an
+    iteration cap, which ends at its time limit (alpha-beta's deepening may stop a pass early)."""
     app = make_app(SEARCHES_PER_WORKER=1, MAX_WAITING_SEARCHES=4)
-    long = {"game": "connect4", "state": {"moves": ""}, "algorithm": {"name": "alphabeta"}, "time_limit_ms": 300}
+    long = {"game": "connect4", "state": {"moves": ""}, "algorithm": {"name": "mcts"}, "time_limit_ms": 300}
     ended = {}
 
     def batch():
