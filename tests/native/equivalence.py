@@ -1,6 +1,8 @@
 """What the per-game equivalence tests share: a compiled-core search of a Python state, the comparison of
 its answer with the Python core's field by field, and the Python rules' perft and random games."""
+from engine.deadline import Deadline
 from engine.limits import Limits
+from engine.search import expectimax, native
 
 TT = Limits().tt_max_entries
 # The statistics both cores must count alike.
@@ -23,6 +25,24 @@ def assert_same(native, python, stats=True):
     assert [m[:3] for m in native["moves"]] == [(m.move, m.value, m.bound) for m in python.moves]
     if stats:
         assert {f: native["stats"][f] for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+
+
+def expectimax_on_both(game, state, limits=Limits(), seconds=None, **options):
+    """``(python, compiled)``: expectimax with ``options`` on each core through the engine's own entry points
+    (the bridge's answer is a SearchResult, as the Python core's)."""
+    settings = expectimax.Settings(**options)
+    python = expectimax.search(game, state, settings, deadline=Deadline(seconds), limits=limits)
+    compiled = native.search(game, state, expectimax.NAME, settings, Deadline(seconds), limits)
+    return python, compiled
+
+
+def assert_same_results(python, compiled):
+    """Two SearchResults alike field by field: answer, root moves, certainty equivalent and statistics."""
+    assert (compiled.move, compiled.value, compiled.pv, compiled.outcome, compiled.plies_to_end) == (
+        python.move, python.value, python.pv, python.outcome, python.plies_to_end)
+    assert [(m.move, m.value, m.bound) for m in compiled.moves] == [(m.move, m.value, m.bound) for m in python.moves]
+    assert compiled.certainty_equivalent == python.certainty_equivalent
+    assert {f: getattr(compiled.stats, f) for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
 
 
 def python_perft(game, state, depth):

@@ -14,13 +14,11 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 import engine.api
-from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.games.backgammon import GAME, START_JSON
 from engine.limits import Limits
-from engine.search import expectimax, native
 from tests.native.conftest import needs_native
-from tests.native.equivalence import STAT_FIELDS
+from tests.native.equivalence import assert_same_results, expectimax_on_both
 
 tn = pytest.importorskip("tactician_native")
 
@@ -70,18 +68,7 @@ def test_rules_along_random_games(seed, plies):
 
 
 def both(state, limits=Limits(), seconds=None, **options):
-    s = expectimax.Settings(**options)
-    python = expectimax.search(GAME, state, s, deadline=Deadline(seconds), limits=limits)
-    compiled = native.search(GAME, state, expectimax.NAME, s, Deadline(seconds), limits)
-    return python, compiled
-
-
-def assert_same(python, compiled):
-    assert (compiled.move, compiled.value, compiled.pv, compiled.outcome, compiled.plies_to_end) == (
-        python.move, python.value, python.pv, python.outcome, python.plies_to_end)
-    assert [(m.move, m.value, m.bound) for m in compiled.moves] == [(m.move, m.value, m.bound) for m in python.moves]
-    assert compiled.certainty_equivalent == python.certainty_equivalent
-    assert {f: getattr(compiled.stats, f) for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+    return expectimax_on_both(GAME, state, limits, seconds, **options)
 
 
 @pytest.mark.parametrize("position", POSITIONS)
@@ -90,7 +77,7 @@ def assert_same(python, compiled):
     {"depth": 3, "forward_pruning": 3}, {"depth": 4, "probability_cutoff": 0.05},
 ])
 def test_fixed_depth_expectimax(position, options):
-    assert_same(*both(engine.api.load("backgammon", position)[1], **options))
+    assert_same_results(*both(engine.api.load("backgammon", position)[1], **options))
 
 
 @settings(max_examples=25, deadline=None)
@@ -101,7 +88,7 @@ def test_expectimax_along_random_games(seed, plies, depth, pruning):
         return
     if state.dice is None:
         state = GAME.result(state, GAME.chance_outcomes(state)[seed % 21][0])
-    assert_same(*both(state, depth=depth, pruning=pruning))
+    assert_same_results(*both(state, depth=depth, pruning=pruning))
 
 
 def test_the_deepening_as_pythons():
@@ -112,7 +99,7 @@ def test_the_deepening_as_pythons():
     state = engine.api.load("backgammon", BARS)[1]
     python, compiled = both(state, probability_cutoff=0.02)
     assert not python.stats.timed_out and python.stats.depth_completed == 6
-    assert_same(python, compiled)
+    assert_same_results(python, compiled)
 
 
 @pytest.mark.parametrize("limit_ms", [20, 100])

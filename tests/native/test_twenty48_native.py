@@ -13,13 +13,11 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 import engine.api
-from engine.deadline import Deadline
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.games.twenty48 import CHANCE_FLAG, MOVES
 from engine.limits import Limits
-from engine.search import expectimax, native
 from tests.native.conftest import needs_native
-from tests.native.equivalence import STAT_FIELDS
+from tests.native.equivalence import assert_same_results, expectimax_on_both
 
 tn = pytest.importorskip("tactician_native")
 
@@ -75,35 +73,24 @@ def test_rules_along_random_games(seed, tiles, moves):
 
 def both(state_json, tiles=None, limits=Limits(), seconds=None, **options):
     game, state = engine.api.load("2048", state_json, tile_probabilities=tiles)
-    s = expectimax.Settings(**options)
-    python = expectimax.search(game, state, s, deadline=Deadline(seconds), limits=limits)
-    compiled = native.search(game, state, expectimax.NAME, s, Deadline(seconds), limits)
-    return python, compiled
-
-
-def assert_same(python, compiled):
-    assert (compiled.move, compiled.value, compiled.pv, compiled.outcome, compiled.plies_to_end) == (
-        python.move, python.value, python.pv, python.outcome, python.plies_to_end)
-    assert [(m.move, m.value, m.bound) for m in compiled.moves] == [(m.move, m.value, m.bound) for m in python.moves]
-    assert compiled.certainty_equivalent == python.certainty_equivalent
-    assert {f: getattr(compiled.stats, f) for f in STAT_FIELDS} == {f: getattr(python.stats, f) for f in STAT_FIELDS}
+    return expectimax_on_both(game, state, limits, seconds, **options)
 
 
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("depth", [1, 2, 3, 5])
 @pytest.mark.parametrize("cutoff", [0.0, 0.01, 0.1])
 def test_fixed_depth_expectimax(board, depth, cutoff):
-    assert_same(*both(board, depth=depth, probability_cutoff=cutoff))
+    assert_same_results(*both(board, depth=depth, probability_cutoff=cutoff))
 
 
 @pytest.mark.parametrize("tiles", TILES[1:])
 def test_other_tiles(tiles):
-    assert_same(*both(OPEN, tiles, depth=3))
+    assert_same_results(*both(OPEN, tiles, depth=3))
 
 
 @pytest.mark.parametrize("capacity", [0, 1, 50])
 def test_a_full_table_starts_afresh_as_pythons(capacity):
-    assert_same(*both(BOARDS[2], limits=Limits(tt_max_entries=capacity), depth=5))
+    assert_same_results(*both(BOARDS[2], limits=Limits(tt_max_entries=capacity), depth=5))
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -112,7 +99,7 @@ def test_the_deepening_as_pythons(board, cutoff):
     """Without a depth, passes of 1, 3, 5, ... plies until one is cut nowhere by the depth."""
     python, compiled = both(board, probability_cutoff=cutoff)
     assert not python.stats.timed_out and python.stats.depth_completed > 1
-    assert_same(python, compiled)
+    assert_same_results(python, compiled)
 
 
 @settings(max_examples=25, deadline=None)
@@ -123,7 +110,7 @@ def test_expectimax_along_random_games(seed, moves, depth):
     if game.is_terminal(state) or not game.actions(state):
         return
     board = game.state_to_json(state)
-    assert_same(*both(board, depth=depth, probability_cutoff=0.01))
+    assert_same_results(*both(board, depth=depth, probability_cutoff=0.01))
 
 
 @pytest.mark.parametrize("limit_ms", [20, 100])
