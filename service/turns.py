@@ -13,8 +13,7 @@ from flask import current_app
 
 from engine.api import SearchResult
 from service.admission import TICKET, admission
-from service.metrics import IN_FLIGHT, record_search
-from service.routes.search import run_search, search_slot
+from service.routes.search import slotted_search
 
 
 class Turns:
@@ -30,14 +29,11 @@ class Turns:
         gate = admission(current_app)
         if self.searches:
             gate.let_others_first(request["time_limit_ms"] / 1000.0)
-        with search_slot(request), IN_FLIGHT.track_inprogress():
-            try:
-                result = run_search(request)
-            finally:
-                flask.request.environ[TICKET] = gate.keep_place()  # released when the request ends
+
+        def keep_place():
+            flask.request.environ[TICKET] = gate.keep_place()  # released when the request ends
+        result = slotted_search(request, on_release=keep_place)
         self.searches += 1
         self.nodes += result.stats.nodes
         self.timed_out |= result.stats.timed_out
-        record_search(request["game_id"], request["algorithm"]["name"], result.stats.nodes, result.stats.timed_out,
-                      result.stats.core)
         return result

@@ -130,12 +130,24 @@ def run_search(request: dict):
         return process.result()
 
 
+def slotted_search(request: dict, on_release=lambda: None):
+    """The engine's answer to ``request``, run in its ``search_slot`` and counted in the metrics: the
+    steps of every route that answers one search at a time. ``on_release()`` runs when the search ends
+    (or fails), while the slot is still held."""
+    with search_slot(request), IN_FLIGHT.track_inprogress():
+        try:
+            result = run_search(request)
+        finally:
+            on_release()
+    record_search(request["game_id"], request["algorithm"]["name"], result.stats.nodes, result.stats.timed_out,
+                  result.stats.core)
+    return result
+
+
 @blueprint.post("/v1/search")
 def search():
     request = search_request()
-    with search_slot(request), IN_FLIGHT.track_inprogress():
-        result = run_search(request)
+    result = slotted_search(request)
     game, algorithm = request["game_id"], request["algorithm"]
-    record_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out, result.stats.core)
     note_search(game, algorithm["name"], result.stats.nodes, result.stats.timed_out)
     return jsonify(search_response(result, algorithm, request["trace"], game))
