@@ -103,17 +103,22 @@ def variant_names() -> list:
 
 def random_openings(v: Variant, count: int, plies: int = 2, seed: int = 0) -> list:
     """``count`` distinct openings of ``plies`` uniformly random legal moves (fewer if the game has fewer),
-    none ending the game; seeded, so a rerun plays the same ones."""
+    none ending the game; seeded, so a rerun plays the same ones. In a game with chance (backgammon) an
+    opening also holds the chance outcomes before and between its moves, drawn with their probabilities,
+    so that its games do not all start from the same roll."""
     rng = random.Random(seed)
     found, tries = [], 0
     while len(found) < count and tries < 50 * count:
         tries += 1
         game, state = api.load(v.game, v.initial_state)
-        line = []
-        for _ in range(plies):
-            if game.is_terminal(state) or game.to_move(state) == CHANCE:
-                break
-            move = rng.choice(game.actions(state))
+        line, moves = [], 0
+        while moves < plies and not game.is_terminal(state):
+            if game.to_move(state) == CHANCE:
+                outcomes = game.chance_outcomes(state)
+                move = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                move = rng.choice(game.actions(state))
+                moves += 1
             line.append(game.move_to_json(move))
             state = game.result(state, move)
         if not game.is_terminal(state) and tuple(line) not in found:

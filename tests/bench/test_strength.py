@@ -4,6 +4,8 @@ import math
 import pytest
 
 from bench import elo, match, openings, players, solo_summary, strength
+from engine import api
+from engine.game import CHANCE
 
 
 def tally(wins, draws, losses):
@@ -102,6 +104,21 @@ def test_random_openings_are_seeded_legal_and_distinct():
     v = openings.variant("tictactoe-5x5-k4")
     first, again = openings.random_openings(v, 6, seed=3), openings.random_openings(v, 6, seed=3)
     assert first == again and len(set(first)) == 6 and all(len(line) == 2 for line in first)
+
+
+def test_random_openings_of_a_game_with_chance_hold_its_rolls_and_differ():
+    """Backgammon starts with a roll: an opening draws its rolls too, so a ladder's openings do not all
+    start from the same (empty) line, and each replays through the referee's moves."""
+    v = openings.variant("backgammon")
+    lines = openings.random_openings(v, 8, seed=5)
+    assert len(set(lines)) == 8 and lines == openings.random_openings(v, 8, seed=5)
+    for line in lines:
+        game, state = api.load(v.game, v.initial_state)
+        movers = []
+        for move_json in line:
+            movers.append(game.to_move(state))
+            state = game.result(state, game.move_from_json(move_json, state))
+        assert movers[0] == CHANCE and sum(m != CHANCE for m in movers) == 2
 
 
 def test_a_game_between_rule_players_is_refereed_and_deterministic_by_seed():
