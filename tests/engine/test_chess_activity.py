@@ -6,8 +6,7 @@ import pytest
 
 from engine.games.chess import notation
 from engine.games.chess.activity import (BISHOP_PAIR, KING_ATTACK, MOBILITY, SEVENTH, STORM, WEAK_BACK_RANK,
-                                         activity, passers, shelter)
-from engine.games.chess.board import turned
+                                         activity, shelter)
 from engine.games.chess.position import BOARD, RIGHTS
 
 # (FEN, the mover's (mg, eg) minus the opponent's), the sums written out term by term.
@@ -16,9 +15,8 @@ COUNTED = {
     "bishop pair": ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", (5 + 5 + 50, 5 + 5 + 50)),
     # The rook a1 reaches a2..a8 and b1..d1 (10, unit 7: 3 x (2, 4)); an open file: -10 + 10 + 10.
     "rook on an open file": ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", (6 + 10, 12 + 10)),
-    # An enemy pawn on a5: the rook reaches a2..a5 and b1..d1 (7: no mobility); a semi-open file: 0. (White's
-    # b4 keeps a5 from being passed, and a5 b4.)
-    "rook on a semi-open file": ("4k3/8/8/p7/1P6/8/8/R3K3 w - - 0 1", (0, 0)),
+    # An enemy pawn on a5: the rook reaches a2..a5 and b1..d1 (7: no mobility); a semi-open file: 0.
+    "rook on a semi-open file": ("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1", (0, 0)),
     # A pawn of its own on a2 closes the file: the rook reaches b1..d1 (3: 4 short), -10 for the file.
     # (Black: its pawn a5 and king alone: nothing.)
     "rook on a closed file": ("4k3/8/8/p7/8/8/P7/R3K3 w - - 0 1", (-8 - 10, -16 - 10)),
@@ -87,29 +85,3 @@ def test_the_shelter_counts_only_against_a_queen_and_another_piece():
     (1, 2), the rook 9 (2 x (2, 4)) on an open file (+10, +10), and neither reaches the zone of e1."""
     assert activity_of("q3k3/8/8/8/8/8/8/4K3 w - - 0 1") == (-4, -8)
     assert activity_of("qr2k3/8/8/8/8/8/8/4K3 w - - 0 1") == (-144 - (1 + 4 + 10), -(2 + 8 + 10))
-
-
-# (FEN, the endgame terms of White's passed pawns), counted by hand.
-PASSERS = [
-    # d4, kings d1 and h8, Black without pieces. The square: 4 plies to queen, the king 4 from d8: caught.
-    # d5 free: 60 + 20 x 4 (h8-d5) - 5 x 4 (d1-d5) = 120; rank 4: (120 x 26 + 128) // 256 = 12.
-    ("7k/8/8/8/3P4/8/8/3K4 w - - 0 1", 12),
-    # d5 with White to move: 3 plies, the king 4 from d8: unstoppable. 800 + 20 x 4 - 5 x 5 = 855; rank 5:
-    # (855 x 77 + 128) // 256 = 257.
-    ("7k/8/8/3P4/8/8/8/3K4 w - - 0 1", 257),
-    # Black to move: 4 plies, caught; free: 60 + 80 - 25 = 115, (115 x 77 + 128) // 256 = 35.
-    ("7k/8/8/3P4/8/8/8/3K4 b - - 0 1", 35),
-    # g7 escorted by the king h7 (beside g8 and g7): 800 + 20 x 7 (a1-g8) - 5 x 1 = 935, on rank 7 whole.
-    ("8/6PK/8/8/8/8/8/k7 w - - 0 1", 935),
-    # A black rook d8 guards d6: neither alone nor free: 20 x 4 - 5 x 5 = 55, (55 x 77 + 128) // 256 = 17.
-    ("3r3k/8/8/3P4/8/8/8/3K4 w - - 0 1", 17),
-    # Not passed (Black's e6 guards d5's path): nothing.
-    ("7k/8/4p3/3P4/8/8/8/3K4 w - - 0 1", 0),
-]
-
-
-@pytest.mark.parametrize("fen, eg", PASSERS)
-def test_passed_pawns_in_the_endgame(fen, eg):
-    board = chess.Board(fen)
-    white_view = state_of(fen)[BOARD] if board.turn else turned(state_of(fen)[BOARD])
-    assert passers(white_view, board.turn) == eg

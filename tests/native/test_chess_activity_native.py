@@ -6,19 +6,17 @@ import pytest
 
 from engine.games.chess import GAME, notation
 
-from tests.engine.test_chess_activity import COUNTED, PASSERS
+from tests.engine.test_chess_activity import COUNTED
 from tests.native.conftest import needs_native
 
 tn = pytest.importorskip("tactician_native")
 
-FENS = [fen for fen, _ in COUNTED.values()] + [fen for fen, _ in PASSERS] + [
+FENS = [fen for fen, _ in COUNTED.values()] + [
     "qr2k3/8/8/8/8/8/5PPP/4K2R w K - 0 1",                              # a castling right's shelter
     "r3k2r/pp3ppp/8/8/8/8/PP3PPP/R3K2R w KQkq - 0 1",                  # rights on both wings, both colours
     "r1bq1rk1/ppp2ppp/2n5/3np3/2B5/2NP1N2/PPP2PPP/R2QK2R w KQ - 0 1",  # attacks on the castled king
     "6k1/R4ppp/8/8/8/8/4rPPP/6K1 w - - 0 1",                           # a rook on each side's seventh
     "2kr3r/ppp2q2/2n1b3/3pPp1p/3P1Pp1/2P1B1P1/PP1Q2BP/R4RK1 b - - 0 1",  # pawn storms on both wings
-    "8/1p3k2/8/P1P5/8/4K3/6p1/8 w - - 0 1",                            # passers of both sides, kings near
-    "8/8/1k6/8/8/8/P6K/8 w - - 0 1",                                    # a rook's pawn from its second rank
 ]
 
 

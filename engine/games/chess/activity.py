@@ -20,17 +20,9 @@ For each side, on the board of its own view (its pieces upper case, playing up t
   (``36 - (8 - rank) ** 2``, 36 without one; the king's own file twice; 11 when nothing is missing: a weak
   back rank) and by the enemy's most advanced pawn on it (on the enemy's rank 4, 5, 6: 10, 30, 60). With a
   castling right, the square the king would castle to (b1 or g1 of its view) is judged too, and the penalty
-  is the mean of the king's square's and the better of the two, rounded down: the middle game only;
-- **passed pawns in the endgame** (Fruit's ``eval_passer``, on top of the pawn-structure bonus of
-  :mod:`.evaluation`, which stands for Fruit's base): ``delta`` is 800 when the enemy has no piece but pawns
-  and the pawn cannot be caught (the rule of the square: the enemy king too far from the promotion square,
-  no piece of its own ahead on the file) or its own king escorts it (beside the pawn and the promotion
-  square, not a rook's pawn with the king on its file); else 60 for a free pawn (the square ahead empty
-  and not attacked by the enemy: Fruit asks the exchange there, we ask whether the enemy attacks it at all);
-  plus 20 a square from the enemy king to the square ahead, less 5 a square from its own king. A positive
-  ``delta`` adds ``(delta * PASSER_RANK[rank] + 128) // 256`` (Fruit's ``quad``) in the endgame.
+  is the mean of the king's square's and the better of the two, rounded down: the middle game only.
 """
-from engine.games.chess.board import OUR_A1, OUR_H1, RAYS, SQUARES, STEPS, attacked, turned, turned_rights
+from engine.games.chess.board import OUR_A1, OUR_H1, RAYS, SQUARES, STEPS, turned, turned_rights
 
 MOBILITY_UNIT = {"N": 4, "B": 6, "R": 7, "Q": 13}
 MOBILITY = {"N": (4, 4), "B": (5, 5), "R": (2, 4), "Q": (1, 2)}        # a square beyond (or short of) the unit
@@ -46,9 +38,6 @@ KING_ATTACK_WEIGHT = (0, 0, 128, 192, 224, 240, 248, 252, 254, 255, 256, 256, 25
 WEAK_BACK_RANK = 11
 STORM = {4: 10, 5: 30, 6: 60}                                           # by the enemy pawn's rank from its side
 CASTLE_SQUARES = ((OUR_A1, 92), (OUR_H1, 97))                           # b1 and g1 of the side's view
-UNSTOPPABLE_PASSER, FREE_PASSER = 800, 60
-PASSER_OWN_KING, PASSER_ENEMY_KING = 5, 20                              # a square of distance
-PASSER_RANK = (0, 0, 0, 0, 26, 77, 154, 256, 0)                         # Fruit's Bonus, by rank (1..8)
 
 
 def activity(board: str, rights: int) -> tuple:
@@ -56,7 +45,7 @@ def activity(board: str, rights: int) -> tuple:
     view) minus the opponent's, in centipawns."""
     ours_mg, ours_eg = side_activity(board, rights)
     theirs_mg, theirs_eg = side_activity(turned(board), turned_rights(rights))
-    return ours_mg - theirs_mg, ours_eg - theirs_eg + passers(board, True) - passers(turned(board), False)
+    return ours_mg - theirs_mg, ours_eg - theirs_eg
 
 
 def can_attack_king(board: str, side: str) -> bool:
@@ -149,43 +138,3 @@ def storm_file(board: str, f: int) -> int:
         if board[10 * r + f] == "p":
             return STORM.get(r - 1, 0)
     return 0
-
-
-def distance(a: int, b: int) -> int:
-    """The king's distance between two squares."""
-    return max(abs(a // 10 - b // 10), abs(a % 10 - b % 10))
-
-
-def passers(board: str, to_move: bool) -> int:
-    """The endgame terms of the upper-case side's passed pawns (see the module docstring); ``to_move``: that
-    side moves next."""
-    king, enemy_king = board.index("K"), board.index("k")
-    alone = not any(p in board for p in "nbrq")
-    eg = 0
-    for s in SQUARES:
-        if board[s] != "P":
-            continue
-        f, row = s % 10, s // 10
-        if any(board[10 * r + g] == "p" for r in range(2, row) for g in (f - 1, f, f + 1)):
-            continue
-        rank, ahead, promotion = 10 - row, s - 10, 20 + f
-        delta = 0
-        escorted = distance(king, promotion) <= 1 and distance(king, s) <= 1 and (king % 10 != f or f not in (1, 8))
-        if alone and (escorted or unstoppable(board, s, enemy_king, to_move)):
-            delta += UNSTOPPABLE_PASSER
-        elif board[ahead] == "." and not attacked(board, ahead):
-            delta += FREE_PASSER
-        delta += PASSER_ENEMY_KING * distance(enemy_king, ahead) - PASSER_OWN_KING * distance(king, ahead)
-        if delta > 0:
-            eg += (delta * PASSER_RANK[rank] + 128) // 256
-    return eg
-
-
-def unstoppable(board: str, s: int, enemy_king: int, to_move: bool) -> bool:
-    """The rule of the square: no piece of the pawn's side stands ahead of it on its file, and the enemy
-    king cannot reach the promotion square in time (a pawn on its second rank steps two)."""
-    f, row = s % 10, s // 10
-    if any(board[10 * r + f].isupper() for r in range(2, row)):
-        return False
-    plies = min(row, 7) - 2 + (not to_move)                      # a pawn on rank 2 counts from rank 3
-    return distance(enemy_king, 20 + f) > plies

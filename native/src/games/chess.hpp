@@ -282,8 +282,6 @@ class Chess {
     const chess::Army army{s.pieces, s.occupancy};
     chess::side_activity(army, chess::WHITE, castle_squares(s, chess::WHITE), white_mg, white_eg);
     chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg);
-    white_eg += chess::passers(army, chess::WHITE, mover(s) == chess::WHITE);
-    black_eg += chess::passers(army, chess::BLACK, mover(s) == chess::BLACK);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
     double v = chess::blend(mg, eg, s.phase) / CENTIPAWNS_PER_UNIT;

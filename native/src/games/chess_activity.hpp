@@ -1,7 +1,7 @@
 // Piece activity and king safety after Fruit 2.1 (Fabien Letouzey's published values): engine/games/chess/
 // activity.py in C++ on bitboards, the same integers (see there for each term): mobility, the bishop pair,
 // rooks on files and near the enemy king, rooks and queens on the seventh rank, the attack on the enemy
-// king's zone, the pawn shelter and storm of the side's own king, and the passed pawns in the endgame.
+// king's zone, and the pawn shelter and storm of the side's own king.
 #pragma once
 
 #include <algorithm>
@@ -24,8 +24,6 @@ constexpr int KING_ATTACK = 20;
 constexpr int KING_ATTACK_WEIGHT[16] = {0, 0, 128, 192, 224, 240, 248, 252, 254, 255, 256, 256, 256, 256, 256, 256};
 constexpr int WEAK_BACK_RANK = 11;
 constexpr int STORM[8] = {0, 0, 0, 10, 30, 60, 0, 0};  // by the enemy pawn's rank (0-based) from its side
-constexpr int UNSTOPPABLE_PASSER = 800, FREE_PASSER = 60, PASSER_OWN_KING = 5, PASSER_ENEMY_KING = 20;
-constexpr int PASSER_RANK[8] = {0, 0, 0, 26, 77, 154, 256, 0};  // Fruit's Bonus, by rank (0-based)
 
 // The pieces and occupancy of both colours (the chess state's bitboards).
 struct Army {
@@ -113,50 +111,6 @@ inline void side_activity(const Army& a, int c, uint64_t castle_squares, int& mg
     for (uint64_t b = castle_squares; b; b &= b - 1) best = std::min(best, shelter(a, c, lsb(b)));
     mg -= (here + best) / 2;
   }
-}
-
-constexpr int distance(int a, int b) {
-  const int ranks = rank_of(a) - rank_of(b), files = file_of(a) - file_of(b);
-  return std::max(ranks < 0 ? -ranks : ranks, files < 0 ? -files : files);
-}
-
-// Whether colour `by` attacks `sq` (board.py's attacked, for the passers' free square).
-inline bool attacked_by(const Army& a, int sq, int by) {
-  const auto& p = a.pieces[by];
-  const uint64_t occupied = a.occupancy[0] | a.occupancy[1];
-  return (TABLES.pawn[by ^ 1][sq] & p[PAWN]) || (TABLES.knight[sq] & p[KNIGHT]) || (TABLES.king[sq] & p[KING]) ||
-         (bishop_attacks(sq, occupied) & (p[BISHOP] | p[QUEEN])) || (rook_attacks(sq, occupied) & (p[ROOK] | p[QUEEN]));
-}
-
-// activity.py's passers: the endgame terms of colour c's passed pawns; `to_move`: c moves next.
-inline int passers(const Army& a, int c, bool to_move) {
-  const auto& own = a.pieces[c];
-  const auto& enemy = a.pieces[c ^ 1];
-  const int king = lsb(own[KING]), enemy_king = lsb(enemy[KING]);
-  const bool alone = !(enemy[KNIGHT] | enemy[BISHOP] | enemy[ROOK] | enemy[QUEEN]);
-  const uint64_t occupied = a.occupancy[0] | a.occupancy[1];
-  int eg = 0;
-  for (uint64_t b = own[PAWN]; b; b &= b - 1) {
-    const int s = lsb(b);
-    if (enemy[PAWN] & TABLES.ahead[c][s]) continue;
-    const int rank = relative_rank(c, s), file = file_of(s);
-    const int ahead = c == WHITE ? s + 8 : s - 8, promotion = c == WHITE ? 56 + file : file;
-    const bool escorted = distance(king, promotion) <= 1 && distance(king, s) <= 1 &&
-                          (file_of(king) != file || (file != 0 && file != 7));
-    bool unstoppable = false;
-    if (alone && !escorted && !(a.occupancy[c] & TABLES.ahead[c][s] & TABLES.file[file])) {
-      const int plies = 7 - std::max(rank, 2) + !to_move;  // a pawn on rank 2 counts from rank 3
-      unstoppable = distance(enemy_king, promotion) > plies;
-    }
-    int delta = 0;
-    if (alone && (escorted || unstoppable))
-      delta += UNSTOPPABLE_PASSER;
-    else if (!(occupied & bit(ahead)) && !attacked_by(a, ahead, c ^ 1))
-      delta += FREE_PASSER;
-    delta += PASSER_ENEMY_KING * distance(enemy_king, ahead) - PASSER_OWN_KING * distance(king, ahead);
-    if (delta > 0) eg += (delta * PASSER_RANK[rank] + 128) / 256;
-  }
-  return eg;
 }
 
 }  // namespace chess
