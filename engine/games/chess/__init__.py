@@ -9,12 +9,13 @@ third time since the state's history starts): as python-chess's ``outcome(claim_
 can be claimed from the position itself.
 
 Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`)
-in units of a hundred pawns, strictly inside the utilities, and the API reports values in pawns
-(:meth:`Chess.value_to_json`): a won game is 100.
+and Fruit 2.1's piece activity and king safety (:mod:`.activity`) in units of a hundred pawns, strictly inside
+the utilities, and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game is 100.
 """
 from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
                          REPETITION, Game)
 from engine.games.chess import notation
+from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend, structure
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, MG, PHASE, PLY, REASONS, REPEATS,
@@ -109,7 +110,8 @@ class Chess(Game):
         if state[STATUS] != ONGOING:
             return self.utility(state, player)
         mg, eg = structure(state[BOARD])
-        v = blend(state[MG] + mg, state[EG] + eg, state[PHASE]) / CENTIPAWNS_PER_UNIT
+        active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
+        v = blend(state[MG] + mg + active_mg, state[EG] + eg + active_eg, state[PHASE]) / CENTIPAWNS_PER_UNIT
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
 

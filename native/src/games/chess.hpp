@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "games/chess_activity.hpp"
 #include "games/chess_bitboards.hpp"
 #include "games/chess_eval.hpp"
 #include "search/game.hpp"
@@ -278,11 +279,21 @@ class Chess {
     int white_mg = 0, white_eg = 0, black_mg = 0, black_eg = 0;
     chess::side_structure(white, black, chess::WHITE, white_mg, white_eg);
     chess::side_structure(black, white, chess::BLACK, black_mg, black_eg);
+    const chess::Army army{s.pieces, s.occupancy};
+    chess::side_activity(army, chess::WHITE, castle_squares(s, chess::WHITE), white_mg, white_eg);
+    chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
     double v = chess::blend(mg, eg, s.phase) / CENTIPAWNS_PER_UNIT;
     v = v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
     return player == mover(s) ? v : -v;
+  }
+
+  // The squares colour c's king may still castle to (b1 and g1 of its side), by the castling rights.
+  static uint64_t castle_squares(const State& s, int c) {
+    using namespace chess;
+    if (c == WHITE) return (s.rights & A1_ROOK ? bit(1) : 0) | (s.rights & H1_ROOK ? bit(6) : 0);
+    return (s.rights & A8_ROOK ? bit(57) : 0) | (s.rights & H8_ROOK ? bit(62) : 0);
   }
 
   // The transposition key: the position, the clock, the ply and the history (position.py's key), so
