@@ -183,18 +183,25 @@ def winner_points(winner, loser) -> int:
 
 # Direct and indirect shots: of the 36 rolls, how many hit a blot at distance d (1..24) in an open board.
 SHOTS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
-# Contact weights, in units of the logistic score (about 0.5 equity per unit near even).
-W_PIPS = 0.03           # a pip of race lead
+# Contact weights, in units of the logistic score (about 0.5 equity per unit near even). FITTED to the outputs
+# of gnubg's neural net (gnubg-nn 1.1.0a11, 0-ply cubeless equity), not set by hand: `python -m
+# bench.backgammon_fit --games 1000 --seed 5 --steps 2000 --choices 2000 --train-choices 8000` at commit
+# db265b8 (bench/STRENGTH.md, "Backgammon"): on held-out games the equity's mean error fell from 0.331 to
+# 0.248 and the equity the 1-ply play loses by gnubg's judgement from 0.0465 to 0.0401 a play. Mirrored
+# in native/src/games/backgammon.hpp (tests/native compare the two cores' values).
+W_PIPS = 0.0123         # a pip of race lead (and 8 pips for the roll's tempo)
 # A made point (two or more checkers), by the side's own point number: the home board and the bar point
 # (1..7), the outer boards (8..18), anchors in the opponent's home board (19..24).
-W_POINT = (0, 0.05, 0.12, 0.2, 0.3, 0.35, 0.3, 0.2) + (0.08,) * 11 + (0.1, 0.25, 0.3, 0.2, 0.12, 0.1, 0)
-W_PRIME = (0, 0, 0, 0.05, 0.15, 0.35, 0.7)   # by the length of the longest run of made points
-W_BLOT_RISK = 2.5       # times the chance of being hit and the share of the race lost
-W_BAR = 0.5             # per checker on the bar, plus the closed board below
-W_CLOSED_VS_BAR = 0.15  # per closed home point, per opponent checker on the bar
-W_BACK = 0.12           # per checker still in the opponent's home board
-W_OFF = 0.04            # per checker borne off (in contact: the gammon is saved)
-W_STACK = 0.03          # per checker beyond three on a point
+W_POINT = (0.0, -0.0918, 0.0548, 0.1668, 0.2773, 0.3655, 0.4935, 0.186, 0.1673, 0.1764, 0.1427, 0.0926,
+           0.127, 0.0859, 0.1366, 0.0869, 0.0984, 0.0948, 0.1273, 0.3063, 0.3459, 0.2296, 0.1727, 0.0409,
+           -0.0483, 0.0)
+W_PRIME = (0.0, 0.5729, 0.5777, 0.6405, 0.7589, 0.8762, 1.0058)   # by the longest run of made points
+W_BLOT_RISK = 0.8957    # times the chance of being hit and the share of the race lost
+W_BAR = -0.1713         # per checker on the bar (its 25 pips are already counted), plus the closed board below
+W_CLOSED_VS_BAR = 0.2678  # per closed home point, per opponent checker on the bar
+W_BACK = 0.118          # per checker still in the opponent's home board
+W_OFF = 0.3166          # per checker borne off (in contact: the gammon is saved)
+W_STACK = 0.0338        # per checker beyond three on a point
 ROLL_PIPS = 8.17        # the mean pips of a roll
 
 

@@ -24,14 +24,15 @@ namespace backgammon {
 constexpr int CHECKERS = 15, BAR = 25, OFF = 0;
 using Side = std::array<int8_t, 26>;
 
-// The evaluation's weights (backgammon.py).
+// The evaluation's weights (backgammon.py, where they are fitted to gnubg-nn's equity by bench/backgammon_fit.py).
 constexpr int SHOTS[25] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1};
-constexpr double W_PIPS = 0.03;
-constexpr double W_POINT[26] = {0,   0.05, 0.12, 0.2,  0.3,  0.35, 0.3,  0.2, 0.08, 0.08, 0.08, 0.08, 0.08,
-                                0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.1, 0.25, 0.3,  0.2,  0.12, 0.1,  0};
-constexpr double W_PRIME[7] = {0, 0, 0, 0.05, 0.15, 0.35, 0.7};
-constexpr double W_BLOT_RISK = 2.5, W_BAR = 0.5, W_CLOSED_VS_BAR = 0.15, W_BACK = 0.12, W_OFF = 0.04,
-                 W_STACK = 0.03, ROLL_PIPS = 8.17;
+constexpr double W_PIPS = 0.0123;
+constexpr double W_POINT[26] = {0.0,    -0.0918, 0.0548, 0.1668, 0.2773, 0.3655, 0.4935, 0.186,  0.1673,
+                                0.1764, 0.1427,  0.0926, 0.127,  0.0859, 0.1366, 0.0869, 0.0984, 0.0948,
+                                0.1273, 0.3063,  0.3459, 0.2296, 0.1727, 0.0409, -0.0483, 0.0};
+constexpr double W_PRIME[7] = {0.0, 0.5729, 0.5777, 0.6405, 0.7589, 0.8762, 1.0058};
+constexpr double W_BLOT_RISK = 0.8957, W_BAR = -0.1713, W_CLOSED_VS_BAR = 0.2678, W_BACK = 0.118, W_OFF = 0.3166,
+                 W_STACK = 0.0338, ROLL_PIPS = 8.17;
 
 inline int pips(const Side& side) {
   int total = 0;
