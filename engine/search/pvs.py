@@ -180,13 +180,13 @@ def prove_win(search: Negamax, state, ranking, deadline):
     ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
 
     For n = 1, 2, ... a null-window pass (:func:`win_pass`) asks whether some root move wins within
-    ``2n - 1`` plies. It is full-width: no null moves and no reductions, so no defence goes unsearched,
-    and it never reaches the horizon (mate-distance pruning stops every line at the ply of the last
+    ``2n - 1`` plies. It is full-width: no null moves, reductions or futility pruning, so no defence goes
+    unsearched, and it never reaches the horizon (mate-distance pruning stops every line at the ply of the last
     winning move), so no evaluation enters it: a win it finds is proven, and, every shorter n having
     failed over all the root's moves, the shortest one."""
     # (Without quiescence, whose noisy moves it would only use to order: the game's order has them first.)
     full = search.extra
-    search.extra = replace(full, null_move=False, reductions=False, quiescence=False)
+    search.extra = replace(full, null_move=False, reductions=False, quiescence=False, futility=False)
     search.clock = deadline.share(MATE_SHARE)
     try:
         children = [(a, search.game.result(state, a)) for a in ranking]
