@@ -194,8 +194,8 @@ class Negamax:
         return v
 
     def node(self, s, d, alpha, beta, ply, player):
-        """:meth:`negamax` without the counting: what the rules settle, then the table, null-move pruning
-        and the moves (:meth:`expand`)."""
+        """:meth:`negamax` without the counting: what the rules settle, then the table, reverse futility,
+        null-move pruning and the moves (:meth:`expand`)."""
         game, stats, extra = self.game, self.stats, self.extra
         if self.is_terminal(s):
             stats.leaves += 1
@@ -259,8 +259,8 @@ class Negamax:
 
     def expand(self, s, d, alpha, beta, ply, player, key, table_move):
         """Search the moves of ``s`` (PVS: the first with the window, the others with a null window
-        first, reduced when late and quiet), keep the result in the table under ``key``; the node's
-        score, as :meth:`negamax`'s."""
+        first, reduced when late and quiet, skipped when :meth:`futile`), keep the result in the table
+        under ``key``; the node's score, as :meth:`negamax`'s."""
         game, stats, extra = self.game, self.stats, self.extra
         loud = [a for _, a in game.noisy_actions(s)] if extra.quiescence and self.ordering else ()
         losing = {a for a in loud if game.exchange(s, a) < 0} if extra.exchange else set()

@@ -19,7 +19,9 @@
 // the noisy moves at the horizon, with stand-pat and delta pruning (QUIESCENCE; the noisy moves also go
 // first in the order, MVV-LVA, after the table move), late-move reductions of quiet moves (with it and
 // ordering), null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws
-// below the root (REPETITION) and aspiration windows at the root (ASPIRATION). Since null moves and
+// below the root (REPETITION) and aspiration windows at the root (ASPIRATION); with quiescence, the
+// captures that lose their exchange skipped in quiescence and ordered after the killers (EXCHANGE), and
+// reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
 // reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
 // its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
 #pragma once
