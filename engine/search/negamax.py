@@ -19,13 +19,13 @@ from engine.search.scores import (PROVEN, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
                                   TT_LOWER, TT_UPPER, WIN, from_table, to_table)
 from engine.search.scores import as_value as score_value
 
-# Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched: NULL_REDUCTION
-# plies, and one more for every NULL_DEPTH_STEP plies of depth.
-NULL_MIN_DEPTH, NULL_REDUCTION, NULL_DEPTH_STEP = 3, 3, 4
-# Late-move reductions: quiet moves after the first few, at this depth or more, searched shallower by
-# LMR_BASE + log(depth) * log(place) / LMR_DIVISOR plies (a ply less on the principal variation), and
-# searched again in full if they beat alpha after all.
-LMR_FIRST, LMR_MIN_DEPTH, LMR_BASE, LMR_DIVISOR = 3, 3, 0.75, 2.25
+# Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
+NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
+# Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
+# after the first dozen), and searched again in full if they beat alpha after all. (Reductions by the
+# logarithms of depth and place, and a null move reduced 3 + depth / 4 plies, lost in self-play:
+# bench/STRENGTH.md.)
+LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # Futility (where the game gives a margin a ply): at scout nodes of at most FUTILITY_DEPTH plies whose
 # evaluation beats beta by the margin a ply, the node is cut at once (reverse futility); at nodes of at most
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
@@ -296,8 +296,7 @@ class Negamax:
                 scout = math.nextafter(alpha, math.inf)
                 # No reduction once a proven score is in the window: a shallower search could hide the
                 # defence against a mate, or the shorter mate.
-                reduction = (self.late_move_reduction(i, a, child, quiet, d, beta > scout)
-                             if quiet and abs(alpha) < PROVEN else 0)
+                reduction = self.late_move_reduction(i, a, child, quiet) if quiet and abs(alpha) < PROVEN else 0
                 v = self.child_score(child, same, d - reduction, alpha, scout, ply, player, other)
                 if reduction and v > alpha:
                     v = self.child_score(child, same, d, alpha, scout, ply, player, other)
@@ -384,8 +383,8 @@ class Negamax:
         passed = self.game.null_move(s)
         if passed is None:
             return None
-        reduced = max(d - 1 - NULL_REDUCTION - d // NULL_DEPTH_STEP, 0)
-        v = -self.negamax(passed, reduced, -beta, math.nextafter(-beta, math.inf), ply + 1, self.opponent[player])
+        v = -self.negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1,
+                          self.opponent[player])
         if v < beta:
             return None
         return beta if v >= PROVEN else v
@@ -398,14 +397,11 @@ class Negamax:
         spared = set(loud).union(self.killers.get(ply, ()))
         return {a for a in moves[LMR_FIRST:] if a not in spared}
 
-    def late_move_reduction(self, i: int, a, child, quiet, d: int, pv: bool) -> int:
-        """How many plies shallower the ``i``-th move ``a`` (leading to ``child``) of a node ``d`` plies deep
-        is searched first: more the deeper and the later, a ply less on the principal variation (``pv``),
-        never below one ply left."""
+    def late_move_reduction(self, i: int, a, child, quiet) -> int:
+        """How many plies shallower the ``i``-th move ``a`` (leading to ``child``) is searched first."""
         if i < LMR_FIRST or a not in quiet or (self.extra.extensions and self.game.forcing(child)):
             return 0
-        reduction = int(LMR_BASE + math.log(d) * math.log(i) / LMR_DIVISOR) - pv
-        return max(0, min(reduction, d - 2))
+        return 2 if i >= LMR_DEEPER_AFTER else 1
 
     def futile(self, s, d, alpha, beta, player) -> bool:
         """Whether the quiet moves after the first may be skipped at this node: a shallow scout node, not

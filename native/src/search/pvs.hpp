@@ -48,11 +48,10 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
-// negamax.py's null-move, late-move-reduction and futility parameters, and pvs.py's mate search's share
-// and reach.
-constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 3, NULL_DEPTH_STEP = 4;
-constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3;
-constexpr double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
+// negamax.py's null-move, late-move-reduction and futility parameters (the reductions as they were: deeper
+// ones lost in self-play, bench/STRENGTH.md), and pvs.py's mate search's share and reach.
+constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
+constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
 constexpr double MATE_SHARE = 0.5;
 constexpr int MATE_MAX_MOVES = 3;
@@ -391,8 +390,7 @@ class Pvs {
     if (i == 0) return -negamax(child, d - 1, -beta, -alpha, ply + 1);
     // No reduction once a proven score is in the window: a shallower search could hide the defence
     // against a mate, or the shorter mate.
-    const int reduction =
-        quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet, d, beta > std::nextafter(alpha, INF)) : 0;
+    const int reduction = quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet) : 0;
     double v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
@@ -480,8 +478,7 @@ class Pvs {
       if (game_.evaluate(s, game_.to_move(s)) < beta) return NAN;
       State passed;
       if (!game_.null_move(s, passed)) return NAN;
-      const int reduced = std::max(d - 1 - NULL_REDUCTION - d / NULL_DEPTH_STEP, 0);
-      const double v = -negamax(passed, reduced, -beta, std::nextafter(-beta, INF), ply + 1);
+      const double v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, std::nextafter(-beta, INF), ply + 1);
       if (v < beta) return NAN;
       return v >= PROVEN ? beta : v;
     }
@@ -505,12 +502,9 @@ class Pvs {
     return any;
   }
 
-  // negamax.py's late_move_reduction: more the deeper (`d`) and the later (`i`), a ply less on the
-  // principal variation (`pv`), never below one ply left.
-  int late_move_reduction(int i, const State& child, const bool* quiet, int d, bool pv) const {
+  int late_move_reduction(int i, const State& child, const bool* quiet) const {
     if (i < LMR_FIRST || !quiet[i] || (extensions_ && forcing(child))) return 0;
-    const int reduction = int(LMR_BASE + std::log(double(d)) * std::log(double(i)) / LMR_DIVISOR) - pv;
-    return std::max(0, std::min(reduction, d - 2));
+    return i >= LMR_DEEPER_AFTER ? 2 : 1;
   }
 
   // negamax.py's futile: whether the quiet moves after the first may be skipped at a node: a shallow scout
