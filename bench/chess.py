@@ -69,6 +69,7 @@ DEPTH_FENS = (START, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w 
               "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
               "2q1rr1k/3bbnnp/p2p1pp1/2pPp3/PpP1P1P1/1P2BNNP/2BQ1PRK/7R b - - 0 1")
 CORE = {"core": None}                          # --core: None lets the engine choose
+PEER = {"sunfish": True}                       # --no-sunfish: our side alone (two builds side by side)
 
 
 def ours(fen: str, seconds: float, core: str | None = None) -> tuple:
@@ -167,7 +168,7 @@ def run(data: Path, seconds: float, verify_seconds: float, mate_seconds: float, 
     api.preload()
     ours(START, 0.05)                                    # warm up (first-call costs are not measured)
     lines = [f"## Chess\n\n`python -m bench.chess --seconds {seconds:g} --core {CORE['core'] or 'auto'} "
-             f"--sections {' '.join(sections)}` on {platform.python_implementation()} "
+             f"--sections {' '.join(sections)}{'' if PEER['sunfish'] else ' --no-sunfish'}` on {platform.python_implementation()} "
              f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; both "
              f"engines in one process, one position at a time, {seconds:g} s each.\n"]
     if "cores" in sections:
@@ -201,16 +202,19 @@ def start_position(seconds: float) -> list:
 def bratko_kopec(data: Path, seconds: float) -> list:
     lines = []
     bk = read_epd(data / "bratko_kopec.epd")
-    rows, ours_solved, sunfish_solved = [], 0, 0
+    rows, ours_solved, sunfish_solved, nodes, depths = [], 0, 0, 0, 0
     for fen, best, name in bk:
         move, result = ours(fen, seconds)
-        s_move = sunfish_move(fen, seconds)[0]
+        s_move = sunfish_move(fen, seconds)[0] if PEER["sunfish"] else None
         a, b = san(fen, move) in best, san(fen, s_move) in best
         ours_solved, sunfish_solved = ours_solved + a, sunfish_solved + b
+        nodes, depths = nodes + result.stats.nodes, depths + result.stats.depth_completed
         rows.append(f"| {name} | {'/'.join(sorted(best))} | {san(fen, move)}{' ✓' if a else ''} | "
-                    f"{san(fen, s_move)}{' ✓' if b else ''} | {result.stats.depth_completed} |")
-    lines.append(f"Bratko-Kopec: **ours {ours_solved} / {len(bk)}, sunfish {sunfish_solved} / {len(bk)}**.\n")
-    lines.append("| id | best | ours | sunfish | our depth |\n|---|---|---|---|---|")
+                    f"{san(fen, s_move)}{' ✓' if b else ''} | {result.stats.depth_completed} | {result.stats.nodes} |")
+    peer = f", sunfish {sunfish_solved} / {len(bk)}" if PEER["sunfish"] else ""
+    lines.append(f"Bratko-Kopec: **ours {ours_solved} / {len(bk)}{peer}**; ours: {nodes} nodes in all, mean depth "
+                 f"{depths / len(bk):.2f}.\n")
+    lines.append("| id | best | ours | sunfish | our depth | our nodes |\n|---|---|---|---|---|---|")
     lines += rows
     return lines
 
@@ -249,8 +253,11 @@ def main(argv=None):
     p.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="the sections to run")
     p.add_argument("--rounds", type=int, default=5, help="interleaved pairs of the cores section (default 5)")
     p.add_argument("--depth", type=int, default=8, help="the depth section's depth in plies (default 8)")
+    p.add_argument("--no-sunfish", action="store_true",
+                   help="Bratko-Kopec without sunfish (our side alone: two builds run side by side)")
     args = p.parse_args(argv)
     CORE["core"] = None if args.core == "auto" else args.core
+    PEER["sunfish"] = not args.no_sunfish
     print(run(args.data, args.seconds, args.verify_seconds, args.mate_seconds, args.sections, args.rounds,
               args.depth))
 

@@ -46,11 +46,13 @@ EXTENSIONS = "forcing"               # states searched one ply deeper, in check 
 NULL_MOVE = "null_move"              # passing the turn, where no likely zugzwang (search.negamax.NullMove)
 REPETITION = "repeated"              # a state that occurred before in the game (search.negamax.Repetition)
 ASPIRATION = "aspiration_width"      # how far the next iteration's score may move (search.pvs.Aspiration)
+EXCHANGE = "exchange"                # what a capture wins when both sides go on taking (search.negamax.Exchange)
+FUTILITY = "futility_margin"         # how far a shallow search may move the evaluation (search.negamax.Futility)
 THREATS = "threat_win"               # a threat-space search for forced wins (search.pvs.ThreatSpace)
 ENDGAME_SOLVER = "solve_endgame"     # an exact solver of the final score (search.endgame.EndgameSolver)
 CAPABILITIES = frozenset({EVALUATION, MOVE_ORDERING, HASHING, IMMEDIATE_WIN, SAFE_CHILDREN, OUTCOME_BOUNDS,
                           PLIES_BOUND, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION, ASPIRATION,
-                          ENDGAME_SOLVER, CANDIDATES, THREATS})
+                          ENDGAME_SOLVER, CANDIDATES, THREATS, EXCHANGE, FUTILITY})
 
 
 class Game:

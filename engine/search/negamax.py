@@ -12,8 +12,8 @@ import math
 from typing import Any, Protocol, runtime_checkable
 
 from engine.deadline import Deadline
-from engine.game import (ASPIRATION, CANDIDATES, EXTENSIONS, IMMEDIATE_WIN, NULL_MOVE, QUIESCENCE, REPETITION,
-                         SAFE_CHILDREN)
+from engine.game import (ASPIRATION, CANDIDATES, EXCHANGE, EXTENSIONS, FUTILITY, IMMEDIATE_WIN, NULL_MOVE,
+                         QUIESCENCE, REPETITION, SAFE_CHILDREN)
 from engine.search.common import count_node, declares, sides_of
 from engine.search.scores import (PROVEN, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
                                   TT_LOWER, TT_UPPER, WIN, from_table, to_table)
@@ -22,8 +22,15 @@ from engine.search.scores import as_value as score_value
 # Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
 NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
-# after the first dozen), and searched again in full if they beat alpha after all.
+# after the first dozen), and searched again in full if they beat alpha after all. (Reductions by the
+# logarithms of depth and place, and a null move reduced 3 + depth / 4 plies, lost in self-play:
+# bench/STRENGTH.md.)
 LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+# Futility (where the game gives a margin a ply): at scout nodes of at most FUTILITY_DEPTH plies whose
+# evaluation beats beta by the margin a ply, the node is cut at once (reverse futility); at nodes of at most
+# QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
+# after the first are not searched.
+FUTILITY_DEPTH, QUIET_FUTILITY_DEPTH = 3, 2
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -61,6 +68,27 @@ class NullMove(Protocol):
 
 
 @runtime_checkable
+class Exchange(Protocol):
+    """A game whose captures can be played out on their square (chess: static exchange evaluation);
+    capability :data:`~engine.game.EXCHANGE`."""
+
+    def exchange(self, state, move) -> float:
+        """What ``move`` (a noisy move) wins, in the evaluation's units, when both sides go on capturing on
+        its square; negative when it loses. Quiescence skips the noisy moves that lose, and the order puts
+        them after the killers."""
+
+
+@runtime_checkable
+class Futility(Protocol):
+    """A game whose evaluation a shallow search moves little; capability :data:`~engine.game.FUTILITY`."""
+
+    def futility_margin(self, state) -> float:
+        """How far a ply of search can be expected to move the evaluation of ``state`` at most: a scout
+        node whose evaluation is that far a ply beyond its window is cut, or searches only its noisy
+        moves (:meth:`Negamax.futile`)."""
+
+
+@runtime_checkable
 class Repetition(Protocol):
     """A game whose positions may repeat; capability :data:`~engine.game.REPETITION`."""
 
@@ -80,6 +108,8 @@ class Enhancements:
     repetition: bool = False
     aspiration: bool = False
     reductions: bool = False
+    exchange: bool = False
+    futility: bool = False
 
     @classmethod
     def of(cls, game, ordering: bool, tracing: bool) -> "Enhancements":
@@ -91,7 +121,9 @@ class Enhancements:
         return cls(quiescence=QUIESCENCE in listed, extensions=EXTENSIONS in listed,
                    null_move=NULL_MOVE in listed and ordering and not tracing,
                    repetition=REPETITION in listed, aspiration=ASPIRATION in listed,
-                   reductions=QUIESCENCE in listed and ordering and not tracing)
+                   reductions=QUIESCENCE in listed and ordering and not tracing,
+                   exchange=EXCHANGE in listed and QUIESCENCE in listed,
+                   futility=FUTILITY in listed and ordering and not tracing)
 
 
 class Negamax:
@@ -162,8 +194,8 @@ class Negamax:
         return v
 
     def node(self, s, d, alpha, beta, ply, player):
-        """:meth:`negamax` without the counting: what the rules settle, then the table, null-move pruning
-        and the moves (:meth:`expand`)."""
+        """:meth:`negamax` without the counting: what the rules settle, then the table, reverse futility,
+        null-move pruning and the moves (:meth:`expand`)."""
         game, stats, extra = self.game, self.stats, self.extra
         if self.is_terminal(s):
             stats.leaves += 1
@@ -209,9 +241,16 @@ class Negamax:
                             alpha = score
                     elif score < beta:
                         beta = score
-        # Null-move pruning at scout nodes (a null window: off the principal variation).
-        if extra.null_move and d >= NULL_MIN_DEPTH and beta == math.nextafter(alpha, math.inf) \
-                and abs(beta) < PROVEN:
+        scout = beta == math.nextafter(alpha, math.inf)    # a null window: off the principal variation
+        # Reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply is cut.
+        if extra.futility and d <= FUTILITY_DEPTH and scout and abs(beta) < PROVEN \
+                and not (extra.extensions and game.forcing(s)):
+            static = self.evaluate(s, player)
+            if static - game.futility_margin(s) * d >= beta:
+                self.guesses += 1
+                return static
+        # Null-move pruning at scout nodes.
+        if extra.null_move and d >= NULL_MIN_DEPTH and scout and abs(beta) < PROVEN:
             v = self.null_move_score(s, d, beta, ply, player)
             if v is not None:
                 self.guesses += 1
@@ -220,10 +259,11 @@ class Negamax:
 
     def expand(self, s, d, alpha, beta, ply, player, key, table_move):
         """Search the moves of ``s`` (PVS: the first with the window, the others with a null window
-        first, reduced when late and quiet), keep the result in the table under ``key``; the node's
-        score, as :meth:`negamax`'s."""
+        first, reduced when late and quiet, skipped when :meth:`futile`), keep the result in the table
+        under ``key``; the node's score, as :meth:`negamax`'s."""
         game, stats, extra = self.game, self.stats, self.extra
         loud = [a for _, a in game.noisy_actions(s)] if extra.quiescence and self.ordering else ()
+        losing = {a for a in loud if game.exchange(s, a) < 0} if extra.exchange else set()
         built = None
         if self.safe_children is not None:
             built = {a: child for _, a, child in self.safe_children(s)}
@@ -233,8 +273,10 @@ class Negamax:
             listed, complete = list(built), True
         else:
             listed, complete = self.searched_moves(s)
-        moves = self.order(listed, table_move, ply, loud)
+        moves = self.order(listed, table_move, ply, loud, losing)
         quiet = self.reducible(s, d, moves, ply, loud) if extra.reductions else ()
+        futile = self.futile(s, d, alpha, beta, player) if extra.futility else False
+        noisy = set(loud)
         to_move, result, sides, pv, tracer = self.to_move, self.result, self.sides, self.pv, self.tracer
         other = self.opponent[player]
         alpha0, best, best_mv = alpha, -math.inf, None
@@ -242,6 +284,8 @@ class Negamax:
             if tracer:
                 tracer.move(ply, a)
             child = built[a] if built is not None else result(s, a)
+            if futile and i and a not in noisy and not (extra.extensions and game.forcing(child)):
+                continue                               # a quiet move that cannot lift the score to alpha
             # The child's mover plays on player's side? (A tree's leaf, with no mover (< 0), is valued
             # for the other side, as a two-player game's terminal state is.)
             mover = to_move(child)
@@ -314,7 +358,9 @@ class Negamax:
                 return stand
             if stand > alpha:
                 alpha = stand
-            candidates = [(gain, a) for gain, a in game.noisy_actions(s) if stand + gain > alpha]
+            # (delta pruning, then the captures that lose their exchange)
+            candidates = [(gain, a) for gain, a in game.noisy_actions(s) if stand + gain > alpha
+                          and not (self.extra.exchange and game.exchange(s, a) < 0)]
         for _, a in candidates:
             if self.tracer:
                 self.tracer.move(ply, a)
@@ -357,12 +403,22 @@ class Negamax:
             return 0
         return 2 if i >= LMR_DEEPER_AFTER else 1
 
+    def futile(self, s, d, alpha, beta, player) -> bool:
+        """Whether the quiet moves after the first may be skipped at this node: a shallow scout node, not
+        in check, whose evaluation stays below alpha by the game's margin for one ply more than is left."""
+        if d > QUIET_FUTILITY_DEPTH or beta != math.nextafter(alpha, math.inf) or abs(alpha) >= PROVEN:
+            return False
+        if self.extra.extensions and self.game.forcing(s):
+            return False
+        return self.evaluate(s, player) + self.game.futility_margin(s) * (d + 1) <= alpha
+
     # --- move ordering ---
 
-    def order(self, moves, table_move, ply, loud=()):
-        """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA),
-        the killers, and the other moves by their history, ties in the game's order (safe children: in the
-        game's order, by their threat scores)."""
+    def order(self, moves, table_move, ply, loud=(), losing=frozenset()):
+        """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA)
+        but those ``losing`` their exchange, the killers (but those), the losing ones, and the other
+        moves by their history, ties in the game's order (safe children: in the game's order, by their
+        threat scores)."""
         if not self.ordering:
             if table_move is not None and moves[0] != table_move:
                 moves = [table_move] + [m for m in moves if m != table_move]
@@ -375,7 +431,9 @@ class Negamax:
         history = self.history
         if history and self.safe_children is None:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        first = [m for m in (table_move, *loud, *self.killers.get(ply, ()))
+        killers = [m for m in self.killers.get(ply, ()) if m not in losing]
+        first = [m for m in (table_move, *(a for a in loud if a not in losing), *killers,
+                             *(a for a in loud if a in losing))
                  if m is not None and (m in moves or m in loud)]
         if first:
             moves = list(dict.fromkeys(first + list(moves)))

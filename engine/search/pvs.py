@@ -6,8 +6,9 @@ history, the game's own ordering) and, in win/draw/loss games, wins scored by th
 
 In a game whose players alternate, the knowledge a game lists among its capabilities switches on the
 enhancements of strong chess programs (:class:`~engine.search.negamax.Enhancements`): quiescence search through its noisy moves
-with stand-pat and delta pruning, one more ply at forcing states (check), null-move pruning where the game
-allows a pass, late-move reductions of quiet moves, repetitions scored as draws, and aspiration windows.
+with stand-pat, delta and exchange pruning, one more ply at forcing states (check), null-move pruning where
+the game allows a pass, late-move reductions of quiet moves, futility pruning at shallow nodes, repetitions
+scored as draws, and aspiration windows.
 Since null moves and reductions can hide a defence or a mate, such a search without a depth limit first
 gives a share of its time to a full-width mate search (``prove_win``): the wins it proves are the shortest.
 A game with a threat-space search of its own (five in a row) gives it a share of the time at the root
@@ -180,13 +181,13 @@ def prove_win(search: Negamax, state, ranking, deadline):
     ``MATE_MAX_MOVES`` of its moves, or None (none that short, or ``MATE_SHARE`` of the time passed).
 
     For n = 1, 2, ... a null-window pass (:func:`win_pass`) asks whether some root move wins within
-    ``2n - 1`` plies. It is full-width: no null moves and no reductions, so no defence goes unsearched,
-    and it never reaches the horizon (mate-distance pruning stops every line at the ply of the last
+    ``2n - 1`` plies. It is full-width: no null moves, reductions or futility pruning, so no defence goes
+    unsearched, and it never reaches the horizon (mate-distance pruning stops every line at the ply of the last
     winning move), so no evaluation enters it: a win it finds is proven, and, every shorter n having
     failed over all the root's moves, the shortest one."""
     # (Without quiescence, whose noisy moves it would only use to order: the game's order has them first.)
     full = search.extra
-    search.extra = replace(full, null_move=False, reductions=False, quiescence=False)
+    search.extra = replace(full, null_move=False, reductions=False, quiescence=False, futility=False)
     search.clock = deadline.share(MATE_SHARE)
     try:
         children = [(a, search.game.result(state, a)) for a in ranking]

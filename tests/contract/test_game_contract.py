@@ -8,20 +8,21 @@ import random
 import pytest
 
 import engine.api
-from engine.game import (ASPIRATION, CAPABILITIES, CHANCE, ENDGAME_SOLVER, EVALUATION, EXTENSIONS, IMMEDIATE_WIN,
-                         MOVE_ORDERING, NULL_MOVE, OUTCOME_BOUNDS, QUIESCENCE, REPETITION,
+from engine.game import (ASPIRATION, CAPABILITIES, CHANCE, ENDGAME_SOLVER, EVALUATION, EXCHANGE, EXTENSIONS, FUTILITY,
+                         IMMEDIATE_WIN, MOVE_ORDERING, NULL_MOVE, OUTCOME_BOUNDS, QUIESCENCE, REPETITION,
                          SAFE_CHILDREN, THREATS, Game)
 from engine.registry import GAME_MODULES, NO_CHANCE, game_type
 from engine.search.endgame import EndgameSolver
 from engine.search.mcts import PlayoutGame
-from engine.search.negamax import Extensions, NullMove, Quiescence, Repetition
+from engine.search.negamax import Exchange, Extensions, Futility, NullMove, Quiescence, Repetition
 from engine.search.pvs import Aspiration, ThreatSpace
 from engine.search.solver import ImmediateWin, OutcomeBounds, SafeChildren
 
 # The hooks a game adds for one search: the protocol that states each one's contract, in that search's module.
 HOOKS = {IMMEDIATE_WIN: ImmediateWin, SAFE_CHILDREN: SafeChildren, OUTCOME_BOUNDS: OutcomeBounds,
          QUIESCENCE: Quiescence, EXTENSIONS: Extensions, NULL_MOVE: NullMove, REPETITION: Repetition,
-         ASPIRATION: Aspiration, THREATS: ThreatSpace, ENDGAME_SOLVER: EndgameSolver}
+         ASPIRATION: Aspiration, THREATS: ThreatSpace, ENDGAME_SOLVER: EndgameSolver, EXCHANGE: Exchange,
+         FUTILITY: Futility}
 
 PLAYOUTS = 3          # per starting state
 MAX_PLIES = 120       # a playout stops here if the game has not ended

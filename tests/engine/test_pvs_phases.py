@@ -1,5 +1,6 @@
 """The phases of the principal-variation search (engine/search/pvs.py) and the parts of its node search
 (engine/search/negamax.py), each alone."""
+from dataclasses import replace
 import math
 
 from engine.deadline import Deadline, Timeout
@@ -25,9 +26,10 @@ def tictactoe_search(board, **kw):
 
 def test_the_enhancements_are_those_the_game_lists_where_players_alternate():
     game, _ = chess.load({"fen": START})
-    assert Enhancements.of(game, True, False) == Enhancements(True, True, True, True, True, True)
+    assert Enhancements.of(game, True, False) == Enhancements(True, True, True, True, True, True, True, True)
     traced = Enhancements.of(game, True, True)                 # a trace shows every move: no forward pruning
-    assert not traced.null_move and not traced.reductions and traced.quiescence
+    assert not traced.null_move and not traced.reductions and not traced.futility and traced.quiescence
+    assert traced.exchange
     assert not Enhancements.of(game, False, False).null_move
     ghosts, _ = pacman.load(pacman.GAME_TYPE.initial_state)    # the players do not alternate
     assert Enhancements.of(ghosts, True, False) == Enhancements()
@@ -80,6 +82,59 @@ def test_a_pass_that_keeps_the_score_above_beta_cuts():
     assert search.stats.nodes == 0
     cut = search.null_move_score(state, 3, stand - 0.2, 0, white)
     assert cut is not None and cut >= stand - 0.2 and search.stats.nodes > 0
+
+
+def scout(alpha):
+    """A null window just above ``alpha``: ``(alpha, beta)``."""
+    return alpha, math.nextafter(alpha, math.inf)
+
+
+def test_a_shallow_scout_node_far_above_beta_is_cut_on_its_evaluation():
+    """Reverse futility: a queen up, a depth-2 scout node whose evaluation beats beta by more than two
+    margins returns the evaluation without a move; without futility it searches."""
+    game, state = chess.load({"fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
+    white = game.to_move(state)
+    stand = game.evaluate(state, white)
+    alpha, beta = scout(stand - 2 * game.futility_margin(state) - 0.001)
+    search = negamax(game, state)
+    assert search.negamax(state, 2, alpha, beta, 1, white) == stand and search.stats.nodes == 1
+    assert search.negamax(state, 2, stand - 0.001, math.nextafter(stand - 0.001, math.inf), 1, white) != stand
+    blind = negamax(game, state)
+    blind.extra = replace(blind.extra, futility=False)
+    blind.negamax(state, 2, alpha, beta, 1, white)
+    assert blind.stats.nodes > 1
+
+
+def test_a_shallow_scout_node_far_below_alpha_searches_only_its_first_and_noisy_moves():
+    """Futility pruning: a queen down, a depth-1 scout node far below alpha skips its quiet moves after
+    the first (none of them checks); it still fails low, as the full search does."""
+    game, state = chess.load({"fen": "3qk3/8/8/8/8/8/PPP5/R3K3 w - - 0 1"})
+    white = game.to_move(state)
+    alpha, beta = scout(game.evaluate(state, white) + 3 * game.futility_margin(state))
+    pruned, full = negamax(game, state), negamax(game, state)
+    full.extra = replace(full.extra, futility=False)
+    assert pruned.negamax(state, 1, alpha, beta, 1, white) <= alpha
+    assert full.negamax(state, 1, alpha, beta, 1, white) <= alpha
+    assert pruned.stats.nodes == 2 < full.stats.nodes          # the node and its first move
+
+
+def test_quiescence_skips_a_capture_that_loses_its_exchange():
+    """The rook takes a knight guarded by a pawn: within delta pruning's margin, but the exchange loses."""
+    game, state = chess.load({"fen": "4k3/8/2p5/3n4/8/8/8/3RK3 w - - 0 1"})
+    white = game.to_move(state)
+    assert [a for _, a in game.noisy_actions(state)] and game.exchange(state, game.noisy_actions(state)[0][1]) < 0
+    search, blind = negamax(game, state), negamax(game, state)
+    blind.extra = replace(blind.extra, exchange=False)
+    search.quiesce(state, -math.inf, math.inf, 0, white, False)
+    blind.quiesce(state, -math.inf, math.inf, 0, white, False)
+    assert search.stats.nodes == 0 < blind.stats.nodes
+
+
+def test_captures_that_lose_their_exchange_go_after_the_killers():
+    search, _ = tictactoe_search(["...", "...", "..."])
+    search.killers = {1: [2, 3]}
+    assert search.order([0, 1, 2, 3, 4, 5], None, 1, [4, 3], {3}) == [4, 2, 3, 0, 1, 5]
+    assert search.order([0, 1, 2, 3, 4, 5], None, 1, [4, 3]) == [4, 3, 2, 0, 1, 5]
 
 
 def test_a_node_whose_candidates_all_lose_is_a_likely_loss_when_moves_were_left_out():

@@ -1,7 +1,7 @@
 """Chess's compiled core (native/src/games/chess.hpp) against the Python reference (engine/games/chess/
 and the searches of engine/search/): perft counts as published and as python-chess counts them, the same
 rules and knowledge along random games (states, legal moves in order, ordering, noisy moves and their
-gains, evaluation, null moves, repetitions and the fifty-move rule), and the same searches at fixed depths.
+gains and exchanges, evaluation, null moves, repetitions and the fifty-move rule), and the same searches at fixed depths.
 
 Build the module first (see native/) and put it on the path: ``PYTHONPATH=build/dev``.
 """
@@ -108,6 +108,8 @@ def test_rules_and_knowledge_along_random_games(fen, choices):
         assert tn.chess_actions(native) == GAME.actions(state)
         assert tn.chess_ordered_actions(native) == GAME.ordered_actions(state)
         assert tn.chess_noisy_actions(native) == [tuple(n) for n in GAME.noisy_actions(state)]
+        for _, a in GAME.noisy_actions(state):
+            assert tn.chess_exchange(native, a) == GAME.exchange(state, a)
         for a in GAME.actions(state):
             assert tuple(tn.chess_result(native, a)[:-1]) == fields(GAME.result(state, a))
         python_null = GAME.null_move(state)

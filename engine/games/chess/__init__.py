@@ -12,12 +12,13 @@ Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn st
 and Fruit 2.1's piece activity and king safety (:mod:`.activity`) in units of a hundred pawns, strictly inside
 the utilities, and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game is 100.
 """
-from engine.game import (ASPIRATION, EVALUATION, EXTENSIONS, HASHING, MOVE_ORDERING, NULL_MOVE, QUIESCENCE,
-                         REPETITION, Game)
+from engine.game import (ASPIRATION, EVALUATION, EXCHANGE, EXTENSIONS, FUTILITY, HASHING, MOVE_ORDERING, NULL_MOVE,
+                         QUIESCENCE, REPETITION, Game)
 from engine.games.chess import notation
 from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
-from engine.games.chess.evaluation import MATERIAL_EG, MATERIAL_MG, TABLES, blend, structure
+from engine.games.chess.evaluation import TABLES, blend, structure
+from engine.games.chess.exchange import VICTIM as WORTH, exchange as static_exchange
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, MG, PHASE, PLY, REASONS, REPEATS,
                                          RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
@@ -28,12 +29,12 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CENTIPAWNS_PER_UNIT = 10_000                  # an evaluation of 1.0 would be a hundred pawns
 PAWNS_PER_UNIT = CENTIPAWNS_PER_UNIT / 100
 EVAL_LIMIT = 0.9                              # evaluations stay within +-90 pawns, inside the utilities
-VICTIM = {p: max(MATERIAL_MG[p], MATERIAL_EG[p]) for p in "PNBRQ"}
-VICTIM.update(K=0, **{".": 0})              # the king is never taken; "." is no victim (a quiet promotion)
+VICTIM = {**WORTH, "K": 0, ".": 0}  # the king is never taken; "." is no victim (a quiet promotion)
 PROMOTION_GAIN = [0] + [VICTIM[p] - VICTIM["P"] for p in PROMOTIONS[1:]]
 DELTA_MARGIN = 200                            # centipawns a capture may gain beyond its victim (PST swings)
 NOISY_FIRST = 100_000                         # ordering: captures and promotions before every quiet move
 ASPIRATION_WIDTH = 35 / CENTIPAWNS_PER_UNIT   # a third of a pawn each side of the last iteration's score
+FUTILITY_MARGIN = 100 / CENTIPAWNS_PER_UNIT   # a pawn a ply: what a shallow search may move the evaluation
 
 PLAYER_INFO = (Player("white", "White", "#ffffff"), Player("black", "Black", "#222222"))
 
@@ -82,7 +83,7 @@ class Chess(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, QUIESCENCE, EXTENSIONS, NULL_MOVE, REPETITION,
-                              ASPIRATION})
+                              ASPIRATION, EXCHANGE, FUTILITY})
     notation = "san"
 
     # --- the rules -------------------------------------------------------------------------------
@@ -151,6 +152,19 @@ class Chess(Game):
                            abs(flip - i * 1024 - j * 8) + promotion))
         scored.sort(reverse=True)
         return [(gain, m) for _, gain, m in scored]
+
+    def exchange(self, state, move):
+        """Static exchange evaluation (:mod:`.exchange`): what ``move`` wins on its target square when both
+        sides go on capturing there with their cheapest pieces, in evaluation units (negative: it loses)."""
+        i, j, promotion = move >> 10, (move >> 3) & 127, move & 7
+        if state[PLY] & 1:
+            i, j = 119 - i, 119 - j
+        board = state[BOARD]
+        en_passant = j == state[EP] and board[i] == "P"
+        return static_exchange(board, i, j, PROMOTIONS[promotion].strip(), en_passant) / CENTIPAWNS_PER_UNIT
+
+    def futility_margin(self, state):
+        return FUTILITY_MARGIN
 
     def forcing(self, state):
         """The side to move is in check."""

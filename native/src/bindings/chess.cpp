@@ -151,6 +151,8 @@ void bind_chess(nb::module_& m, Entries& entries) {
     for (int i = 0; i < n; ++i) out.append(nb::make_tuple(moves[i].gain, moves[i].move));
     return out;
   });
+  m.def("chess_exchange", [](nb::handle s, int move) { return GAME.exchange(decode(s), move); },
+        "Static exchange evaluation of `move` in `s` (Chess::exchange), in evaluation units.");
   m.def("chess_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   m.def("chess_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
   m.def("chess_perft", [](nb::handle s, int depth) {

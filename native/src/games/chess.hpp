@@ -73,6 +73,8 @@ class Chess {
   static constexpr double EVAL_LIMIT = 0.9;
   static constexpr int NOISY_FIRST = 100000, DELTA_MARGIN = 200;
   static constexpr double ASPIRATION_WIDTH = 35.0 / CENTIPAWNS_PER_UNIT;
+  static constexpr double FUTILITY_MARGIN = 100.0 / CENTIPAWNS_PER_UNIT;
+  static constexpr int KING_VALUE = 20000;  // exchange.py's: the king takes last, never into a recapture
   // The packed sort keys' fields: a move code is below CODE_SPAN (it is below MOVE_CODES), a capture's
   // expected gain within +-EXPECTED_SPAN / 2 centipawns (a queen's capture and promotion: 1956).
   static constexpr int CODE_BITS = 17;
@@ -300,6 +302,54 @@ class Chess {
   // that no score crosses between different histories.
   uint64_t key(const State& s) const {
     return chess::splitmix(s.hash ^ chess::splitmix(s.history_hash ^ (uint64_t(s.clock) << 32 | uint64_t(s.ply))));
+  }
+
+  // The Chess game's exchange (engine/games/chess/exchange.py): what `move` wins on its target square when
+  // both sides go on capturing there, each with its cheapest piece and free to stop, seeing through the
+  // pieces that have taken (x-rays) but not pins, checks or later promotions; in evaluation units.
+  double exchange(const State& s, int move) const { return double(static_exchange(s, move)) / CENTIPAWNS_PER_UNIT; }
+  double futility_margin(const State&) const { return FUTILITY_MARGIN; }
+
+  // The exchange in centipawns.
+  static int static_exchange(const State& s, int move) {
+    using namespace chess;
+    const int from = move_from(move), to = move_to(move), promotion = move & 7, us = mover(s);
+    uint64_t occupied = all(s) & ~bit(from);
+    int piece = s.board[from];
+    int gains[40], n = 1;  // (at most 32 pieces take part)
+    if (piece == PAWN && to == s.ep) {
+      gains[0] = VICTIM[PAWN];
+      occupied &= ~bit(to + (us == WHITE ? -8 : 8));  // the pawn taken, behind the target square
+    } else {
+      gains[0] = s.board[to] == NO_PIECE ? 0 : VICTIM[s.board[to]];
+    }
+    if (promotion) gains[0] += VICTIM[promotion] - VICTIM[PAWN], piece = promotion;
+    int on_square = worth(piece);
+    for (int side = us ^ 1;; side ^= 1) {
+      const int attacker = cheapest_attacker(s, to, side, occupied);
+      if (attacker < 0) break;
+      gains[n] = on_square - gains[n - 1];  // the score if this capture is made, for its side
+      ++n;
+      on_square = worth(s.board[attacker]);
+      occupied &= ~bit(attacker);
+    }
+    for (int k = n - 1; k > 0; --k) gains[k - 1] = -std::max(-gains[k - 1], gains[k]);  // each side takes only
+    return gains[0];                                                                    // when that does not lose
+  }
+
+  static int worth(int piece) { return piece == chess::KING ? KING_VALUE : chess::VICTIM[piece]; }
+
+  // The square of `side`'s least valuable piece still on `occupied` that attacks `sq`, or -1.
+  static int cheapest_attacker(const State& s, int sq, int side, uint64_t occupied) {
+    using namespace chess;
+    const auto& p = s.pieces[side];
+    const uint64_t diagonal = bishop_attacks(sq, occupied), straight = rook_attacks(sq, occupied);
+    const uint64_t by_piece[6] = {TABLES.pawn[side ^ 1][sq] & p[PAWN], TABLES.knight[sq] & p[KNIGHT],
+                                  diagonal & p[BISHOP], straight & p[ROOK], (diagonal | straight) & p[QUEEN],
+                                  TABLES.king[sq] & p[KING]};
+    for (uint64_t b : by_piece)
+      if (b & occupied) return lsb(b & occupied);
+    return -1;
   }
 
   bool forcing(const State& s) const { return s.check; }

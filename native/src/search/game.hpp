@@ -48,6 +48,12 @@
 //   int noisy_actions(const State&, NoisyMove* out) const;                                     (QUIESCENCE)
 //       the legal captures and promotions, in the order to search them, each with the most it may gain
 //       (delta pruning); with it the enhanced search runs quiescence at its horizon and late-move reductions
+//   double exchange(const State&, int move) const;                                             (EXCHANGE)
+//       what a noisy move wins (negative: loses) when both sides go on capturing on its square; quiescence
+//       skips the losing ones and the order puts them after the killers (with QUIESCENCE)
+//   double futility_margin(const State&) const;                                                (FUTILITY)
+//       how far a ply of search may move the evaluation: reverse futility and futility pruning (with
+//       QUIESCENCE)
 //   bool null_move(const State&, State& out) const;                                            (NULL_MOVE)
 //       the state with the turn passed, in `out`; false where no pass is allowed (check, likely zugzwang)
 //   bool repeated(const State&) const;                                                         (REPETITION)
@@ -125,6 +131,8 @@ TACTICIAN_DETECT(solve_endgame, std::declval<const G&>().solve_endgame(TACTICIAN
                                                                          true, int64_t(0), std::declval<Stats&>()))
 TACTICIAN_DETECT(noisy_actions, std::declval<const G&>().noisy_actions(TACTICIAN_STATE, std::declval<NoisyMove*>()))
 TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, std::declval<typename G::State&>()))
+TACTICIAN_DETECT(exchange, std::declval<const G&>().exchange(TACTICIAN_STATE, 0))
+TACTICIAN_DETECT(futility_margin, std::declval<const G&>().futility_margin(TACTICIAN_STATE))
 TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
 TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
 TACTICIAN_DETECT(move_codes, G::MOVE_CODES)

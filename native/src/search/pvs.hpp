@@ -19,7 +19,9 @@
 // the noisy moves at the horizon, with stand-pat and delta pruning (QUIESCENCE; the noisy moves also go
 // first in the order, MVV-LVA, after the table move), late-move reductions of quiet moves (with it and
 // ordering), null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws
-// below the root (REPETITION) and aspiration windows at the root (ASPIRATION). Since null moves and
+// below the root (REPETITION) and aspiration windows at the root (ASPIRATION); with quiescence, the
+// captures that lose their exchange skipped in quiescence and ordered after the killers (EXCHANGE), and
+// reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
 // reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
 // its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
 #pragma once
@@ -46,9 +48,11 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
-// pvs.py's null-move and late-move-reduction parameters, and its mate search's share and reach.
+// negamax.py's null-move, late-move-reduction and futility parameters (the reductions as they were: deeper
+// ones lost in self-play, bench/STRENGTH.md), and pvs.py's mate search's share and reach.
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
+constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
 constexpr double MATE_SHARE = 0.5;
 constexpr int MATE_MAX_MOVES = 3;
 
@@ -72,6 +76,8 @@ class Pvs {
   static constexpr bool SAFE = has_safe_children<G>::value;
   static constexpr bool QUIESCENCE = has_noisy_actions<G>::value, NULL_MOVE = has_null_move<G>::value;
   static constexpr bool REPETITION = has_repeated<G>::value, ASPIRATION = has_aspiration_width<G>::value;
+  static constexpr bool EXCHANGE = QUIESCENCE && has_exchange<G>::value;
+  static constexpr bool FUTILITY = QUIESCENCE && has_futility_margin<G>::value;
   enum Flag : int8_t { TT_EXACT, TT_LOWER, TT_UPPER };
   struct Entry {
     double score;  // relative to the node (to_table)
@@ -91,6 +97,7 @@ class Pvs {
         safe_(SAFE && request.move_ordering && WIN_TEST), pruning_(ordering_ && lists<CANDIDATES>(game)),
         extensions_(lists<EXTENSIONS>(game)), threats_(G::OUTCOME_GAME && lists<THREATS>(game)),
         quiescence_(QUIESCENCE), null_move_(NULL_MOVE && ordering_), reductions_(QUIESCENCE && ordering_),
+        futility_(FUTILITY && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
         pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}) {}
 
@@ -287,8 +294,17 @@ class Pvs {
             beta = std::min(beta, score);
         }
       }
-    if constexpr (NULL_MOVE)  // null-move pruning at scout nodes (a null window: off the principal variation)
-      if (null_move_ && d >= NULL_MIN_DEPTH && beta == std::nextafter(alpha, INF) && std::fabs(beta) < PROVEN) {
+    const bool scout = beta == std::nextafter(alpha, INF);  // a null window: off the principal variation
+    if constexpr (FUTILITY)  // reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply
+      if (futility_ && d <= FUTILITY_DEPTH && scout && std::fabs(beta) < PROVEN && !(extensions_ && forcing(s))) {
+        const double stand = game_.evaluate(s, player);
+        if (stand - game_.futility_margin(s) * d >= beta) {
+          ++guesses_;
+          return stand;
+        }
+      }
+    if constexpr (NULL_MOVE)  // null-move pruning at scout nodes
+      if (null_move_ && d >= NULL_MIN_DEPTH && scout && std::fabs(beta) < PROVEN) {
         const double v = null_move_score(s, d, beta, ply);
         if (!std::isnan(v)) {
           ++guesses_;
@@ -296,11 +312,15 @@ class Pvs {
         }
       }
     int loud[QUIESCENCE ? G::MAX_MOVES : 1], n_loud = 0;  // the noisy moves, MVV-LVA, searched first
+    bool losing[QUIESCENCE ? G::MAX_MOVES : 1] = {};       // by place in loud: loses its exchange (then later)
     if constexpr (QUIESCENCE)
       if (quiescence_ && ordering_) {
         NoisyMove noisy[G::MAX_MOVES];
         n_loud = game_.noisy_actions(s, noisy);
-        for (int i = 0; i < n_loud; ++i) loud[i] = noisy[i].move;
+        for (int i = 0; i < n_loud; ++i) {
+          loud[i] = noisy[i].move;
+          if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
+        }
       }
     Child children[SAFE ? G::MAX_MOVES : 1];  // the safe children, where the game has them
     int moves[G::MAX_MOVES], n = 0;
@@ -316,19 +336,28 @@ class Pvs {
       }
     if (!safe_) n = searched_moves(s, moves, complete);
     int order[G::MAX_MOVES];
-    order_moves(moves, n, table_move, ply, n_loud ? loud : nullptr, n_loud, order);
+    order_moves(moves, n, table_move, ply, loud, losing, n_loud, order);
     bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
     const bool* reducible_at = nullptr;  // `quiet` where late-move reductions may reduce here
     if constexpr (QUIESCENCE)
       if (reductions_ && reducible(s, d, moves, n, order, ply, loud, n_loud, quiet)) reducible_at = quiet;
+    bool futile = false;  // the quiet moves after the first may be skipped
+    if constexpr (FUTILITY)
+      if (futility_) futile = this->futile(s, d, alpha, beta, player);
     const double alpha0 = alpha;
     double best = -INF;
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
       const int move = moves[order[i]];
-      // (the made child straight into the call: no second copy of the state)
-      const double v = safe_ ? child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at)
-                             : child_score(game_.result(s, move), i, d, alpha, beta, ply, reducible_at);
+      double v;
+      if (safe_) {
+        v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
+      } else {
+        const State child = game_.result(s, move);
+        if (futile && i && std::find(loud, loud + n_loud, move) == loud + n_loud && !forcing(child))
+          continue;  // a quiet move that cannot lift the score to alpha
+        v = child_score(child, i, d, alpha, beta, ply, reducible_at);
+      }
       if (v > best) {
         best = v, best_move = move;
         if (v > alpha) {
@@ -369,11 +398,12 @@ class Pvs {
   }
 
   // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
-  // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order), the killers, then
-  // the rest by history (stable: ties in the game's order), except that safe children keep their
-  // threat-score order (better than history, pvs.py measured). Without ordering, only the table move goes
-  // first.
-  void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, int n_loud, int* order) const {
+  // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order) but those `losing`
+  // their exchange, the killers (but those), the losing ones, then the rest by history (stable: ties in
+  // the game's order), except that safe children keep their threat-score order (better than history,
+  // pvs.py measured). Without ordering, only the table move goes first.
+  void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, const bool* losing, int n_loud,
+                   int* order) const {
     bool placed[G::MAX_MOVES] = {};  // by index into `moves`
     int front = 0;
     auto bring_forward = [&](int move) {
@@ -381,10 +411,15 @@ class Pvs {
       if (i < n && !placed[i]) placed[i] = true, order[front++] = i;
     };
     if (table_move >= 0) bring_forward(table_move);
-    for (int i = 0; i < n_loud; ++i) bring_forward(loud[i]);
+    for (int i = 0; i < n_loud; ++i)
+      if (!losing[i]) bring_forward(loud[i]);
     if (ordering_)
-      for (int killer : killers_[ply])
-        if (killer >= 0) bring_forward(killer);
+      for (int killer : killers_[ply]) {
+        const int at = int(std::find(loud, loud + n_loud, killer) - loud);
+        if (killer >= 0 && !(at < n_loud && losing[at])) bring_forward(killer);
+      }
+    for (int i = 0; i < n_loud; ++i)
+      if (losing[i]) bring_forward(loud[i]);
     const int first = front;
     for (int i = 0; i < n; ++i)
       if (!placed[i]) order[front++] = i;
@@ -417,8 +452,9 @@ class Pvs {
       NoisyMove noisy[G::MAX_MOVES];
       const int listed = game_.noisy_actions(s, noisy);
       n = 0;
-      for (int i = 0; i < listed; ++i)
-        if (stand + noisy[i].gain > alpha) moves[n++] = noisy[i].move;
+      for (int i = 0; i < listed; ++i)  // (delta pruning, then the captures that lose their exchange)
+        if (stand + noisy[i].gain > alpha && !(EXCHANGE && game_.exchange(s, noisy[i].move) < 0))
+          moves[n++] = noisy[i].move;
     }
     for (int i = 0; i < n; ++i) {
       const double v = -negamax(game_.result(s, moves[i]), -1, -beta, -alpha, ply + 1);
@@ -469,6 +505,17 @@ class Pvs {
   int late_move_reduction(int i, const State& child, const bool* quiet) const {
     if (i < LMR_FIRST || !quiet[i] || (extensions_ && forcing(child))) return 0;
     return i >= LMR_DEEPER_AFTER ? 2 : 1;
+  }
+
+  // negamax.py's futile: whether the quiet moves after the first may be skipped at a node: a shallow scout
+  // node, not in check, whose evaluation stays below alpha by the game's margin for one ply more than is left.
+  bool futile(const State& s, int d, double alpha, double beta, int player) const {
+    if constexpr (FUTILITY) {
+      if (d > QUIET_FUTILITY_DEPTH || beta != std::nextafter(alpha, INF) || std::fabs(alpha) >= PROVEN) return false;
+      if (extensions_ && forcing(s)) return false;
+      return game_.evaluate(s, player) + game_.futility_margin(s) * (d + 1) <= alpha;
+    }
+    return false;
   }
 
   void remember_cutoff(int move, int ply, int d) {
@@ -549,8 +596,8 @@ class Pvs {
   // 2n - 1 plies, full-width (no null moves, reductions or quiescence), so that a win it finds is proven
   // and, every shorter n having failed, the shortest.
   bool prove_win(const std::vector<int>& ranking, std::vector<RootScore>& scores, std::vector<int>& line) {
-    const bool quiescence = quiescence_, null_move = null_move_, reductions = reductions_;
-    quiescence_ = null_move_ = reductions_ = false;
+    const bool quiescence = quiescence_, null_move = null_move_, reductions = reductions_, futility = futility_;
+    quiescence_ = null_move_ = reductions_ = futility_ = false;
     const Budget share = budget_.share(MATE_SHARE);
     clock_ = &share;
     bool found = false;
@@ -563,7 +610,7 @@ class Pvs {
       }
     } catch (Timeout&) {
     }
-    quiescence_ = quiescence, null_move_ = null_move, reductions_ = reductions;
+    quiescence_ = quiescence, null_move_ = null_move, reductions_ = reductions, futility_ = futility;
     clock_ = &budget_;
     return found;
   }
@@ -667,7 +714,7 @@ class Pvs {
   const Request& request_;
   const Budget& budget_;
   const bool ordering_, safe_, pruning_, extensions_, threats_;
-  bool quiescence_, null_move_, reductions_;  // (off during the mate search)
+  bool quiescence_, null_move_, reductions_, futility_;  // (off during the mate search)
   const Budget* clock_ = &budget_;            // what the nodes poll: the mate search's share, or the whole
   const int64_t tt_capacity_;
   DictTable<Entry> tt_;
