@@ -112,11 +112,37 @@ def test_rules_and_knowledge_along_random_games(fen, choices):
             assert tn.chess_exchange(native, a) == GAME.exchange(state, a)
         for a in GAME.actions(state):
             assert tuple(tn.chess_result(native, a)[:-1]) == fields(GAME.result(state, a))
+            assert tn.chess_forcing_move(native, a) == GAME.result(state, a)[CHECK]
         python_null = GAME.null_move(state)
         native_null = tn.chess_null_move(native)
         assert (native_null is None) == (python_null is None)
         if python_null is not None:
             assert tuple(native_null[:-1]) == fields(python_null)
+
+
+# Checks that only special moves give: en passant opening the rank to a rook, castling's rook, a knight's
+# promotion, and a discovered check by a knight.
+SPECIAL_CHECKS = ["8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1", "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+                  "8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1"]
+
+
+def test_a_move_gives_check_when_its_result_is_in_check():
+    """forcing_move (futility's test of the moves it would skip, without making them) against the check of
+    each move's result, two plies deep from the perft positions and the special checks."""
+    checks = 0
+    for fen in [fen for fen, _ in PUBLISHED] + SPECIAL_CHECKS:
+        level = [state_of(fen)]
+        for _ in range(2):
+            after = []
+            for state in level:
+                native = GAME.native_state(state)
+                for a in GAME.actions(state):
+                    child = GAME.result(state, a)
+                    assert tn.chess_forcing_move(native, a) == child[CHECK], (fen, a)
+                    checks += child[CHECK]
+                    after.append(child)
+            level = [state for state in after if not GAME.is_terminal(state)]
+    assert checks > 100
 
 
 def test_threefold_repetition_and_its_history():

@@ -153,6 +153,8 @@ void bind_chess(nb::module_& m, Entries& entries) {
   });
   m.def("chess_exchange", [](nb::handle s, int move) { return GAME.exchange(decode(s), move); },
         "Static exchange evaluation of `move` in `s` (Chess::exchange), in evaluation units.");
+  m.def("chess_forcing_move", [](nb::handle s, int move) { return GAME.forcing_move(decode(s), move); },
+        "Whether `move` gives check (Chess::forcing_move), found without making it.");
   m.def("chess_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   m.def("chess_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
   m.def("chess_perft", [](nb::handle s, int depth) {

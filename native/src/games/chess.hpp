@@ -353,6 +353,32 @@ class Chess {
   }
 
   bool forcing(const State& s) const { return s.check; }
+
+  // Whether the mover's legal `move` gives check (forcing(result(s, move))), without making it: the moved
+  // piece's attack from its new square (the promoted piece's; castling's rook's) and the mover's other
+  // pieces seen through the squares the move empties (discovered checks; en passant empties the taken
+  // pawn's square too).
+  bool forcing_move(const State& s, int move) const {
+    using namespace chess;
+    const int us = mover(s), from = move_from(move), to = move_to(move), promotion = move & 7;
+    const int king = king_square(s, us ^ 1), moved = s.board[from];
+    uint64_t occupied = (all(s) & ~bit(from)) | bit(to), staying = ~bit(from);
+    int piece = promotion ? promotion : moved, square = to;
+    if (moved == PAWN && to == s.ep) {
+      occupied &= ~bit(to + (us == WHITE ? -8 : 8));
+    } else if (moved == KING && std::abs(to - from) == 2) {  // castling: the rook jumps over the king
+      const int rook = to > from ? from + 3 : from - 4;
+      piece = ROOK, square = to > from ? from + 1 : from - 1;
+      occupied = (occupied & ~bit(rook)) | bit(square), staying &= ~bit(rook);
+    }
+    const uint64_t reach = piece == PAWN     ? TABLES.pawn[us][square]
+                           : piece == KNIGHT ? TABLES.knight[square]
+                           : piece == BISHOP ? bishop_attacks(square, occupied)
+                           : piece == ROOK   ? rook_attacks(square, occupied)
+                           : piece == QUEEN  ? bishop_attacks(square, occupied) | rook_attacks(square, occupied)
+                                             : 0;  // (a king gives no check)
+    return (reach & bit(king)) || attacked(s, king, us, occupied, staying);
+  }
   bool repeated(const State& s) const { return s.repeats > 0; }
   double aspiration_width(const State&) const { return ASPIRATION_WIDTH; }
 

@@ -35,6 +35,9 @@
 //       `complete` tells whether they are every move that matters
 //   bool forcing(const State&) const;                                                          (EXTENSIONS)
 //       whether the reply is forced there, so that a search looks one ply deeper at no cost in width
+//   bool forcing_move(const State&, int move) const;                                           (EXTENSIONS)
+//       forcing(result(s, move)), found without making the move (chess: whether it gives check): the
+//       futility test of the moves it would skip; without it the search makes the move to see
 //   std::optional<std::vector<int>> threat_win(const State&, const Budget&, Stats&) const;     (THREATS)
 //   std::optional<std::vector<int>> threat_defences(const State&, const Budget&, Stats&) const;
 //       a threat-space search: the mover's forced win (its line: a proof), or nothing; the mover's moves that
@@ -122,6 +125,7 @@ TACTICIAN_DETECT(outcome_bounds, std::declval<const G&>().outcome_bounds(TACTICI
 TACTICIAN_DETECT(candidate_actions, std::declval<const G&>().candidate_actions(TACTICIAN_STATE, std::declval<int*>(),
                                                                                  std::declval<bool&>()))
 TACTICIAN_DETECT(forcing, std::declval<const G&>().forcing(TACTICIAN_STATE))
+TACTICIAN_DETECT(forcing_move, std::declval<const G&>().forcing_move(TACTICIAN_STATE, 0))
 #define TACTICIAN_THREAT(call) std::declval<const G&>().call(TACTICIAN_STATE, std::declval<const Budget&>(), \
                                                               std::declval<Stats&>())
 TACTICIAN_DETECT(threat_search, (TACTICIAN_THREAT(threat_win), TACTICIAN_THREAT(threat_defences)))
