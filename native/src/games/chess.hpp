@@ -65,7 +65,11 @@ struct Move {
 class Chess {
  public:
   static constexpr int MAX_MOVES = 256;           // legal moves of a position (the most known is 218)
-  static constexpr int MOVE_CODES = 120 * 1024;   // every move code is below this (history tables)
+  static constexpr int MOVE_CODES = 120 * 1024;   // every move code is below this
+  // The history's slots: (promotion, from, to) packed densely, so that the moves of one piece share cache
+  // lines (their codes are 64 bytes apart).
+  static constexpr int MOVE_SLOTS = 8 * 64 * 64;
+  static int move_slot(int move) { return ((move & 7) * 64 + chess::move_from(move)) * 64 + chess::move_to(move); }
   static constexpr bool OUTCOME_GAME = true, KEY_FIXES_PLY = false;
   static constexpr int MAX_HISTORY = 100;         // positions since an irreversible move: fewer than 100 plies
   enum Status : uint8_t { ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD };

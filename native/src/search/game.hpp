@@ -64,6 +64,10 @@
 //   double aspiration_width(const State&) const;                                               (ASPIRATION)
 //       the half-width of the aspiration window around the last iteration's score
 //   static constexpr int MOVE_CODES;   when moves are not below MAX_MOVES: every move is below this
+//   static constexpr int MOVE_SLOTS; static int move_slot(int move);
+//                                      the move codes numbered densely (each below MOVE_SLOTS, one slot a
+//                                      code) for the tables by move: chess's codes spread the few moves
+//                                      a position has over a cache line each
 //   static constexpr bool SPARSE_MOVE_CODES;  moves are codes too many to count in an array (checkers: a
 //                                      jump's whole path); tables by move are hash maps then
 //   unsigned knowledge() const;
@@ -141,6 +145,7 @@ TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
 TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
 TACTICIAN_DETECT(move_codes, G::MOVE_CODES)
 TACTICIAN_DETECT(sparse_move_codes, G::SPARSE_MOVE_CODES)
+TACTICIAN_DETECT(move_slot, (G::MOVE_SLOTS, G::move_slot(0)))
 #undef TACTICIAN_STATE
 
 // The knowledge of the searches' enhancements, named as the Python capabilities.
@@ -160,23 +165,35 @@ bool lists(const G& game) {
     return true;
 }
 
-// The number of move codes: every move is below it (G::MOVE_CODES, else G::MAX_MOVES).
+// The number of slots of a table by move: every move's slot is below it (G::MOVE_SLOTS, else G::MOVE_CODES,
+// else G::MAX_MOVES).
 template <class G>
-constexpr int move_codes() {
-  if constexpr (has_move_codes<G>::value)
+constexpr int move_slots() {
+  if constexpr (has_move_slot<G>::value)
+    return G::MOVE_SLOTS;
+  else if constexpr (has_move_codes<G>::value)
     return G::MOVE_CODES;
   else
     return G::MAX_MOVES;
 }
 
-// A count by move (the history heuristic's): an array over the move codes, or a hash map for a game
+// A move's slot in a table by move: G::move_slot's, else the move itself.
+template <class G>
+int move_slot(int move) {
+  if constexpr (has_move_slot<G>::value)
+    return G::move_slot(move);
+  else
+    return move;
+}
+
+// A count by move (the history heuristic's): an array over the move slots, or a hash map for a game
 // whose codes are sparse (Python's dict in either case).
 template <class G, bool SPARSE = has_sparse_move_codes<G>::value>
 class MoveCounts {
  public:
-  MoveCounts() : counts_(move_codes<G>(), 0) {}
-  int64_t get(int move) const { return counts_[move]; }
-  void add(int move, int64_t amount) { counts_[move] += amount; }
+  MoveCounts() : counts_(move_slots<G>(), 0) {}
+  int64_t get(int move) const { return counts_[move_slot<G>(move)]; }
+  void add(int move, int64_t amount) { counts_[move_slot<G>(move)] += amount; }
 
  private:
   std::vector<int64_t> counts_;
