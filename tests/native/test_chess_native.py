@@ -227,6 +227,25 @@ def test_searches_from_random_positions(fen, choices, depth):
     assert_same(native_search(state, depth=depth), python)
 
 
+def shared_bratko_kopec() -> dict:
+    """The shared Bratko-Kopec positions (../shared/data/chess/bratko_kopec.epd) by id; empty when absent."""
+    from bench.chess import data_dir, read_epd
+    path = data_dir() / "bratko_kopec.epd"
+    return {name: fen for fen, _, name in read_epd(path)} if path.is_file() else {}
+
+
+@pytest.mark.parametrize("name", ["BK.01", "BK.06", "BK.08", "BK.14", "BK.16", "BK.23"])
+def test_six_plies_from_bratko_kopec_positions(name):
+    """Deeper than the searches above, where every pruning and ordering step of the enhanced search has
+    its turn many times over (2,500-12,000 nodes each): the same answers and node counts on both cores."""
+    fen = shared_bratko_kopec().get(name)
+    if fen is None:
+        pytest.skip("the shared Bratko-Kopec positions are not here")
+    state = state_of(fen)
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=6), deadline=Deadline(None))
+    assert_same(native_search(state, depth=6), python)
+
+
 def test_repetitions_below_the_root_are_draws_as_in_python():
     """Knights out and back: the start position twice in the history, and lines that repeat it score 0
     in both cores."""
