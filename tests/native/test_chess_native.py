@@ -108,6 +108,8 @@ def test_rules_and_knowledge_along_random_games(fen, choices):
         assert tn.chess_actions(native) == GAME.actions(state)
         assert tn.chess_ordered_actions(native) == GAME.ordered_actions(state)
         assert tn.chess_noisy_actions(native) == [tuple(n) for n in GAME.noisy_actions(state)]
+        assert tn.chess_ordered_and_noisy_actions(native) == (tn.chess_ordered_actions(native),
+                                                               tn.chess_noisy_actions(native))
         for _, a in GAME.noisy_actions(state):
             assert tn.chess_exchange(native, a) == GAME.exchange(state, a)
         for a in GAME.actions(state):

@@ -187,7 +187,32 @@ class Chess {
   // (An en passant capture, whose target square is empty, counts as quiet there, as in Python.)
   int ordered_actions(const State& s, int* out) const {
     chess::Move moves[MAX_MOVES];
+    return ordered(s, moves, legal_moves(s, false, moves), out);
+  }
+
+  // The Chess game's noisy_actions: the legal captures and promotions, MVV-LVA first, each with the gain
+  // it may bring at most (the victim and the promotion, less the capturing piece when it is worth more
+  // and the square is guarded, plus DELTA_MARGIN), in evaluation units.
+  int noisy_actions(const State& s, NoisyMove* out) const {
+    chess::Move moves[MAX_MOVES];
+    return noisy(s, moves, legal_moves(s, true, moves), out);
+  }
+
+  // ordered_actions and noisy_actions from one generation of the legal moves (a node the search expands
+  // asks for both): the ordered moves' number, and the noisy ones' in `n_noisy`. The noisy moves are those
+  // the noisy generation lists: captures (en passant too) and promotions.
+  int ordered_and_noisy_actions(const State& s, int* out, NoisyMove* noisy_out, int& n_noisy) const {
+    chess::Move moves[MAX_MOVES], captures[MAX_MOVES];
     const int n = legal_moves(s, false, moves);
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+      if (moves[i].en_passant || moves[i].promotion || s.board[moves[i].to] != chess::NO_PIECE) captures[k++] = moves[i];
+    n_noisy = noisy(s, captures, k, noisy_out);
+    return ordered(s, moves, n, out);
+  }
+
+  // ordered_actions' order of the `n` legal `moves`, their codes in `out`.
+  static int ordered(const State& s, const chess::Move* moves, int n, int* out) {
     int64_t keys[MAX_MOVES];  // (score, code), packed so that one integer comparison orders them
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {
@@ -205,12 +230,8 @@ class Chess {
     return n;
   }
 
-  // The Chess game's noisy_actions: the legal captures and promotions, MVV-LVA first, each with the gain
-  // it may bring at most (the victim and the promotion, less the capturing piece when it is worth more
-  // and the square is guarded, plus DELTA_MARGIN), in evaluation units.
-  int noisy_actions(const State& s, NoisyMove* out) const {
-    chess::Move moves[MAX_MOVES];
-    const int n = legal_moves(s, true, moves);
+  // noisy_actions' order and gains of the `n` legal noisy `moves`, in `out`.
+  static int noisy(const State& s, const chess::Move* moves, int n, NoisyMove* out) {
     int64_t keys[MAX_MOVES];  // (order, expected, code), packed as in ordered_actions
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {

@@ -51,6 +51,9 @@
 //   int noisy_actions(const State&, NoisyMove* out) const;                                     (QUIESCENCE)
 //       the legal captures and promotions, in the order to search them, each with the most it may gain
 //       (delta pruning); with it the enhanced search runs quiescence at its horizon and late-move reductions
+//   int ordered_and_noisy_actions(const State&, int* out, NoisyMove* noisy, int& n_noisy) const;
+//       ordered_actions and noisy_actions at once (one generation of the moves for the nodes that ask for
+//       both); the ordered moves' number
 //   double exchange(const State&, int move) const;                                             (EXCHANGE)
 //       what a noisy move wins (negative: loses) when both sides go on capturing on its square; quiescence
 //       skips the losing ones and the order puts them after the killers (with QUIESCENCE)
@@ -138,6 +141,9 @@ TACTICIAN_DETECT(knowledge, std::declval<const G&>().knowledge())
 TACTICIAN_DETECT(solve_endgame, std::declval<const G&>().solve_endgame(TACTICIAN_STATE, std::declval<const Budget&>(),
                                                                          true, int64_t(0), std::declval<Stats&>()))
 TACTICIAN_DETECT(noisy_actions, std::declval<const G&>().noisy_actions(TACTICIAN_STATE, std::declval<NoisyMove*>()))
+TACTICIAN_DETECT(ordered_and_noisy_actions,
+                 std::declval<const G&>().ordered_and_noisy_actions(TACTICIAN_STATE, std::declval<int*>(),
+                                                                    std::declval<NoisyMove*>(), std::declval<int&>()))
 TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, std::declval<typename G::State&>()))
 TACTICIAN_DETECT(exchange, std::declval<const G&>().exchange(TACTICIAN_STATE, 0))
 TACTICIAN_DETECT(futility_margin, std::declval<const G&>().futility_margin(TACTICIAN_STATE))

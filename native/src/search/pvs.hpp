@@ -328,20 +328,10 @@ class Pvs {
           return v;
         }
       }
-    int loud[QUIESCENCE ? G::MAX_MOVES : 1], n_loud = 0;  // the noisy moves, MVV-LVA, searched first
-    bool losing[QUIESCENCE ? G::MAX_MOVES : 1] = {};       // by place in loud: loses its exchange (then later)
-    if constexpr (QUIESCENCE)
-      if (quiescence_ && ordering_) {
-        NoisyMove noisy[G::MAX_MOVES];
-        n_loud = game_.noisy_actions(s, noisy);
-        for (int i = 0; i < n_loud; ++i) {
-          loud[i] = noisy[i].move;
-          if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
-        }
-      }
     Child children[SAFE ? G::MAX_MOVES : 1];  // the safe children, where the game has them
-    int moves[G::MAX_MOVES], n = 0;
+    int moves[G::MAX_MOVES], n = 0, n_loud = 0;
     bool complete = true;
+    NoisyMove noisy[QUIESCENCE ? G::MAX_MOVES : 1];  // (with quiescence and ordering: no game has safe children)
     if constexpr (SAFE)
       if (safe_) {
         n = game_.safe_children(s, children);
@@ -351,7 +341,13 @@ class Pvs {
         }
         for (int i = 0; i < n; ++i) moves[i] = children[i].move;
       }
-    if (!safe_) n = searched_moves(s, moves, complete);
+    if (!safe_) n = expanded_moves(s, moves, complete, noisy, n_loud);
+    int loud[QUIESCENCE ? G::MAX_MOVES : 1];          // the noisy moves, MVV-LVA, searched first
+    bool losing[QUIESCENCE ? G::MAX_MOVES : 1] = {};  // by place in loud: loses its exchange (then later)
+    for (int i = 0; i < n_loud; ++i) {
+      loud[i] = noisy[i].move;
+      if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
+    }
     int order[G::MAX_MOVES];
     order_moves(moves, n, table_move, ply, loud, losing, n_loud, order);
     bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
@@ -689,6 +685,22 @@ class Pvs {
     if constexpr (has_candidate_actions<G>::value)
       if (pruning_) return game_.candidate_actions(s, out, complete);
     return ordering_ ? game_.ordered_actions(s, out) : game_.actions(s, out);
+  }
+
+  // The moves a node searches (searched_moves) and, with quiescence and ordering, its `n_noisy` noisy moves
+  // in `noisy`: from one generation of the moves where the game lists both at once.
+  int expanded_moves(const State& s, int* out, bool& complete, NoisyMove* noisy, int& n_noisy) const {
+    n_noisy = 0;
+    if constexpr (QUIESCENCE)
+      if (quiescence_ && ordering_) {
+        if constexpr (has_ordered_and_noisy_actions<G>::value)
+          if (!pruning_) {
+            complete = true;
+            return game_.ordered_and_noisy_actions(s, out, noisy, n_noisy);
+          }
+        n_noisy = game_.noisy_actions(s, noisy);
+      }
+    return searched_moves(s, out, complete);
   }
 
   bool forcing(const State& s) const {
