@@ -348,8 +348,9 @@ class Pvs {
       loud[i] = noisy[i].move;
       if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
     }
-    int order[G::MAX_MOVES];
-    order_moves(moves, n, table_move, ply, loud, losing, n_loud, order);
+    int order[G::MAX_MOVES], rest = n;
+    int64_t history[G::MAX_MOVES];
+    order_moves(moves, n, table_move, ply, loud, losing, n_loud, order, rest, history);
     bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
     const bool* reducible_at = nullptr;  // `quiet` where late-move reductions may reduce here
     if constexpr (QUIESCENCE)
@@ -361,6 +362,7 @@ class Pvs {
     double best = -INF;
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
+      if (i == rest) sort_by_history(order, history, rest, n);  // (most nodes cut before they get here)
       const int move = moves[order[i]];
       double v;
       if (safe_) {
@@ -413,9 +415,11 @@ class Pvs {
   // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order) but those `losing`
   // their exchange, the killers (but those), the losing ones, then the rest by history (stable: ties in
   // the game's order), except that safe children keep their threat-score order (better than history,
-  // pvs.py measured). Without ordering, only the table move goes first.
+  // pvs.py measured). Without ordering, only the table move goes first. The rest by history is left to
+  // sort_by_history: the rest from place `rest` on (n when nothing is to be sorted) in the game's order,
+  // each move's history now (before the moves searched first add to it) at its place in `history`.
   void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, const bool* losing, int n_loud,
-                   int* order) const {
+                   int* order, int& rest, int64_t* history) const {
     bool placed[G::MAX_MOVES] = {};  // by index into `moves`
     int front = 0;
     auto bring_forward = [&](int move) {
@@ -435,15 +439,22 @@ class Pvs {
     const int first = front;
     for (int i = 0; i < n; ++i)
       if (!placed[i]) order[front++] = i;
-    if (ordering_ && !safe_) {  // the rest by history, an insertion sort (stable: ties in the game's order)
-      int64_t score[G::MAX_MOVES];
-      for (int i = first; i < front; ++i) {
-        const int index = order[i];
-        const int64_t h = history_.get(moves[index]);
-        int j = i;
-        for (; j > first && score[j - 1] < h; --j) order[j] = order[j - 1], score[j] = score[j - 1];
-        order[j] = index, score[j] = h;
-      }
+    if (ordering_ && !safe_) {
+      rest = first;
+      for (int i = first; i < front; ++i) history[i] = history_.get(moves[order[i]]);
+    }
+  }
+
+  // order_moves' rest, places `first` to `end` of `order`, sorted by their `history` (the counts when the
+  // order was made), the most first: an insertion sort, stable (ties in the game's order). The search sorts
+  // when it reaches the rest, which most nodes never do (they cut on an earlier move).
+  static void sort_by_history(int* order, int64_t* history, int first, int end) {
+    for (int i = first; i < end; ++i) {
+      const int index = order[i];
+      const int64_t h = history[i];
+      int j = i;
+      for (; j > first && history[j - 1] < h; --j) order[j] = order[j - 1], history[j] = history[j - 1];
+      order[j] = index, history[j] = h;
     }
   }
 
@@ -504,7 +515,8 @@ class Pvs {
 
   // pvs.py's reducible: whether late-move reductions may reduce moves here (not at shallow depths nor in
   // a forcing state), and in `quiet`, by place in the order, the moves they may reduce: after the first
-  // LMR_FIRST, neither noisy nor a killer.
+  // LMR_FIRST, neither noisy nor a killer. (The order's rest, not yet sorted by history, holds neither: the
+  // same places are quiet in either order.)
   bool reducible(const State& s, int d, const int* moves, int n, const int* order, int ply, const int* loud,
                  int n_loud, bool* quiet) const {
     if (d < LMR_MIN_DEPTH || n <= LMR_FIRST || (extensions_ && forcing(s))) return false;
