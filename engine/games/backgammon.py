@@ -224,7 +224,8 @@ def turns_to_save(side) -> float:
 @lru_cache(maxsize=1 << 16)
 def equity(x, o, turn) -> float:
     """The expected points of the side on roll (``turn``) in a game in progress: the race formula once
-    no checker has to pass an opponent's, else the contact formula, kept inside (-3, 3). Cached: a
+    no checker has to pass an opponent's, else the contact network (:mod:`engine.games.backgammon_net`),
+    kept inside (-3, 3). Cached: a
     search meets the same board under each of the 21 rolls, and again as a move-ordering child."""
     on_roll, other = (x, o) if turn == 0 else (o, x)
     value = race_equity(on_roll, other) if not contact(x, o) else backgammon_net.contact_equity(on_roll, other)

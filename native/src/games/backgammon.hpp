@@ -111,11 +111,38 @@ inline void side_part(const Side& side, int offset, double* part) {
   if (int count = pips(side)) add(base + 2, count / 100.0);
 }
 
+// The side parts of the sides met lately, one table for each side's slot (so that the two parts of one
+// evaluation never evict each other), as backgammon_net.py caches them: a search meets the same side under
+// many rolls and positions. Direct-mapped on a hash of the counts; each thread its own tables.
+class PartCache {
+ public:
+  const double* part(const Side& side, int slot) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int8_t n : side) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+    Entry& e = entries_[slot][h >> (64 - BITS)];
+    if (!e.used || e.side != side) {
+      side_part(side, slot * SIDE_INPUTS, e.part);
+      e.side = side, e.used = true;
+    }
+    return e.part;
+  }
+
+ private:
+  static constexpr int BITS = 11;
+  struct Entry {
+    Side side{};
+    bool used = false;
+    double part[HIDDEN];
+  };
+  std::vector<Entry> entries_[2] = {std::vector<Entry>(1 << BITS), std::vector<Entry>(1 << BITS)};
+};
+
 // backgammon_net.py contact_equity.
-inline double contact_equity(const Side& on_roll, const Side& other) {
-  double mine[HIDDEN], theirs[HIDDEN], hidden[HIDDEN], out[OUTPUTS];
-  side_part(on_roll, 0, mine);
-  side_part(other, SIDE_INPUTS, theirs);
+inline double forward(const Side& on_roll, const Side& other) {
+  thread_local PartCache cache;
+  const double* mine = cache.part(on_roll, 0);
+  const double* theirs = cache.part(other, 1);
+  double hidden[HIDDEN], out[OUTPUTS];
   for (int j = 0; j < HIDDEN; ++j) hidden[j] = sigmoid((HIDDEN_BIAS[j] + mine[j]) + theirs[j]);
   for (int k = 0; k < OUTPUTS; ++k) {
     double acc = OUTPUT_BIAS[k];
@@ -123,6 +150,24 @@ inline double contact_equity(const Side& on_roll, const Side& other) {
     out[k] = sigmoid(acc);
   }
   return 2.0 * out[0] - 1.0 + out[1] - out[3] + out[2] - out[4];
+}
+
+// The equities of the positions met lately (backgammon.py caches equity by board likewise): a search
+// evaluates the same board under each of the 21 rolls and again as a move-ordering child.
+inline double contact_equity(const Side& on_roll, const Side& other) {
+  struct Entry {
+    Side on_roll{}, other{};
+    bool used = false;
+    double value = 0.0;
+  };
+  constexpr int BITS = 14;
+  thread_local std::vector<Entry> entries(1 << BITS);
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (int8_t n : on_roll) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+  for (int8_t n : other) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+  Entry& e = entries[h >> (64 - BITS)];
+  if (!e.used || e.on_roll != on_roll || e.other != other) e = {on_roll, other, true, forward(on_roll, other)};
+  return e.value;
 }
 }  // namespace net
 
