@@ -13,6 +13,8 @@ RUN python -m venv /opt/venv \
 WORKDIR /src
 COPY pyproject.toml ./
 COPY native/ native/
+# backgammon's contact network: the compiled core embeds its weights file at build time (native/CMakeLists.txt)
+COPY engine/games/backgammon_net.txt engine/games/
 COPY tactician/ tactician/
 RUN /opt/venv/bin/pip install --no-cache-dir --no-build-isolation --no-deps . \
     && /opt/venv/bin/python -c "import tactician_native"

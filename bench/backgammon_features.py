@@ -1,13 +1,14 @@
-"""The contact evaluation of engine.games.backgammon as a model linear in its weights, for fitting them.
+"""The linear contact evaluation (bench/backgammon_linear.py) as a model linear in its weights, for fitting them.
 
 ``contact_equity`` is a logistic of a score that is a weighted sum: ``score = weights() . features(on_roll,
 other)``, the weights packed in the order of :data:`NAMES` (W_PIPS, W_POINT[0..25], W_PRIME[0..6],
 W_BLOT_RISK, W_BAR, W_CLOSED_VS_BAR, W_BACK, W_OFF, W_STACK), then the gammon terms on the win probability
-(:func:`equity_from_score`). tests/bench/test_backgammon_fit.py checks the model equal to the engine's
-``contact_equity`` on positions of random games, so that weights fitted here mean the same in the engine.
+(:func:`equity_from_score`). tests/bench/test_backgammon_fit.py checks the model equal to
+backgammon_linear's ``contact_equity`` on positions of random games, so that weights fitted here mean the same there.
 """
 import numpy as np
 
+from bench import backgammon_linear as linear
 from engine.games import backgammon as bg
 
 NAMES = (("W_PIPS",) + tuple(f"W_POINT[{i}]" for i in range(26)) + tuple(f"W_PRIME[{i}]" for i in range(7))
@@ -17,8 +18,8 @@ NAMES = (("W_PIPS",) + tuple(f"W_POINT[{i}]" for i in range(26)) + tuple(f"W_PRI
 FIXED = ("W_POINT[0]", "W_POINT[25]", "W_PRIME[0]")
 
 
-def weights(module=bg) -> np.ndarray:
-    """The engine's weights (or another module's of the same names) packed in the order of :data:`NAMES`."""
+def weights(module=linear) -> np.ndarray:
+    """The linear evaluation's weights (or another module's of the same names) packed in the order of :data:`NAMES`."""
     return np.array([module.W_PIPS, *module.W_POINT, *module.W_PRIME, module.W_BLOT_RISK, module.W_BAR,
                      module.W_CLOSED_VS_BAR, module.W_BACK, module.W_OFF, module.W_STACK], dtype=float)
 
@@ -41,7 +42,7 @@ def features(on_roll, other) -> np.ndarray:
     made_o, prime_o, back_o, off_o, stack_o, bar_o, closed_o = own(other)
     return np.concatenate((
         [bg.pips(other) - bg.pips(on_roll) + 8.0], made_r - made_o, prime_r - prime_o,
-        [bg.exposure(other, on_roll), bar_o - bar_r, bar_o * closed_r - bar_r * closed_o,
+        [linear.exposure(other, on_roll), bar_o - bar_r, bar_o * closed_r - bar_r * closed_o,
          back_o - back_r, off_r - off_o, stack_o - stack_r]))
 
 

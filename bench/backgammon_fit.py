@@ -1,4 +1,5 @@
-"""Fit the weights of backgammon's contact evaluation to gnubg's 0-ply equity (issue 30).
+"""Fit the weights of backgammon's linear contact evaluation (bench/backgammon_linear.py) to gnubg's 0-ply
+equity (issue 30); the engine now evaluates contact with a network (bench/backgammon_net.py trains it).
 
     python -m bench.backgammon_fit --games 3000 --seed 5
 
@@ -10,8 +11,8 @@ roll. The games split into a training part and a held-out part (``--test``, whol
 position of a held-out game is fitted). The fit: a logistic regression of gnubg's win probability on the
 score's features (:mod:`bench.backgammon_features`, Newton's method), then gradient descent (Adam) on the
 squared error of the equity, the gammon terms included. The report: the held-out equity error of the
-engine's weights and of the fitted ones, and the fitted weights as the constants of
-engine/games/backgammon.py. Needs gnubg-nn and numpy (requirements-bench.txt).
+linear evaluation's weights and of the fitted ones, and the fitted weights as the constants of
+bench/backgammon_linear.py. Needs gnubg-nn and numpy (requirements-bench.txt).
 """
 import argparse
 import random
@@ -161,7 +162,7 @@ def fit_choices(choices: Choices, data: Data, w0, absolute=0.1, steps=3000, rate
 
 
 def constants(w, digits=4) -> str:
-    """The weights as engine/games/backgammon.py's constants, rounded to ``digits`` decimals."""
+    """The weights as bench/backgammon_linear.py's constants, rounded to ``digits`` decimals."""
     r = [round(float(value), digits) + 0.0 for value in w]   # + 0.0: no -0.0
     named = dict(zip(model.NAMES, r))
     points = ", ".join(repr(named[f"W_POINT[{i}]"]) for i in range(26))
@@ -171,28 +172,37 @@ def constants(w, digits=4) -> str:
     return "\n".join(lines)
 
 
-def play_value(w, me_after, op_after) -> float:
-    """The value for the mover of the position its play leaves, by the evaluation with contact weights
-    ``w``: the points of a won game, the race formula, or the contact model (the engine's ``equity``
-    with ``w`` for its weights)."""
+def linear(w):
+    """The contact evaluation with weights ``w``: ``(on_roll, other) -> equity`` (bench/backgammon_linear.py's
+    ``contact_equity`` with ``w`` for its weights)."""
+    def value(on_roll, other) -> float:
+        threat, risk = model.gammon_terms(on_roll, other)
+        return float(model.equity_from_score(model.features(on_roll, other) @ w, threat, risk))
+    return value
+
+
+def play_value(contact_value, me_after, op_after) -> float:
+    """The value for the mover of the position its play leaves, by the engine's evaluation with
+    ``contact_value`` (``(on_roll, other) -> equity``) in contact: the points of a won game, the race
+    formula, or ``contact_value``, kept inside (-3, 3) as the engine keeps it."""
     if me_after[bg.OFF] == bg.CHECKERS:
         return float(bg.winner_points(me_after, op_after))
     if not bg.contact(me_after, op_after):
         value = bg.race_equity(op_after, me_after)
     else:
-        threat, risk = model.gammon_terms(op_after, me_after)
-        value = float(model.equity_from_score(model.features(op_after, me_after) @ w, threat, risk))
+        value = contact_value(op_after, me_after)
     return -max(-2.99, min(2.99, value))
 
 
-def play_loss(w, states) -> tuple:
-    """Our 1-ply choice with weights ``w`` judged by gnubg on ``states`` (``(me, op, dice)``): the share of
-    the states where it is gnubg's 0-ply choice and gnubg's mean equity lost against its own choice."""
+def play_loss(contact_value, states) -> tuple:
+    """Our 1-ply choice with the contact evaluation ``contact_value`` judged by gnubg on ``states`` (``(me,
+    op, dice)``): the share of the states where it is gnubg's 0-ply choice and gnubg's mean equity lost
+    against its own choice."""
     same = lost = 0.0
     for me, op, dice in states:
         ranking = dict(ranked(me, op, dice))
         best = max(ranking.values())
-        ours = max(bg.plays(me, op, dice), key=lambda p: play_value(w, p[0], p[1]))
+        ours = max(bg.plays(me, op, dice), key=lambda p: play_value(contact_value, p[0], p[1]))
         value = ranking[play_key(ours)]
         same += value == best
         lost += best - value
@@ -246,11 +256,11 @@ def main(argv=None) -> None:
     on_equity = fit_equity(train, logistic, steps=args.steps)
     fitted = fit_choices(choices, train, on_equity, absolute=args.absolute, steps=args.steps)
     rounded = np.array([round(float(value), 4) for value in fitted])
-    for name, w in (("engine's weights", old), ("logistic fit", logistic), ("equity fit", on_equity),
+    for name, w in (("linear weights (as kept)", old), ("logistic fit", logistic), ("equity fit", on_equity),
                     ("plays fit", fitted), ("plays fit, rounded", rounded)):
         mae, rmse = test.errors(w)
         fit_mae, _ = train.errors(w)
-        same, lost = play_loss(w, states)
+        same, lost = play_loss(linear(w), states)
         print(f"{name:>22}: held-out equity error mean {mae:.4f}, rms {rmse:.4f} (fitted part: mean {fit_mae:.4f});"
               f" 1-ply plays on {len(states)} held-out rolls: gnubg's choice {same:.1%}, equity lost {lost:.4f} a play")
     print(constants(fitted))

@@ -6,7 +6,7 @@ import time
 from bench import c4sets, ours, peers
 from bench.report import make_row
 from bench.stats import fmt_ms, mean, median, percentile, ratio, summary
-from engine.games import backgammon, othello
+from engine.games import backgammon, backgammon_net, othello
 
 
 class Context:
@@ -442,7 +442,7 @@ CORE_SEARCHES = [
 NATIVE_SPEEDUP_GOAL = 20
 # The Python games' caches by board, emptied before every timed search of that game, so that a repeated
 # search pays what a new position does (backgammon's plays and evaluation: warm, its repeats ran 3-4x faster).
-PYTHON_CACHES = {"backgammon": (backgammon.plays, backgammon.equity, backgammon.own_terms)}
+PYTHON_CACHES = {"backgammon": (backgammon.plays, backgammon.equity, backgammon_net.own_part)}
 
 
 def cores(ctx):

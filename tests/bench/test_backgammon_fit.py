@@ -1,12 +1,13 @@
-"""The fit of backgammon's contact weights (bench/backgammon_fit.py): its linear model is the engine's
-contact evaluation, its fits move the weights towards the labels, its output is the engine's constants."""
+"""The fit of backgammon's linear contact weights (bench/backgammon_fit.py): its model is the linear contact
+evaluation (bench/backgammon_linear.py), its fits move the weights towards the labels, its output is that
+module's constants."""
 import random
 
 import numpy as np
 
 from bench import backgammon_features as model
 from bench import backgammon_fit as fit
-from engine.games import backgammon as bg
+from bench import backgammon_linear as linear
 
 
 def positions(games: int, seed: int) -> list:
@@ -15,12 +16,12 @@ def positions(games: int, seed: int) -> list:
     return [p for _ in range(games) for p in fit.game_positions(rng, random_share=1.0)]
 
 
-def test_the_model_is_the_engines_contact_evaluation():
+def test_the_model_is_the_linear_contact_evaluation():
     checked = 0
     for on_roll, other in positions(games=15, seed=3):
         threat, risk = model.gammon_terms(on_roll, other)
         value = model.equity_from_score(model.features(on_roll, other) @ model.weights(), threat, risk)
-        assert abs(value - bg.contact_equity(on_roll, other)) < 1e-12
+        assert abs(value - linear.contact_equity(on_roll, other)) < 1e-12
         checked += 1
     assert checked > 500
 
@@ -58,8 +59,8 @@ def test_the_fits_recover_weights_that_made_the_labels():
     assert (refined[fixed] == start[fixed]).all() and (logistic[fixed] == start[fixed]).all()
 
 
-def test_the_constants_printed_are_the_engines_when_given_its_weights():
+def test_the_constants_printed_are_the_linear_evaluations_when_given_its_weights():
     namespace: dict = {}
     exec(fit.constants(model.weights()), namespace)
     for name in ("W_PIPS", "W_POINT", "W_PRIME", "W_BLOT_RISK", "W_BAR", "W_CLOSED_VS_BAR", "W_BACK", "W_OFF", "W_STACK"):
-        assert namespace[name] == getattr(bg, name), name
+        assert namespace[name] == getattr(linear, name), name

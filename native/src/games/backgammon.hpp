@@ -17,6 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#include "backgammon_net_data.hpp"  // generated from engine/games/backgammon_net.txt (native/CMakeLists.txt)
+
 namespace tactician {
 
 namespace backgammon {
@@ -24,15 +26,7 @@ namespace backgammon {
 constexpr int CHECKERS = 15, BAR = 25, OFF = 0;
 using Side = std::array<int8_t, 26>;
 
-// The evaluation's weights (backgammon.py, where they are fitted to gnubg-nn's equity by bench/backgammon_fit.py).
-constexpr int SHOTS[25] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1};
-constexpr double W_PIPS = 0.0123;
-constexpr double W_POINT[26] = {0.0,    -0.0918, 0.0548, 0.1668, 0.2773, 0.3655, 0.4935, 0.186,  0.1673,
-                                0.1764, 0.1427,  0.0926, 0.127,  0.0859, 0.1366, 0.0869, 0.0984, 0.0948,
-                                0.1273, 0.3063,  0.3459, 0.2296, 0.1727, 0.0409, -0.0483, 0.0};
-constexpr double W_PRIME[7] = {0.0, 0.5729, 0.5777, 0.6405, 0.7589, 0.8762, 1.0058};
-constexpr double W_BLOT_RISK = 0.8957, W_BAR = -0.1713, W_CLOSED_VS_BAR = 0.2678, W_BACK = 0.118, W_OFF = 0.3166,
-                 W_STACK = 0.0338, ROLL_PIPS = 8.17;
+constexpr double ROLL_PIPS = 8.17;  // the mean pips of a roll (backgammon.py)
 
 inline int pips(const Side& side) {
   int total = 0;
@@ -80,70 +74,108 @@ inline double race_equity(const Side& on_roll, const Side& other) {
   return equity;
 }
 
-// The chance that `op` hits one of `me`'s blots next roll, times the share of the race lost, capped at 1.
-inline double exposure(const Side& me, const Side& op) {
-  double risk = 0.0;
-  bool any = false;
-  for (int p = 1; p < 25; ++p) {
-    if (me[p] != 1) continue;
-    any = true;
-    int best = 0;
-    for (int j = 1; j < 26; ++j) {
-      int q = 25 - j;
-      if (op[j] && q < p) best = std::max(best, SHOTS[p - q]);
-    }
-    risk += double(best * (25 - p));
+// The contact network (engine/games/backgammon_net.py): the weights from the generated NET_DATA, the
+// inputs, the sums and the sigmoids in the Python module's order.
+namespace net {
+constexpr int POINT_UNITS = 4, SIDE_INPUTS = 24 * POINT_UNITS + 3, INPUTS = 2 * SIDE_INPUTS, OUTPUTS = 5;
+constexpr int HIDDEN = int(NET_DATA[1]);
+static_assert(int(NET_DATA[0]) == INPUTS && int(NET_DATA[2]) == OUTPUTS, "the network's sizes");
+static_assert(sizeof(NET_DATA) / sizeof(double) == 3 + HIDDEN + INPUTS * HIDDEN + OUTPUTS + HIDDEN * OUTPUTS,
+              "the weights file's length");
+constexpr const double* HIDDEN_BIAS = NET_DATA + 3;
+constexpr const double* HIDDEN_W = HIDDEN_BIAS + HIDDEN;  // [INPUTS][HIDDEN]
+constexpr const double* OUTPUT_BIAS = HIDDEN_W + INPUTS * HIDDEN;
+constexpr const double* OUTPUT_W = OUTPUT_BIAS + OUTPUTS;  // [HIDDEN][OUTPUTS]
+
+inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// backgammon_net.py side_part: one side's contribution to each hidden sum, its inputs from `offset`.
+inline void side_part(const Side& side, int offset, double* part) {
+  for (int j = 0; j < HIDDEN; ++j) part[j] = 0.0;
+  auto add = [&](int i, double value) {
+    const double* row = HIDDEN_W + (offset + i) * HIDDEN;
+    for (int j = 0; j < HIDDEN; ++j) part[j] += value * row[j];
+  };
+  for (int point = 1; point < 25; ++point) {
+    int n = side[point];
+    if (!n) continue;
+    int base = (point - 1) * POINT_UNITS;
+    add(base, 1.0);
+    if (n > 1) add(base + 1, 1.0);
+    if (n > 2) add(base + 2, 1.0);
+    if (n > 3) add(base + 3, (n - 3) / 2.0);
   }
-  if (!any) return 0.0;
-  return std::min(risk / (36.0 * 24.0), 1.0);
+  constexpr int base = 24 * POINT_UNITS;
+  if (side[BAR]) add(base, side[BAR] / 2.0);
+  if (side[OFF]) add(base + 1, side[OFF] / 15.0);
+  if (int count = pips(side)) add(base + 2, count / 100.0);
 }
 
-struct OwnTerms {
-  int pips;
-  double score;
-  int closed, back;
+// The side parts of the sides met lately, one table for each side's slot (so that the two parts of one
+// evaluation never evict each other), as backgammon_net.py caches them: a search meets the same side under
+// many rolls and positions. Direct-mapped on a hash of the counts; each thread its own tables.
+class PartCache {
+ public:
+  const double* part(const Side& side, int slot) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int8_t n : side) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+    Entry& e = entries_[slot][h >> (64 - BITS)];
+    if (!e.used || e.side != side) {
+      side_part(side, slot * SIDE_INPUTS, e.part);
+      e.side = side, e.used = true;
+    }
+    return e.part;
+  }
+
+ private:
+  static constexpr int BITS = 11;
+  struct Entry {
+    Side side{};
+    bool used = false;
+    double part[HIDDEN];
+  };
+  std::vector<Entry> entries_[2] = {std::vector<Entry>(1 << BITS), std::vector<Entry>(1 << BITS)};
 };
 
-// backgammon.py own_terms: the positional score summed in the Python order.
-inline OwnTerms own_terms(const Side& side) {
-  double score = 0.0;
-  for (int i = 0; i < 26; ++i)
-    if (side[i] > 1) score += W_POINT[i];
-  int longest = 0, run = 0;
-  for (int i = 1; i < 25; ++i) {
-    run = side[i] > 1 ? run + 1 : 0;
-    longest = std::max(longest, run);
+// backgammon_net.py contact_equity.
+inline double forward(const Side& on_roll, const Side& other) {
+  thread_local PartCache cache;
+  const double* mine = cache.part(on_roll, 0);
+  const double* theirs = cache.part(other, 1);
+  double hidden[HIDDEN], out[OUTPUTS];
+  for (int j = 0; j < HIDDEN; ++j) hidden[j] = sigmoid((HIDDEN_BIAS[j] + mine[j]) + theirs[j]);
+  for (int k = 0; k < OUTPUTS; ++k) {
+    double acc = OUTPUT_BIAS[k];
+    for (int j = 0; j < HIDDEN; ++j) acc += hidden[j] * OUTPUT_W[j * OUTPUTS + k];
+    out[k] = sigmoid(acc);
   }
-  score += W_PRIME[std::min(longest, 6)];
-  int back = 0;
-  for (int i = 19; i < 25; ++i) back += side[i];
-  score -= W_BACK * back;
-  score += W_OFF * side[OFF];
-  int stacked = 0;
-  for (int i = 1; i < 25; ++i)
-    if (side[i] > 3) stacked += side[i] - 3;
-  score -= W_STACK * stacked;
-  int closed = 0;
-  for (int i = 1; i < 7; ++i) closed += side[i] > 1;
-  return {pips(side), score, closed, back + side[BAR]};
+  return 2.0 * out[0] - 1.0 + out[1] - out[3] + out[2] - out[4];
 }
 
+// The equities of the positions met lately (backgammon.py caches equity by board likewise): a search
+// evaluates the same board under each of the 21 rolls and again as a move-ordering child.
 inline double contact_equity(const Side& on_roll, const Side& other) {
-  OwnTerms r = own_terms(on_roll), o = own_terms(other);
-  double score = W_PIPS * (double(o.pips - r.pips) + 8.0) + r.score - o.score;
-  score -= on_roll[BAR] * (W_BAR + W_CLOSED_VS_BAR * o.closed) - other[BAR] * (W_BAR + W_CLOSED_VS_BAR * r.closed);
-  score += W_BLOT_RISK * exposure(other, on_roll);
-  double p = 1.0 / (1.0 + std::exp(-score));
-  double gammon_risk = !on_roll[OFF] ? std::min(r.back / 8.0, 1.0) : 0.0;
-  double gammon_threat = !other[OFF] ? std::min(o.back / 8.0, 1.0) : 0.0;
-  return (2.0 * p - 1.0) + gammon_threat * p * p - gammon_risk * (1 - p) * (1 - p);
+  struct Entry {
+    Side on_roll{}, other{};
+    bool used = false;
+    double value = 0.0;
+  };
+  constexpr int BITS = 14;
+  thread_local std::vector<Entry> entries(1 << BITS);
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (int8_t n : on_roll) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+  for (int8_t n : other) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+  Entry& e = entries[h >> (64 - BITS)];
+  if (!e.used || e.on_roll != on_roll || e.other != other) e = {on_roll, other, true, forward(on_roll, other)};
+  return e.value;
 }
+}  // namespace net
 
 // The expected points of the side on roll, kept inside (-3, 3) (backgammon.py equity).
 inline double equity(const Side& x, const Side& o, int turn) {
   const Side& on_roll = turn == 0 ? x : o;
   const Side& other = turn == 0 ? o : x;
-  double value = !contact(x, o) ? race_equity(on_roll, other) : contact_equity(on_roll, other);
+  double value = !contact(x, o) ? race_equity(on_roll, other) : net::contact_equity(on_roll, other);
   return std::max(-2.99, std::min(2.99, value));
 }
 
