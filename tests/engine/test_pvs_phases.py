@@ -7,8 +7,8 @@ from engine.deadline import Deadline, Timeout
 from engine.games import chess, pacman, tictactoe
 from engine.result import EXACT, SOLVED, UPPER, Stats
 from engine.search.negamax import LIKELY_LOSS, Enhancements, Negamax
-from engine.search.pvs import (aspiration_pass, deepen, prove_win, root_pass, same_side, solve_share, table_line, threat_phase,
-                               win_pass)
+from engine.search.pvs import (aspiration_pass, deepen, interrupted, prove_win, root_pass, same_side, solve_share,
+                               table_line, threat_phase, win_pass)
 from engine.search.scores import WIN
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -231,6 +231,25 @@ def test_deepening_stops_at_a_proven_win():
     completed, exhausted, timed_out = deepen(search, state, search.game.actions(state), True, 1, 9,
                                              Deadline(None))
     assert completed[0] == 1 and search.stats.stop_reason == SOLVED and not exhausted and not timed_out
+
+
+def test_a_pass_the_deadline_stops_gives_the_better_move_it_found():
+    """The interrupted pass's last move with an exact score beat its first move (the last pass's best):
+    the answer plays it, the moves searched carry the deeper scores, the depth stays; not where the pass
+    found nothing better, with several lines, or in a game without quiescence."""
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state, tt_capacity=0)
+    a, b, c = game.ordered_actions(state)[:3]
+    completed = (3, [(a, 0.1, EXACT), (b, 0.0, UPPER), (c, -0.1, UPPER)], [a, c], [[a, c], None, None])
+    progress = ([(a, -0.2, EXACT), (b, 0.05, EXACT)], [[a, b], [b, a]])
+    assert interrupted(search, state, completed, progress, 1) == (
+        3, [(a, -0.2, EXACT), (b, 0.05, EXACT), (c, -0.1, UPPER)], [b, a], [[a, b], [b, a], None])
+    nothing_better = ([(a, -0.2, EXACT), (b, -0.3, UPPER)], [[a, b], None])
+    assert interrupted(search, state, completed, nothing_better, 1) is completed
+    assert interrupted(search, state, completed, progress, 2) is completed
+    assert interrupted(search, state, None, progress, 1) is None
+    board, _ = tictactoe_search(["...", "...", "..."], tt_capacity=0)   # no quiescence
+    assert interrupted(board, state, completed, progress, 1) is completed
 
 
 def test_the_solve_share_goes_to_a_solver_that_fits_and_counts_its_nodes():

@@ -24,6 +24,7 @@
 // reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
 // reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
 // its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
+// With quiescence and a single line, a pass the deadline stops gives the better move it found (interrupted).
 #pragma once
 
 #include <algorithm>
@@ -147,13 +148,14 @@ class Pvs {
         stats_.stop_reason = SOLVED;
       }
     }
+    std::vector<RootScore> pass;             // the pass in progress: its scores and lines so far
+    std::vector<std::vector<int>> pass_lines;
     try {
       for (int d = 1; !won && d <= last; ++d) {
         ++stats_.nodes;
         horizon_ = d;
-        std::vector<RootScore> pass;
+        pass.clear(), pass_lines.clear();
         std::vector<int> pass_line;
-        std::vector<std::vector<int>> pass_lines;
         bool searched = false;
         if constexpr (ASPIRATION)
           if (completed && single && std::fabs(completed_score) < PROVEN) {
@@ -197,6 +199,7 @@ class Pvs {
       }
     } catch (Timeout&) {
       timed_out = true;
+      if (completed && single && quiescence_) interrupted(completed_depth, pass, pass_lines, scores, line, lines);
     }
     Result r;
     r.stats = stats_;
@@ -206,9 +209,8 @@ class Pvs {
       return finish(r, true);
     }
     r.stats.depth_completed = completed_depth;
-    size_t best = 0;
-    for (size_t i = 1; i < scores.size(); ++i)
-      if (scores[i].score > scores[best].score) best = i;
+    size_t best = 0;  // the move of the line: the pass's best (its first highest score), or interrupted's
+    while (scores[best].move != line[0]) ++best;
     const double root_score = scores[best].score;
     // A win proven before the requested depth ends the deepening: the other moves' unproven scores are
     // estimates from a shallower search than asked for.
@@ -557,6 +559,25 @@ class Pvs {
     if (line.empty()) return false;
     if (tt_capacity_) store(game_.key(root_), {to_table(best, 0), d, TT_EXACT, line[0]});
     return true;
+  }
+
+  // pvs.py's interrupted: when the deadline stopped a pass (`pass`, `pass_lines`: its scores and lines so
+  // far) after the last complete one (`depth`: `scores`, `line`, `lines`), a later move with an exact score
+  // beat the pass's first move (the last pass's best, searched with the full window): the last such move is
+  // the deeper search's best so far, and is played. Then `line` becomes its line, and the moves the pass
+  // searched carry their scores, bounds and lines from it; the depth completed stays. Single line and
+  // quiescence only (chess: the one game this was measured in), as the caller checks.
+  void interrupted(int depth, const std::vector<RootScore>& pass, const std::vector<std::vector<int>>& pass_lines,
+                   std::vector<RootScore>& scores, std::vector<int>& line, std::vector<std::vector<int>>& lines) const {
+    size_t better = pass.size();
+    while (better > 1 && pass[better - 1].bound != Bound::Exact) --better;
+    if (better <= 1) return;
+    --better;
+    for (size_t i = 0; i < scores.size(); ++i)
+      for (size_t j = 0; j < pass.size(); ++j)
+        if (pass[j].move == scores[i].move) scores[i] = pass[j], lines[i] = pass_lines[j];
+    line = pass_lines[better];
+    if (tt_capacity_) line = table_line(line, depth + 1, pass[better].score);
   }
 
   // Whether the multi_pv best exact scores of a pass are all proven results.
