@@ -31,6 +31,10 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
 # after the first are not searched.
 FUTILITY_DEPTH, QUIET_FUTILITY_DEPTH = 3, 2
+# History with quiescence (chess): a value stays within +-HISTORY_MAX (gravity: a bonus shrinks as the value
+# nears the bound), so that the quiet moves searched before a cut-off, which lose what the cutting move
+# gains (malus), and old cut-offs fade.
+HISTORY_MAX = 1 << 14
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -310,7 +314,7 @@ class Negamax:
                     if v >= beta:
                         stats.cutoffs += 1
                         if self.ordering:
-                            self.remember_cutoff(a, ply, d)
+                            self.remember_cutoff(a, ply, d, moves[:i], noisy)
                         break
         if not complete and best < PROVEN:             # a move left out might do better than these
             self.guesses += 1
@@ -439,13 +443,29 @@ class Negamax:
             moves = list(dict.fromkeys(first + list(moves)))
         return moves
 
-    def remember_cutoff(self, move, ply: int, d: int) -> None:
-        """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history."""
+    def remember_cutoff(self, move, ply: int, d: int, before=(), noisy=frozenset()) -> None:
+        """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history. With
+        quiescence (chess) the history has gravity (:meth:`credit`) and, when the move is quiet (not among
+        the ``noisy`` ones), the quiet moves searched ``before`` it, which did not cut, lose as much."""
         slot = self.killers.setdefault(ply, [])
         if move not in slot:
             slot.insert(0, move)
             del slot[2:]
-        self.history[move] = self.history.get(move, 0) + d * d
+        bonus = d * d
+        if not self.extra.quiescence:
+            self.history[move] = self.history.get(move, 0) + bonus
+            return
+        self.credit(move, bonus)
+        if move not in noisy:
+            for a in before:
+                if a not in noisy:
+                    self.credit(a, -bonus)
+
+    def credit(self, move, bonus: int) -> None:
+        """Move ``move``'s history by ``bonus``, less the share of it that the value already holds of
+        HISTORY_MAX (gravity: the value stays within +-HISTORY_MAX; integer, floor division)."""
+        h = self.history.get(move, 0)
+        self.history[move] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
     def trace_visit(self, ply, alpha, beta, player):
         """Trace a visit with the window as the perspective player sees it."""

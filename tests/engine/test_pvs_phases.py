@@ -6,7 +6,7 @@ import math
 from engine.deadline import Deadline, Timeout
 from engine.games import chess, pacman, tictactoe
 from engine.result import EXACT, SOLVED, UPPER, Stats
-from engine.search.negamax import LIKELY_LOSS, Enhancements, Negamax
+from engine.search.negamax import HISTORY_MAX, LIKELY_LOSS, Enhancements, Negamax
 from engine.search.pvs import (aspiration_pass, deepen, interrupted, prove_win, root_pass, same_side, solve_share,
                                table_line, threat_phase, win_pass)
 from engine.search.scores import WIN
@@ -48,6 +48,21 @@ def test_a_cutoff_makes_a_killer_and_earns_history():
     for move in (4, 0, 4, 8):
         search.remember_cutoff(move, 2, 3)
     assert search.killers[2] == [8, 0] and search.history == {4: 18, 0: 9, 8: 9}
+
+
+def test_with_quiescence_a_quiet_cutoff_costs_the_quiet_moves_before_it_and_history_stays_bounded():
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    quiet, other, later = game.actions(state)[:3]
+    capture = 99999                                            # (any move listed as noisy)
+    search.remember_cutoff(later, 2, 3, [quiet, capture, other], {capture})
+    assert search.history == {later: 9, quiet: -9, other: -9}
+    search.remember_cutoff(capture, 2, 3, [quiet], {capture})   # a noisy cut-off costs the others nothing
+    assert search.history == {later: 9, quiet: -9, other: -9, capture: 9}
+    for _ in range(2000):
+        search.remember_cutoff(later, 30, 30, [quiet], ())
+    assert 0.9 * HISTORY_MAX < search.history[later] <= HISTORY_MAX
+    assert -HISTORY_MAX <= search.history[quiet] < -0.9 * HISTORY_MAX
 
 
 def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():

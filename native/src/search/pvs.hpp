@@ -54,6 +54,7 @@ constexpr double LIKELY_LOSS = -1.0;
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
+constexpr int64_t HISTORY_MAX = 1 << 14;  // negamax.py's bound of the history with quiescence (gravity)
 constexpr double MATE_SHARE = 0.5;
 constexpr int MATE_MAX_MOVES = 3;
 
@@ -367,7 +368,7 @@ class Pvs {
           pv_.extend(ply, move);
           if (v >= beta) {
             ++stats_.cutoffs;
-            if (ordering_) remember_cutoff(move, ply, d);
+            if (ordering_) remember_cutoff(move, ply, d, moves, order, i, loud, n_loud);
             break;
           }
         }
@@ -520,10 +521,32 @@ class Pvs {
     return false;
   }
 
-  void remember_cutoff(int move, int ply, int d) {
+  // negamax.py's remember_cutoff: a move that cut (the `i`th in `order`) becomes the first killer at `ply`
+  // and earns d * d history; with quiescence the history has gravity (credit) and, when the move is quiet
+  // (not among the `loud` ones), the quiet moves searched before it lose as much.
+  void remember_cutoff(int move, int ply, int d, const int* moves, const int* order, int i, const int* loud,
+                       int n_loud) {
     auto& slot = killers_[ply];
     if (slot[0] != move && slot[1] != move) slot = {move, slot[0]};
-    history_.add(move, int64_t(d) * d);
+    const int64_t bonus = int64_t(d) * d;
+    if (!quiescence_) {
+      history_.add(move, bonus);
+      return;
+    }
+    auto noisy = [&](int a) { return std::find(loud, loud + n_loud, a) != loud + n_loud; };
+    credit(move, bonus);
+    if (!noisy(move))
+      for (int j = 0; j < i; ++j)
+        if (!noisy(moves[order[j]])) credit(moves[order[j]], -bonus);
+  }
+
+  // negamax.py's credit: the history of `move` moved by `bonus`, less the share of it that the value holds
+  // of HISTORY_MAX (gravity), with Python's floor division.
+  void credit(int move, int64_t bonus) {
+    const int64_t h = history_.get(move), product = h * (bonus < 0 ? -bonus : bonus);
+    int64_t share = product / HISTORY_MAX;
+    if (product % HISTORY_MAX != 0 && product < 0) --share;
+    history_.add(move, bonus - share);
   }
 
   // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
