@@ -170,6 +170,8 @@ class Negamax:
         self.tt: dict[Any, Any] = {}
         self.killers: dict[int, list[Any]] = {}
         self.history: dict[Any, int] = {}
+        self.counters: dict[Any, Any] = {}             # with quiescence: a move -> the quiet move that refuted it
+        self.path: dict[int, Any] = {}                 # the move being searched at each ply (None: a pass)
         self.pv: dict[Any, Any] = {}
 
     def searched_moves(self, s) -> tuple:
@@ -287,6 +289,7 @@ class Negamax:
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
+            self.path[ply] = a
             child = built[a] if built is not None else result(s, a)
             if futile and i and a not in noisy and not (extra.extensions and game.forcing(child)):
                 continue                               # a quiet move that cannot lift the score to alpha
@@ -387,6 +390,7 @@ class Negamax:
         passed = self.game.null_move(s)
         if passed is None:
             return None
+        self.path[ply] = None
         v = -self.negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1,
                           self.opponent[player])
         if v < beta:
@@ -420,7 +424,7 @@ class Negamax:
 
     def order(self, moves, table_move, ply, loud=(), losing=frozenset()):
         """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA)
-        but those ``losing`` their exchange, the killers (but those), the losing ones, and the other
+        but those ``losing`` their exchange, the killers and the countermove (but those), the losing ones, and the other
         moves by their history, ties in the game's order (safe children: in the game's order, by their
         threat scores)."""
         if not self.ordering:
@@ -435,7 +439,7 @@ class Negamax:
         history = self.history
         if history and self.safe_children is None:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        killers = [m for m in self.killers.get(ply, ()) if m not in losing]
+        killers = [m for m in (*self.killers.get(ply, ()), self.counter(ply)) if m not in losing]
         first = [m for m in (table_move, *(a for a in loud if a not in losing), *killers,
                              *(a for a in loud if a in losing))
                  if m is not None and (m in moves or m in loud)]
@@ -446,7 +450,8 @@ class Negamax:
     def remember_cutoff(self, move, ply: int, d: int, before=(), noisy=frozenset()) -> None:
         """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history. With
         quiescence (chess) the history has gravity (:meth:`credit`) and, when the move is quiet (not among
-        the ``noisy`` ones), the quiet moves searched ``before`` it, which did not cut, lose as much."""
+        the ``noisy`` ones), it becomes the countermove of the move before it (:meth:`counter`) and the
+        quiet moves searched ``before`` it, which did not cut, lose as much."""
         slot = self.killers.setdefault(ply, [])
         if move not in slot:
             slot.insert(0, move)
@@ -457,9 +462,18 @@ class Negamax:
             return
         self.credit(move, bonus)
         if move not in noisy:
+            if self.path.get(ply - 1) is not None:
+                self.counters[self.path[ply - 1]] = move
             for a in before:
                 if a not in noisy:
                     self.credit(a, -bonus)
+
+    def counter(self, ply: int):
+        """With quiescence (chess), the countermove at ``ply``: the quiet move that last refuted the move
+        that led here (None after a pass, at the root, or without one)."""
+        if not ply or not self.extra.quiescence:
+            return None
+        return self.counters.get(self.path.get(ply - 1))
 
     def credit(self, move, bonus: int) -> None:
         """Move ``move``'s history by ``bonus``, less the share of it that the value already holds of

@@ -343,6 +343,7 @@ def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, mul
         if tracer:
             tracer.move(0, a)
         child = game.result(state, a)
+        search.path[0] = a
         same = same_side(search, child, root_player)
         alpha = max(lo, threshold(exact, multi_pv))
         if i < multi_pv:

@@ -65,6 +65,24 @@ def test_with_quiescence_a_quiet_cutoff_costs_the_quiet_moves_before_it_and_hist
     assert -HISTORY_MAX <= search.history[quiet] < -0.9 * HISTORY_MAX
 
 
+def test_with_quiescence_the_quiet_move_that_refuted_a_move_goes_after_the_killers_when_it_is_played_again():
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    moves = game.actions(state)
+    previous, refutation, killer = moves[0], moves[7], moves[5]
+    search.path[1] = previous
+    search.remember_cutoff(refutation, 2, 3)
+    assert search.counters == {previous: refutation}
+    search.history.clear()                                     # (the order is the countermove's alone)
+    search.killers[2] = [killer]
+    assert search.order(moves, None, 2)[:2] == [killer, refutation]
+    search.path[1] = moves[1]                                  # another move led here: no countermove
+    assert search.order(moves, None, 2)[1] != refutation
+    search.path[1] = None                                      # after a pass, none is kept either
+    search.remember_cutoff(moves[9], 2, 3)
+    assert search.counters == {previous: refutation} and search.counter(2) is None
+
+
 def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():
     game, state = chess.load({"fen": START})
     search = negamax(game, state)

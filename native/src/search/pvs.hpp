@@ -101,7 +101,8 @@ class Pvs {
         quiescence_(QUIESCENCE), null_move_(NULL_MOVE && ordering_), reductions_(QUIESCENCE && ordering_),
         futility_(FUTILITY && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
-        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}) {}
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}),
+        counters_(QUIESCENCE ? size_t(move_codes<G>()) : 0, -1), path_(ply_room(game, root) + 2, -1) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
@@ -352,6 +353,7 @@ class Pvs {
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
       const int move = moves[order[i]];
+      path_[ply] = move;
       double v;
       if (safe_) {
         v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
@@ -402,7 +404,7 @@ class Pvs {
 
   // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
   // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order) but those `losing`
-  // their exchange, the killers (but those), the losing ones, then the rest by history (stable: ties in
+  // their exchange, the killers and the countermove (but those), the losing ones, then the rest by history (stable: ties in
   // the game's order), except that safe children keep their threat-score order (better than history,
   // pvs.py measured). Without ordering, only the table move goes first.
   void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, const bool* losing, int n_loud,
@@ -417,7 +419,7 @@ class Pvs {
     for (int i = 0; i < n_loud; ++i)
       if (!losing[i]) bring_forward(loud[i]);
     if (ordering_)
-      for (int killer : killers_[ply]) {
+      for (int killer : {killers_[ply][0], killers_[ply][1], counter(ply)}) {  // (and the countermove)
         const int at = int(std::find(loud, loud + n_loud, killer) - loud);
         if (killer >= 0 && !(at < n_loud && losing[at])) bring_forward(killer);
       }
@@ -481,6 +483,7 @@ class Pvs {
       if (game_.evaluate(s, game_.to_move(s)) < beta) return NAN;
       State passed;
       if (!game_.null_move(s, passed)) return NAN;
+      path_[ply] = -1;
       const double v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, std::nextafter(-beta, INF), ply + 1);
       if (v < beta) return NAN;
       return v >= PROVEN ? beta : v;
@@ -523,7 +526,8 @@ class Pvs {
 
   // negamax.py's remember_cutoff: a move that cut (the `i`th in `order`) becomes the first killer at `ply`
   // and earns d * d history; with quiescence the history has gravity (credit) and, when the move is quiet
-  // (not among the `loud` ones), the quiet moves searched before it lose as much.
+  // (not among the `loud` ones), it becomes the countermove of the move before it (counter) and the quiet
+  // moves searched before it lose as much.
   void remember_cutoff(int move, int ply, int d, const int* moves, const int* order, int i, const int* loud,
                        int n_loud) {
     auto& slot = killers_[ply];
@@ -535,9 +539,17 @@ class Pvs {
     }
     auto noisy = [&](int a) { return std::find(loud, loud + n_loud, a) != loud + n_loud; };
     credit(move, bonus);
-    if (!noisy(move))
-      for (int j = 0; j < i; ++j)
-        if (!noisy(moves[order[j]])) credit(moves[order[j]], -bonus);
+    if (noisy(move)) return;
+    if (ply && path_[ply - 1] >= 0) counters_[size_t(path_[ply - 1])] = move;
+    for (int j = 0; j < i; ++j)
+      if (!noisy(moves[order[j]])) credit(moves[order[j]], -bonus);
+  }
+
+  // negamax.py's counter: with quiescence, the quiet move that last refuted the move that led to this node
+  // at `ply` (-1 after a pass, at the root, or without one).
+  int counter(int ply) const {
+    if (!ply || !quiescence_ || path_[ply - 1] < 0) return -1;
+    return counters_[size_t(path_[ply - 1])];
   }
 
   // negamax.py's credit: the history of `move` moved by `bonus`, less the share of it that the value holds
@@ -562,6 +574,7 @@ class Pvs {
     for (size_t i = 0; i < ranking.size(); ++i) {
       const int a = ranking[i];
       const State child = game_.result(root_, a);
+      path_[0] = a;
       const double alpha = std::max(lo, threshold(exact, multi_pv));
       double v;
       if (int(i) < multi_pv) {
@@ -765,6 +778,8 @@ class Pvs {
   PvTable pv_;
   std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
   MoveCounts<G> history_;                    // by move
+  std::vector<int> counters_;                // with quiescence, by move: the quiet move that refuted it (or -1)
+  std::vector<int> path_;                    // by ply: the move being searched there (-1: a pass)
   Stats stats_;
   int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table, pruning)
   int horizon_ = 0;      // the current iteration's depth (the extensions' cap)
