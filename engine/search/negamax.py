@@ -31,9 +31,6 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
 # after the first are not searched.
 FUTILITY_DEPTH, QUIET_FUTILITY_DEPTH = 3, 2
-# Internal iterative reduction (with reductions, and a table): a node of at least this depth for which the
-# table holds no move, so that its order is a guess, is searched a ply shallower.
-IIR_MIN_DEPTH = 4
 # History with quiescence (chess): a value stays within +-HISTORY_MAX (gravity: a bonus shrinks as the value
 # nears the bound), so that the quiet moves searched before a cut-off, which lose what the cutting move
 # gains (malus), and old cut-offs fade.
@@ -203,9 +200,8 @@ class Negamax:
         return v
 
     def node(self, s, d, alpha, beta, ply, player):
-        """:meth:`negamax` without the counting: what the rules settle, then the table (and internal
-        iterative reduction without a table move), reverse futility, null-move pruning and the moves
-        (:meth:`expand`)."""
+        """:meth:`negamax` without the counting: what the rules settle, then the table, reverse futility,
+        null-move pruning and the moves (:meth:`expand`)."""
         game, stats, extra = self.game, self.stats, self.extra
         if self.is_terminal(s):
             stats.leaves += 1
@@ -251,8 +247,6 @@ class Negamax:
                             alpha = score
                     elif score < beta:
                         beta = score
-        if extra.reductions and self.tt_capacity and table_move is None and d >= IIR_MIN_DEPTH:
-            d -= 1                                     # internal iterative reduction
         scout = beta == math.nextafter(alpha, math.inf)    # a null window: off the principal variation
         # Reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply is cut.
         if extra.futility and d <= FUTILITY_DEPTH and scout and abs(beta) < PROVEN \

@@ -83,20 +83,6 @@ def test_with_quiescence_the_quiet_move_that_refuted_a_move_goes_after_the_kille
     assert search.counters == {previous: refutation} and search.counter(2) is None
 
 
-def test_a_deep_node_the_table_knows_no_move_for_is_searched_a_ply_shallower():
-    game, state = chess.load({"fen": START})
-    search = negamax(game, state)
-    search.horizon = 4
-    key, player = game.key(state), game.to_move(state)
-    search.negamax(state, 4, -math.inf, math.inf, 1, player)
-    assert search.tt[key][0] == 3                              # no table move: reduced
-    search.negamax(state, 4, -math.inf, math.inf, 1, player)
-    assert search.tt[key][0] == 4                              # the table's move now: the full depth
-    shallow = negamax(game, state)
-    shallow.negamax(state, 3, -math.inf, math.inf, 1, player)
-    assert shallow.tt[key][0] == 3                             # too shallow to reduce
-
-
 def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():
     game, state = chess.load({"fen": START})
     search = negamax(game, state)

@@ -21,8 +21,7 @@
 // ordering), null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws
 // below the root (REPETITION) and aspiration windows at the root (ASPIRATION); with quiescence, the
 // captures that lose their exchange skipped in quiescence and ordered after the killers (EXCHANGE), and
-// reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering); with reductions and
-// a table, a deep node without a table move searched a ply shallower (internal iterative reduction). Since null moves and
+// reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
 // reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
 // its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
 // With quiescence and a single line, a pass the deadline stops gives the better move it found (interrupted).
@@ -55,7 +54,6 @@ constexpr double LIKELY_LOSS = -1.0;
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
-constexpr int IIR_MIN_DEPTH = 4;  // negamax.py's internal iterative reduction: from this depth, without a table move
 constexpr int64_t HISTORY_MAX = 1 << 14;  // negamax.py's bound of the history with quiescence (gravity)
 constexpr double MATE_SHARE = 0.5;
 constexpr int MATE_MAX_MOVES = 3;
@@ -300,7 +298,6 @@ class Pvs {
             beta = std::min(beta, score);
         }
       }
-    if (reductions_ && tt_capacity_ && table_move < 0 && d >= IIR_MIN_DEPTH) --d;  // internal iterative reduction
     const bool scout = beta == std::nextafter(alpha, INF);  // a null window: off the principal variation
     if constexpr (FUTILITY)  // reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply
       if (futility_ && d <= FUTILITY_DEPTH && scout && std::fabs(beta) < PROVEN && !(extensions_ && forcing(s))) {
