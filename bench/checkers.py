@@ -4,7 +4,9 @@
   separately), with the time each depth took.
 - A match against OpenSpiel's C++ MCTS bot (``pyspiel.MCTSBot``, one random rollout per leaf, its solver
   on) at ``S`` seconds a move, colours alternating. The bot counts simulations, not time: it gets the
-  number it runs in ``S`` seconds from the start position, measured once before the match. OpenSpiel is
+  number it runs in ``F * S`` seconds from the start position (``--bot-factor F``), measured once before
+  the match, or a number given (``--bot-simulations N``: the same bot whatever the machine's load, so that
+  games may run ``--workers`` at a time, and a loaded machine only slows our side). OpenSpiel is
   the referee (its rules: a draw after 40 plies without a capture, a man's move not restarting the
   count, or 1000 plies); our side searches with ``alphabeta`` (the defaults) through
   ``engine.api.search`` under the referee's draw rule (the game options ``no_progress_plies`` 40 and
@@ -14,6 +16,7 @@
 The published figures go in ``bench/STRENGTH.md`` ("Checkers").
 """
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -122,18 +125,36 @@ def play_game(pyspiel, ours_black: bool, seconds: float, simulations: int, seed:
     return int(returns), plies, f"{ending} at {fen_of(*state[:4])}, {len(state[4])} plies since the last capture"
 
 
-def run_match(games: int, seconds: float, seed: int, algorithm: str = "alphabeta", bot_factor: float = 1.0) -> dict:
-    """``games`` games, our ``algorithm`` at ``seconds`` a move against the bot given the simulations it
-    runs in ``bot_factor`` times that."""
+def match_game(task: tuple) -> tuple:
+    """Game ``i`` of a match (our colour by its parity): ``play_game``'s answer, for a pool's worker."""
     import pyspiel
-    simulations = calibrate(pyspiel, seconds * bot_factor, seed)
-    print(f"OpenSpiel MCTS: {simulations} simulations a move ({seconds * bot_factor} s)", file=sys.stderr)
+    i, seconds, simulations, seed, algorithm = task
+    return play_game(pyspiel, i % 2 == 0, seconds, simulations, seed, algorithm)
+
+
+def run_match(games: int, seconds: float, seed: int, algorithm: str = "alphabeta", bot_factor: float = 1.0,
+              simulations: int | None = None, workers: int = 1) -> dict:
+    """``games`` games, our ``algorithm`` at ``seconds`` a move against the bot given ``simulations`` a move
+    (None: those it runs in ``bot_factor`` times our seconds), ``workers`` games at a time."""
+    import pyspiel
+    if simulations is None:
+        simulations = calibrate(pyspiel, seconds * bot_factor, seed)
+        print(f"OpenSpiel MCTS: {simulations} simulations a move ({seconds * bot_factor} s)", file=sys.stderr)
+    else:
+        print(f"OpenSpiel MCTS: {simulations} simulations a move (given)", file=sys.stderr)
     rng = random.Random(seed)
-    results = []
-    for i in range(games):
-        result = play_game(pyspiel, i % 2 == 0, seconds, simulations, rng.randrange(2 ** 31), algorithm)
-        results.append(result)
-        print(f"game {i + 1} ({'Black' if i % 2 == 0 else 'White'}): {result}", file=sys.stderr)
+    tasks = [(i, seconds, simulations, rng.randrange(2 ** 31), algorithm) for i in range(games)]
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+    try:
+        answers = pool.imap(match_game, tasks) if pool else map(match_game, tasks)
+        results = []
+        for i, result in enumerate(answers):
+            results.append(result)
+            print(f"game {i + 1} ({'Black' if i % 2 == 0 else 'White'}): {result}", file=sys.stderr)
+    finally:
+        if pool:
+            pool.terminate()
+            pool.join()
     wins = sum(r == 1 for r, _, _ in results)
     draws = sum(r == 0 for r, _, _ in results)
     return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
@@ -149,6 +170,9 @@ def main(argv=None):
     p.add_argument("--algorithm", default="alphabeta", help="our side's algorithm in the match (auto: the default player)")
     p.add_argument("--bot-factor", type=float, default=1.0, metavar="F",
                    help="the bot's simulations: those it runs in F times our seconds a move")
+    p.add_argument("--bot-simulations", type=int, default=None, metavar="N",
+                   help="the bot's simulations a move, given rather than measured (overrides --bot-factor)")
+    p.add_argument("--workers", type=int, default=1, help="games played at a time, each in a process of its own")
     args = p.parse_args(argv)
     ok = True
     if args.perft:
@@ -157,7 +181,8 @@ def main(argv=None):
             print(f"| {d} | {count:,} | {published:,} | {'yes' if count == published else 'NO'} | {seconds:.2f} |")
         ok = all(count == published for _, count, published, _ in rows)
     if args.games:
-        print(run_match(args.games, args.seconds, args.seed, args.algorithm, args.bot_factor))
+        print(run_match(args.games, args.seconds, args.seed, args.algorithm, args.bot_factor, args.bot_simulations,
+                        args.workers))
     return 0 if ok else 1
 
 

@@ -130,6 +130,23 @@ class Enhancements:
                    futility=FUTILITY in listed and ordering and not tracing)
 
 
+class StaticEval:
+    """A node's static evaluation for the player ``player``, computed at most once: by the first pruning
+    test that needs it (reverse futility, the null move, futility), and never where none does."""
+
+    __slots__ = ("evaluate", "state", "player", "value")
+
+    def __init__(self, evaluate, state, player: int):
+        self.evaluate, self.state, self.player = evaluate, state, player
+        self.value: float | None = None
+
+    def __call__(self) -> float:
+        if self.value is None:
+            self.value = value = self.evaluate(self.state, self.player)
+            return value
+        return self.value
+
+
 class Negamax:
     """One search's node search and its memory: the transposition table, killers, history and the
     principal variation below each ply. It counts into ``stats`` (a :class:`~engine.result.Stats`); a
@@ -248,25 +265,27 @@ class Negamax:
                     elif score < beta:
                         beta = score
         scout = beta == math.nextafter(alpha, math.inf)    # a null window: off the principal variation
+        stand = StaticEval(self.evaluate, s, player)      # (evaluated once, by the first test that needs it)
         # Reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply is cut.
         if extra.futility and d <= FUTILITY_DEPTH and scout and abs(beta) < PROVEN \
                 and not (extra.extensions and game.forcing(s)):
-            static = self.evaluate(s, player)
-            if static - game.futility_margin(s) * d >= beta:
+            if stand() - game.futility_margin(s) * d >= beta:
                 self.guesses += 1
-                return static
+                return stand()
         # Null-move pruning at scout nodes.
         if extra.null_move and d >= NULL_MIN_DEPTH and scout and abs(beta) < PROVEN:
-            v = self.null_move_score(s, d, beta, ply, player)
+            v = self.null_move_score(s, d, beta, ply, player, stand)
             if v is not None:
                 self.guesses += 1
                 return v
-        return self.expand(s, d, alpha, beta, ply, player, key, table_move)
+        return self.expand(s, d, alpha, beta, ply, player, key, table_move, scout, stand)
 
-    def expand(self, s, d, alpha, beta, ply, player, key, table_move):
+    def expand(self, s, d, alpha, beta, ply, player, key, table_move, null_window: bool,
+               stand: "StaticEval"):
         """Search the moves of ``s`` (PVS: the first with the window, the others with a null window
         first, reduced when late and quiet, skipped when :meth:`futile`), keep the result in the table
-        under ``key``; the node's score, as :meth:`negamax`'s."""
+        under ``key``; the node's score, as :meth:`negamax`'s. ``null_window``: whether it is a scout node;
+        ``stand``: the node's static evaluation."""
         game, stats, extra = self.game, self.stats, self.extra
         loud = [a for _, a in game.noisy_actions(s)] if extra.quiescence and self.ordering else ()
         losing = {a for a in loud if game.exchange(s, a) < 0} if extra.exchange else set()
@@ -281,7 +300,7 @@ class Negamax:
             listed, complete = self.searched_moves(s)
         moves = self.order(listed, table_move, ply, loud, losing)
         quiet = self.reducible(s, d, moves, ply, loud) if extra.reductions else ()
-        futile = self.futile(s, d, alpha, beta, player) if extra.futility else False
+        futile = self.futile(s, d, alpha, null_window, stand) if extra.futility else False
         noisy = set(loud)
         to_move, result, sides, pv, tracer = self.to_move, self.result, self.sides, self.pv, self.tracer
         other = self.opponent[player]
@@ -352,23 +371,25 @@ class Negamax:
         ``(alpha, beta)`` like :meth:`negamax`: the player may stand pat on the evaluation or play on
         through the noisy moves, skipping those whose ``gain`` cannot lift the evaluation above alpha
         (delta pruning); their children are searched as :meth:`negamax` nodes of depth -1, quiescence
-        again. In a forcing state (check) at the horizon itself (``first``) there is no standing pat,
-        every move is searched; deeper, only the noisy moves are (a checkmate is terminal, and found as
-        such), which keeps capture-check sequences from exploding."""
+        again; with the exchange, a capture that loses it is skipped too (computed only for the moves
+        reached: none after a cut). In a forcing state (check) at the horizon itself (``first``) there is
+        no standing pat, every move is searched; deeper, only the noisy moves are (a checkmate is terminal,
+        and found as such), which keeps capture-check sequences from exploding."""
         game = self.game
         other = self.opponent[player]
         if first and self.extra.extensions and game.forcing(s):
-            best, candidates = -math.inf, [(None, a) for a in self.searched_moves(s)[0]]
+            best, candidates, screened = -math.inf, self.searched_moves(s)[0], False
         else:
             best = stand = game.evaluate(s, player)
             if stand >= beta:
                 return stand
             if stand > alpha:
                 alpha = stand
-            # (delta pruning, then the captures that lose their exchange)
-            candidates = [(gain, a) for gain, a in game.noisy_actions(s) if stand + gain > alpha
-                          and not (self.extra.exchange and game.exchange(s, a) < 0)]
-        for _, a in candidates:
+            candidates = [a for gain, a in game.noisy_actions(s) if stand + gain > alpha]  # (delta pruning)
+            screened = self.extra.exchange
+        for a in candidates:
+            if screened and game.exchange(s, a) < 0:
+                continue                               # a capture that loses its exchange
             if self.tracer:
                 self.tracer.move(ply, a)
             v = -self.negamax(game.result(s, a), -1, -beta, -alpha, ply + 1, other)
@@ -381,11 +402,12 @@ class Negamax:
                         break
         return best
 
-    def null_move_score(self, s, d, beta, ply, player):
+    def null_move_score(self, s, d, beta, ply, player, stand: "StaticEval"):
         """Null-move pruning at a scout node: if the player to move, passing, still reaches ``beta`` in a
         shallower search, a real move would too (no zugzwang: the game refuses passes where one is
-        likely). The score to cut with (never a proven one: a pass proves nothing), or None."""
-        if self.game.evaluate(s, player) < beta:
+        likely). The score to cut with (never a proven one: a pass proves nothing), or None. ``stand``:
+        the node's static evaluation."""
+        if stand() < beta:
             return None
         passed = self.game.null_move(s)
         if passed is None:
@@ -411,14 +433,15 @@ class Negamax:
             return 0
         return 2 if i >= LMR_DEEPER_AFTER else 1
 
-    def futile(self, s, d, alpha, beta, player) -> bool:
-        """Whether the quiet moves after the first may be skipped at this node: a shallow scout node, not
-        in check, whose evaluation stays below alpha by the game's margin for one ply more than is left."""
-        if d > QUIET_FUTILITY_DEPTH or beta != math.nextafter(alpha, math.inf) or abs(alpha) >= PROVEN:
+    def futile(self, s, d, alpha, scout: bool, stand: "StaticEval") -> bool:
+        """Whether the quiet moves after the first may be skipped at this node: a shallow ``scout`` node,
+        not in check, whose static evaluation (``stand``) stays below alpha by the game's margin for one
+        ply more than is left."""
+        if d > QUIET_FUTILITY_DEPTH or not scout or abs(alpha) >= PROVEN:
             return False
         if self.extra.extensions and self.game.forcing(s):
             return False
-        return self.evaluate(s, player) + self.game.futility_margin(s) * (d + 1) <= alpha
+        return stand() + self.game.futility_margin(s) * (d + 1) <= alpha
 
     # --- move ordering ---
 

@@ -6,7 +6,7 @@ import math
 from engine.deadline import Deadline, Timeout
 from engine.games import chess, pacman, tictactoe
 from engine.result import EXACT, SOLVED, UPPER, Stats
-from engine.search.negamax import HISTORY_MAX, LIKELY_LOSS, Enhancements, Negamax
+from engine.search.negamax import HISTORY_MAX, LIKELY_LOSS, Enhancements, Negamax, StaticEval
 from engine.search.pvs import (aspiration_pass, deepen, interrupted, prove_win, root_pass, same_side, solve_share,
                                table_line, threat_phase, win_pass)
 from engine.search.scores import WIN
@@ -111,10 +111,44 @@ def test_a_pass_that_keeps_the_score_above_beta_cuts():
     search = negamax(game, state)
     white = game.to_move(state)
     stand = game.evaluate(state, white)
-    assert search.null_move_score(state, 3, stand + 1, 0, white) is None    # below beta: no pass tried
+    static = StaticEval(game.evaluate, state, white)
+    assert search.null_move_score(state, 3, stand + 1, 0, white, static) is None    # below beta: no pass tried
     assert search.stats.nodes == 0
-    cut = search.null_move_score(state, 3, stand - 0.2, 0, white)
+    cut = search.null_move_score(state, 3, stand - 0.2, 0, white, static)
     assert cut is not None and cut >= stand - 0.2 and search.stats.nodes > 0
+
+
+def test_a_static_evaluation_is_computed_once_when_first_needed():
+    game, state = chess.load({"fen": START})
+    calls = []
+
+    def evaluate(s, player):
+        calls.append(s)
+        return game.evaluate(s, player)
+
+    stand = StaticEval(evaluate, state, game.to_move(state))
+    assert calls == []
+    assert stand() == stand() == game.evaluate(state, game.to_move(state)) and calls == [state]
+
+
+def evaluations_of(search, state):
+    """Count the node search's evaluations of ``state`` itself (not of its children): a list that grows."""
+    seen, evaluate = [], search.evaluate
+    search.evaluate = lambda s, player: (seen.append(1) if s is state else None, evaluate(s, player))[1]
+    return seen
+
+
+def test_a_node_evaluates_its_position_once_for_all_its_pruning_tests():
+    """Reverse futility then the null move (depth 3), reverse futility then futility (depth 2): each
+    test reads the node's evaluation, which is computed once."""
+    game, state = chess.load({"fen": HANGING_QUEEN})
+    white, margin = game.to_move(state), game.futility_margin(state)
+    stand = game.evaluate(state, white)
+    for d, alpha in [(3, stand - margin), (2, stand + 3 * margin)]:
+        search = negamax(game, state)
+        seen = evaluations_of(search, state)
+        search.negamax(state, d, alpha, math.nextafter(alpha, math.inf), 1, white)
+        assert len(seen) == 1 and search.stats.nodes > 1
 
 
 def scout(alpha):

@@ -108,15 +108,43 @@ def test_rules_and_knowledge_along_random_games(fen, choices):
         assert tn.chess_actions(native) == GAME.actions(state)
         assert tn.chess_ordered_actions(native) == GAME.ordered_actions(state)
         assert tn.chess_noisy_actions(native) == [tuple(n) for n in GAME.noisy_actions(state)]
+        assert tn.chess_ordered_and_noisy_actions(native) == (tn.chess_ordered_actions(native),
+                                                               tn.chess_noisy_actions(native))
         for _, a in GAME.noisy_actions(state):
             assert tn.chess_exchange(native, a) == GAME.exchange(state, a)
         for a in GAME.actions(state):
             assert tuple(tn.chess_result(native, a)[:-1]) == fields(GAME.result(state, a))
+            assert tn.chess_forcing_move(native, a) == GAME.result(state, a)[CHECK]
         python_null = GAME.null_move(state)
         native_null = tn.chess_null_move(native)
         assert (native_null is None) == (python_null is None)
         if python_null is not None:
             assert tuple(native_null[:-1]) == fields(python_null)
+
+
+# Checks that only special moves give: en passant opening the rank to a rook, castling's rook, a knight's
+# promotion, and a discovered check by a knight.
+SPECIAL_CHECKS = ["8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1", "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+                  "8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1"]
+
+
+def test_a_move_gives_check_when_its_result_is_in_check():
+    """forcing_move (futility's test of the moves it would skip, without making them) against the check of
+    each move's result, two plies deep from the perft positions and the special checks."""
+    checks = 0
+    for fen in [fen for fen, _ in PUBLISHED] + SPECIAL_CHECKS:
+        level = [state_of(fen)]
+        for _ in range(2):
+            after = []
+            for state in level:
+                native = GAME.native_state(state)
+                for a in GAME.actions(state):
+                    child = GAME.result(state, a)
+                    assert tn.chess_forcing_move(native, a) == child[CHECK], (fen, a)
+                    checks += child[CHECK]
+                    after.append(child)
+            level = [state for state in after if not GAME.is_terminal(state)]
+    assert checks > 100
 
 
 def test_threefold_repetition_and_its_history():
@@ -199,6 +227,25 @@ def test_searches_from_random_positions(fen, choices, depth):
         return
     python = alphabeta.search(GAME, state, alphabeta.Settings(depth=depth), deadline=Deadline(None))
     assert_same(native_search(state, depth=depth), python)
+
+
+def shared_bratko_kopec() -> dict:
+    """The shared Bratko-Kopec positions (../shared/data/chess/bratko_kopec.epd) by id; empty when absent."""
+    from bench.chess import data_dir, read_epd
+    path = data_dir() / "bratko_kopec.epd"
+    return {name: fen for fen, _, name in read_epd(path)} if path.is_file() else {}
+
+
+@pytest.mark.parametrize("name", ["BK.01", "BK.06", "BK.08", "BK.14", "BK.16", "BK.23"])
+def test_six_plies_from_bratko_kopec_positions(name):
+    """Deeper than the searches above, where every pruning and ordering step of the enhanced search has
+    its turn many times over (2,500-12,000 nodes each): the same answers and node counts on both cores."""
+    fen = shared_bratko_kopec().get(name)
+    if fen is None:
+        pytest.skip("the shared Bratko-Kopec positions are not here")
+    state = state_of(fen)
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=6), deadline=Deadline(None))
+    assert_same(native_search(state, depth=6), python)
 
 
 def test_repetitions_below_the_root_are_draws_as_in_python():

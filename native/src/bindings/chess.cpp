@@ -151,8 +151,18 @@ void bind_chess(nb::module_& m, Entries& entries) {
     for (int i = 0; i < n; ++i) out.append(nb::make_tuple(moves[i].gain, moves[i].move));
     return out;
   });
+  m.def("chess_ordered_and_noisy_actions", [](nb::handle s) {
+    int moves[Chess::MAX_MOVES], n_noisy;
+    NoisyMove noisy[Chess::MAX_MOVES];
+    const int n = GAME.ordered_and_noisy_actions(decode(s), moves, noisy, n_noisy);
+    nb::list out;
+    for (int i = 0; i < n_noisy; ++i) out.append(nb::make_tuple(noisy[i].gain, noisy[i].move));
+    return nb::make_tuple(std::vector<int>(moves, moves + n), out);
+  }, "Chess::ordered_and_noisy_actions: (the ordered moves, the noisy ones with their gains), at once.");
   m.def("chess_exchange", [](nb::handle s, int move) { return GAME.exchange(decode(s), move); },
         "Static exchange evaluation of `move` in `s` (Chess::exchange), in evaluation units.");
+  m.def("chess_forcing_move", [](nb::handle s, int move) { return GAME.forcing_move(decode(s), move); },
+        "Whether `move` gives check (Chess::forcing_move), found without making it.");
   m.def("chess_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   m.def("chess_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
   m.def("chess_perft", [](nb::handle s, int depth) {

@@ -65,7 +65,11 @@ struct Move {
 class Chess {
  public:
   static constexpr int MAX_MOVES = 256;           // legal moves of a position (the most known is 218)
-  static constexpr int MOVE_CODES = 120 * 1024;   // every move code is below this (history tables)
+  static constexpr int MOVE_CODES = 120 * 1024;   // every move code is below this
+  // The history's slots: (promotion, from, to) packed densely, so that the moves of one piece share cache
+  // lines (their codes are 64 bytes apart).
+  static constexpr int MOVE_SLOTS = 8 * 64 * 64;
+  static int move_slot(int move) { return ((move & 7) * 64 + chess::move_from(move)) * 64 + chess::move_to(move); }
   static constexpr bool OUTCOME_GAME = true, KEY_FIXES_PLY = false;
   static constexpr int MAX_HISTORY = 100;         // positions since an irreversible move: fewer than 100 plies
   enum Status : uint8_t { ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD };
@@ -183,7 +187,32 @@ class Chess {
   // (An en passant capture, whose target square is empty, counts as quiet there, as in Python.)
   int ordered_actions(const State& s, int* out) const {
     chess::Move moves[MAX_MOVES];
+    return ordered(s, moves, legal_moves(s, false, moves), out);
+  }
+
+  // The Chess game's noisy_actions: the legal captures and promotions, MVV-LVA first, each with the gain
+  // it may bring at most (the victim and the promotion, less the capturing piece when it is worth more
+  // and the square is guarded, plus DELTA_MARGIN), in evaluation units.
+  int noisy_actions(const State& s, NoisyMove* out) const {
+    chess::Move moves[MAX_MOVES];
+    return noisy(s, moves, legal_moves(s, true, moves), out);
+  }
+
+  // ordered_actions and noisy_actions from one generation of the legal moves (a node the search expands
+  // asks for both): the ordered moves' number, and the noisy ones' in `n_noisy`. The noisy moves are those
+  // the noisy generation lists: captures (en passant too) and promotions.
+  int ordered_and_noisy_actions(const State& s, int* out, NoisyMove* noisy_out, int& n_noisy) const {
+    chess::Move moves[MAX_MOVES], captures[MAX_MOVES];
     const int n = legal_moves(s, false, moves);
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+      if (moves[i].en_passant || moves[i].promotion || s.board[moves[i].to] != chess::NO_PIECE) captures[k++] = moves[i];
+    n_noisy = noisy(s, captures, k, noisy_out);
+    return ordered(s, moves, n, out);
+  }
+
+  // ordered_actions' order of the `n` legal `moves`, their codes in `out`.
+  static int ordered(const State& s, const chess::Move* moves, int n, int* out) {
     int64_t keys[MAX_MOVES];  // (score, code), packed so that one integer comparison orders them
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {
@@ -201,12 +230,8 @@ class Chess {
     return n;
   }
 
-  // The Chess game's noisy_actions: the legal captures and promotions, MVV-LVA first, each with the gain
-  // it may bring at most (the victim and the promotion, less the capturing piece when it is worth more
-  // and the square is guarded, plus DELTA_MARGIN), in evaluation units.
-  int noisy_actions(const State& s, NoisyMove* out) const {
-    chess::Move moves[MAX_MOVES];
-    const int n = legal_moves(s, true, moves);
+  // noisy_actions' order and gains of the `n` legal noisy `moves`, in `out`.
+  static int noisy(const State& s, const chess::Move* moves, int n, NoisyMove* out) {
     int64_t keys[MAX_MOVES];  // (order, expected, code), packed as in ordered_actions
     const int us = mover(s);
     for (int i = 0; i < n; ++i) {
@@ -353,6 +378,32 @@ class Chess {
   }
 
   bool forcing(const State& s) const { return s.check; }
+
+  // Whether the mover's legal `move` gives check (forcing(result(s, move))), without making it: the moved
+  // piece's attack from its new square (the promoted piece's; castling's rook's) and the mover's other
+  // pieces seen through the squares the move empties (discovered checks; en passant empties the taken
+  // pawn's square too).
+  bool forcing_move(const State& s, int move) const {
+    using namespace chess;
+    const int us = mover(s), from = move_from(move), to = move_to(move), promotion = move & 7;
+    const int king = king_square(s, us ^ 1), moved = s.board[from];
+    uint64_t occupied = (all(s) & ~bit(from)) | bit(to), staying = ~bit(from);
+    int piece = promotion ? promotion : moved, square = to;
+    if (moved == PAWN && to == s.ep) {
+      occupied &= ~bit(to + (us == WHITE ? -8 : 8));
+    } else if (moved == KING && std::abs(to - from) == 2) {  // castling: the rook jumps over the king
+      const int rook = to > from ? from + 3 : from - 4;
+      piece = ROOK, square = to > from ? from + 1 : from - 1;
+      occupied = (occupied & ~bit(rook)) | bit(square), staying &= ~bit(rook);
+    }
+    const uint64_t reach = piece == PAWN     ? TABLES.pawn[us][square]
+                           : piece == KNIGHT ? TABLES.knight[square]
+                           : piece == BISHOP ? bishop_attacks(square, occupied)
+                           : piece == ROOK   ? rook_attacks(square, occupied)
+                           : piece == QUEEN  ? bishop_attacks(square, occupied) | rook_attacks(square, occupied)
+                                             : 0;  // (a king gives no check)
+    return (reach & bit(king)) || attacked(s, king, us, occupied, staying);
+  }
   bool repeated(const State& s) const { return s.repeats > 0; }
   double aspiration_width(const State&) const { return ASPIRATION_WIDTH; }
 

@@ -35,6 +35,9 @@
 //       `complete` tells whether they are every move that matters
 //   bool forcing(const State&) const;                                                          (EXTENSIONS)
 //       whether the reply is forced there, so that a search looks one ply deeper at no cost in width
+//   bool forcing_move(const State&, int move) const;                                           (EXTENSIONS)
+//       forcing(result(s, move)), found without making the move (chess: whether it gives check): the
+//       futility test of the moves it would skip; without it the search makes the move to see
 //   std::optional<std::vector<int>> threat_win(const State&, const Budget&, Stats&) const;     (THREATS)
 //   std::optional<std::vector<int>> threat_defences(const State&, const Budget&, Stats&) const;
 //       a threat-space search: the mover's forced win (its line: a proof), or nothing; the mover's moves that
@@ -48,6 +51,9 @@
 //   int noisy_actions(const State&, NoisyMove* out) const;                                     (QUIESCENCE)
 //       the legal captures and promotions, in the order to search them, each with the most it may gain
 //       (delta pruning); with it the enhanced search runs quiescence at its horizon and late-move reductions
+//   int ordered_and_noisy_actions(const State&, int* out, NoisyMove* noisy, int& n_noisy) const;
+//       ordered_actions and noisy_actions at once (one generation of the moves for the nodes that ask for
+//       both); the ordered moves' number
 //   double exchange(const State&, int move) const;                                             (EXCHANGE)
 //       what a noisy move wins (negative: loses) when both sides go on capturing on its square; quiescence
 //       skips the losing ones and the order puts them after the killers (with QUIESCENCE)
@@ -61,6 +67,10 @@
 //   double aspiration_width(const State&) const;                                               (ASPIRATION)
 //       the half-width of the aspiration window around the last iteration's score
 //   static constexpr int MOVE_CODES;   when moves are not below MAX_MOVES: every move is below this
+//   static constexpr int MOVE_SLOTS; static int move_slot(int move);
+//                                      the move codes numbered densely (each below MOVE_SLOTS, one slot a
+//                                      code) for the tables by move: chess's codes spread the few moves
+//                                      a position has over a cache line each
 //   static constexpr bool SPARSE_MOVE_CODES;  moves are codes too many to count in an array (checkers: a
 //                                      jump's whole path); tables by move are hash maps then
 //   unsigned knowledge() const;
@@ -122,6 +132,7 @@ TACTICIAN_DETECT(outcome_bounds, std::declval<const G&>().outcome_bounds(TACTICI
 TACTICIAN_DETECT(candidate_actions, std::declval<const G&>().candidate_actions(TACTICIAN_STATE, std::declval<int*>(),
                                                                                  std::declval<bool&>()))
 TACTICIAN_DETECT(forcing, std::declval<const G&>().forcing(TACTICIAN_STATE))
+TACTICIAN_DETECT(forcing_move, std::declval<const G&>().forcing_move(TACTICIAN_STATE, 0))
 #define TACTICIAN_THREAT(call) std::declval<const G&>().call(TACTICIAN_STATE, std::declval<const Budget&>(), \
                                                               std::declval<Stats&>())
 TACTICIAN_DETECT(threat_search, (TACTICIAN_THREAT(threat_win), TACTICIAN_THREAT(threat_defences)))
@@ -130,6 +141,9 @@ TACTICIAN_DETECT(knowledge, std::declval<const G&>().knowledge())
 TACTICIAN_DETECT(solve_endgame, std::declval<const G&>().solve_endgame(TACTICIAN_STATE, std::declval<const Budget&>(),
                                                                          true, int64_t(0), std::declval<Stats&>()))
 TACTICIAN_DETECT(noisy_actions, std::declval<const G&>().noisy_actions(TACTICIAN_STATE, std::declval<NoisyMove*>()))
+TACTICIAN_DETECT(ordered_and_noisy_actions,
+                 std::declval<const G&>().ordered_and_noisy_actions(TACTICIAN_STATE, std::declval<int*>(),
+                                                                    std::declval<NoisyMove*>(), std::declval<int&>()))
 TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, std::declval<typename G::State&>()))
 TACTICIAN_DETECT(exchange, std::declval<const G&>().exchange(TACTICIAN_STATE, 0))
 TACTICIAN_DETECT(futility_margin, std::declval<const G&>().futility_margin(TACTICIAN_STATE))
@@ -137,6 +151,7 @@ TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
 TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
 TACTICIAN_DETECT(move_codes, G::MOVE_CODES)
 TACTICIAN_DETECT(sparse_move_codes, G::SPARSE_MOVE_CODES)
+TACTICIAN_DETECT(move_slot, (G::MOVE_SLOTS, G::move_slot(0)))
 #undef TACTICIAN_STATE
 
 // The knowledge of the searches' enhancements, named as the Python capabilities.
@@ -156,23 +171,35 @@ bool lists(const G& game) {
     return true;
 }
 
-// The number of move codes: every move is below it (G::MOVE_CODES, else G::MAX_MOVES).
+// The number of slots of a table by move: every move's slot is below it (G::MOVE_SLOTS, else G::MOVE_CODES,
+// else G::MAX_MOVES).
 template <class G>
-constexpr int move_codes() {
-  if constexpr (has_move_codes<G>::value)
+constexpr int move_slots() {
+  if constexpr (has_move_slot<G>::value)
+    return G::MOVE_SLOTS;
+  else if constexpr (has_move_codes<G>::value)
     return G::MOVE_CODES;
   else
     return G::MAX_MOVES;
 }
 
-// A count by move (the history heuristic's): an array over the move codes, or a hash map for a game
+// A move's slot in a table by move: G::move_slot's, else the move itself.
+template <class G>
+int move_slot(int move) {
+  if constexpr (has_move_slot<G>::value)
+    return G::move_slot(move);
+  else
+    return move;
+}
+
+// A count by move (the history heuristic's): an array over the move slots, or a hash map for a game
 // whose codes are sparse (Python's dict in either case).
 template <class G, bool SPARSE = has_sparse_move_codes<G>::value>
 class MoveCounts {
  public:
-  MoveCounts() : counts_(move_codes<G>(), 0) {}
-  int64_t get(int move) const { return counts_[move]; }
-  void add(int move, int64_t amount) { counts_[move] += amount; }
+  MoveCounts() : counts_(move_slots<G>(), 0) {}
+  int64_t get(int move) const { return counts_[move_slot<G>(move)]; }
+  void add(int move, int64_t amount) { counts_[move_slot<G>(move)] += amount; }
 
  private:
   std::vector<int64_t> counts_;

@@ -92,6 +92,23 @@ class Pvs {
     double score;
     Bound bound;
   };
+  // A node's static evaluation for its mover, computed at most once: by the first pruning test that needs
+  // it (reverse futility, the null move, futility), and never where none does.
+  class StaticEval {
+   public:
+    StaticEval(const G& game, const State& s, int player) : game_(game), s_(s), player_(player) {}
+    double operator()() {
+      if (!known_) value_ = game_.evaluate(s_, player_), known_ = true;
+      return value_;
+    }
+
+   private:
+    const G& game_;
+    const State& s_;
+    const int player_;
+    double value_ = 0.0;
+    bool known_ = false;
+  };
 
  public:
   Pvs(const G& game, const State& root, const Request& request, const Budget& budget)
@@ -102,7 +119,7 @@ class Pvs {
         futility_(FUTILITY && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
         pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}),
-        counters_(QUIESCENCE ? size_t(move_codes<G>()) : 0, -1), path_(ply_room(game, root) + 2, -1) {}
+        counters_(QUIESCENCE ? size_t(move_slots<G>()) : 0, -1), path_(ply_room(game, root) + 2, -1) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
@@ -299,36 +316,26 @@ class Pvs {
         }
       }
     const bool scout = beta == std::nextafter(alpha, INF);  // a null window: off the principal variation
+    StaticEval stand{game_, s, player};  // (evaluated once, by the first of the pruning tests that needs it)
     if constexpr (FUTILITY)  // reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply
       if (futility_ && d <= FUTILITY_DEPTH && scout && std::fabs(beta) < PROVEN && !(extensions_ && forcing(s))) {
-        const double stand = game_.evaluate(s, player);
-        if (stand - game_.futility_margin(s) * d >= beta) {
+        if (stand() - game_.futility_margin(s) * d >= beta) {
           ++guesses_;
-          return stand;
+          return stand();
         }
       }
     if constexpr (NULL_MOVE)  // null-move pruning at scout nodes
       if (null_move_ && d >= NULL_MIN_DEPTH && scout && std::fabs(beta) < PROVEN) {
-        const double v = null_move_score(s, d, beta, ply);
+        const double v = null_move_score(s, d, beta, ply, stand);
         if (!std::isnan(v)) {
           ++guesses_;
           return v;
         }
       }
-    int loud[QUIESCENCE ? G::MAX_MOVES : 1], n_loud = 0;  // the noisy moves, MVV-LVA, searched first
-    bool losing[QUIESCENCE ? G::MAX_MOVES : 1] = {};       // by place in loud: loses its exchange (then later)
-    if constexpr (QUIESCENCE)
-      if (quiescence_ && ordering_) {
-        NoisyMove noisy[G::MAX_MOVES];
-        n_loud = game_.noisy_actions(s, noisy);
-        for (int i = 0; i < n_loud; ++i) {
-          loud[i] = noisy[i].move;
-          if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
-        }
-      }
     Child children[SAFE ? G::MAX_MOVES : 1];  // the safe children, where the game has them
-    int moves[G::MAX_MOVES], n = 0;
+    int moves[G::MAX_MOVES], n = 0, n_loud = 0;
     bool complete = true;
+    NoisyMove noisy[QUIESCENCE ? G::MAX_MOVES : 1];  // (with quiescence and ordering: no game has safe children)
     if constexpr (SAFE)
       if (safe_) {
         n = game_.safe_children(s, children);
@@ -338,30 +345,37 @@ class Pvs {
         }
         for (int i = 0; i < n; ++i) moves[i] = children[i].move;
       }
-    if (!safe_) n = searched_moves(s, moves, complete);
-    int order[G::MAX_MOVES];
-    order_moves(moves, n, table_move, ply, loud, losing, n_loud, order);
+    if (!safe_) n = expanded_moves(s, moves, complete, noisy, n_loud);
+    int loud[QUIESCENCE ? G::MAX_MOVES : 1];          // the noisy moves, MVV-LVA, searched first
+    bool losing[QUIESCENCE ? G::MAX_MOVES : 1] = {};  // by place in loud: loses its exchange (then later)
+    for (int i = 0; i < n_loud; ++i) {
+      loud[i] = noisy[i].move;
+      if constexpr (EXCHANGE) losing[i] = game_.exchange(s, loud[i]) < 0;
+    }
+    int order[G::MAX_MOVES], rest = n;
+    int64_t history[G::MAX_MOVES];
+    order_moves(moves, n, table_move, ply, loud, losing, n_loud, order, rest, history);
     bool quiet[G::MAX_MOVES];  // by place in the order: may late-move reductions reduce it?
     const bool* reducible_at = nullptr;  // `quiet` where late-move reductions may reduce here
     if constexpr (QUIESCENCE)
       if (reductions_ && reducible(s, d, moves, n, order, ply, loud, n_loud, quiet)) reducible_at = quiet;
     bool futile = false;  // the quiet moves after the first may be skipped
     if constexpr (FUTILITY)
-      if (futility_) futile = this->futile(s, d, alpha, beta, player);
+      if (futility_) futile = this->futile(s, d, alpha, scout, stand);
     const double alpha0 = alpha;
     double best = -INF;
     int best_move = -1;
     for (int i = 0; i < n; ++i) {
+      if (i == rest) sort_by_history(order, history, rest, n);  // (most nodes cut before they get here)
       const int move = moves[order[i]];
       path_[ply] = move;
       double v;
       if (safe_) {
         v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
       } else {
-        const State child = game_.result(s, move);
-        if (futile && i && std::find(loud, loud + n_loud, move) == loud + n_loud && !forcing(child))
+        if (futile && i && std::find(loud, loud + n_loud, move) == loud + n_loud && !forcing_move(s, move))
           continue;  // a quiet move that cannot lift the score to alpha
-        v = child_score(child, i, d, alpha, beta, ply, reducible_at);
+        v = child_score(game_.result(s, move), i, d, alpha, beta, ply, reducible_at);
       }
       if (v > best) {
         best = v, best_move = move;
@@ -406,9 +420,11 @@ class Pvs {
   // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order) but those `losing`
   // their exchange, the killers and the countermove (but those), the losing ones, then the rest by history (stable: ties in
   // the game's order), except that safe children keep their threat-score order (better than history,
-  // pvs.py measured). Without ordering, only the table move goes first.
+  // pvs.py measured). Without ordering, only the table move goes first. The rest by history is left to
+  // sort_by_history: the rest from place `rest` on (n when nothing is to be sorted) in the game's order,
+  // each move's history now (before the moves searched first add to it) at its place in `history`.
   void order_moves(const int* moves, int n, int table_move, int ply, const int* loud, const bool* losing, int n_loud,
-                   int* order) const {
+                   int* order, int& rest, int64_t* history) const {
     bool placed[G::MAX_MOVES] = {};  // by index into `moves`
     int front = 0;
     auto bring_forward = [&](int move) {
@@ -428,25 +444,35 @@ class Pvs {
     const int first = front;
     for (int i = 0; i < n; ++i)
       if (!placed[i]) order[front++] = i;
-    if (ordering_ && !safe_) {  // the rest by history, an insertion sort (stable: ties in the game's order)
-      int64_t score[G::MAX_MOVES];
-      for (int i = first; i < front; ++i) {
-        const int index = order[i];
-        const int64_t h = history_.get(moves[index]);
-        int j = i;
-        for (; j > first && score[j - 1] < h; --j) order[j] = order[j - 1], score[j] = score[j - 1];
-        order[j] = index, score[j] = h;
-      }
+    if (ordering_ && !safe_) {
+      rest = first;
+      for (int i = first; i < front; ++i) history[i] = history_.get(moves[order[i]]);
+    }
+  }
+
+  // order_moves' rest, places `first` to `end` of `order`, sorted by their `history` (the counts when the
+  // order was made), the most first: an insertion sort, stable (ties in the game's order). The search sorts
+  // when it reaches the rest, which most nodes never do (they cut on an earlier move).
+  static void sort_by_history(int* order, int64_t* history, int first, int end) {
+    for (int i = first; i < end; ++i) {
+      const int index = order[i];
+      const int64_t h = history[i];
+      int j = i;
+      for (; j > first && history[j - 1] < h; --j) order[j] = order[j - 1], history[j] = history[j - 1];
+      order[j] = index, history[j] = h;
     }
   }
 
   // pvs.py's quiesce: the score of non-terminal `s` for its mover at the horizon, fail-soft like negamax.
   // The mover may stand pat on the evaluation or play on through the noisy moves, skipping those whose
-  // gain cannot lift the evaluation above alpha (delta pruning); their children are negamax nodes of depth
-  // -1, quiescence again. In check at the horizon itself (`first`), no standing pat: every move is searched.
+  // gain cannot lift the evaluation above alpha (delta pruning) and, with EXCHANGE, those that lose their
+  // exchange (computed only for the moves reached: none after a cut); their children are negamax nodes of
+  // depth -1, quiescence again. In check at the horizon itself (`first`), no standing pat: every move is
+  // searched.
   double quiesce(const State& s, double alpha, double beta, int ply, bool first) {
     double best = -INF;
     int moves[G::MAX_MOVES], n;
+    bool screened = false;  // whether a move that loses its exchange is skipped
     if (first && extensions_ && forcing(s)) {
       bool complete;
       n = searched_moves(s, moves, complete);
@@ -457,11 +483,13 @@ class Pvs {
       NoisyMove noisy[G::MAX_MOVES];
       const int listed = game_.noisy_actions(s, noisy);
       n = 0;
-      for (int i = 0; i < listed; ++i)  // (delta pruning, then the captures that lose their exchange)
-        if (stand + noisy[i].gain > alpha && !(EXCHANGE && game_.exchange(s, noisy[i].move) < 0))
-          moves[n++] = noisy[i].move;
+      for (int i = 0; i < listed; ++i)  // (delta pruning)
+        if (stand + noisy[i].gain > alpha) moves[n++] = noisy[i].move;
+      screened = EXCHANGE;
     }
     for (int i = 0; i < n; ++i) {
+      if constexpr (EXCHANGE)
+        if (screened && game_.exchange(s, moves[i]) < 0) continue;  // a capture that loses its exchange
       const double v = -negamax(game_.result(s, moves[i]), -1, -beta, -alpha, ply + 1);
       if (v > best) {
         best = v;
@@ -477,10 +505,10 @@ class Pvs {
 
   // pvs.py's null_move_score: if the mover, passing, still reaches `beta` in a shallower search, a real
   // move would too (the game allows no pass where zugzwang is likely). The score to cut with (never a
-  // proven one: a pass proves nothing), or NaN.
-  double null_move_score(const State& s, int d, double beta, int ply) {
+  // proven one: a pass proves nothing), or NaN. `stand`: the node's static evaluation.
+  double null_move_score(const State& s, int d, double beta, int ply, StaticEval& stand) {
     if constexpr (NULL_MOVE) {
-      if (game_.evaluate(s, game_.to_move(s)) < beta) return NAN;
+      if (stand() < beta) return NAN;
       State passed;
       if (!game_.null_move(s, passed)) return NAN;
       path_[ply] = -1;
@@ -493,7 +521,8 @@ class Pvs {
 
   // pvs.py's reducible: whether late-move reductions may reduce moves here (not at shallow depths nor in
   // a forcing state), and in `quiet`, by place in the order, the moves they may reduce: after the first
-  // LMR_FIRST, neither noisy nor a killer.
+  // LMR_FIRST, neither noisy nor a killer. (The order's rest, not yet sorted by history, holds neither: the
+  // same places are quiet in either order.)
   bool reducible(const State& s, int d, const int* moves, int n, const int* order, int ply, const int* loud,
                  int n_loud, bool* quiet) const {
     if (d < LMR_MIN_DEPTH || n <= LMR_FIRST || (extensions_ && forcing(s))) return false;
@@ -513,13 +542,14 @@ class Pvs {
     return i >= LMR_DEEPER_AFTER ? 2 : 1;
   }
 
-  // negamax.py's futile: whether the quiet moves after the first may be skipped at a node: a shallow scout
-  // node, not in check, whose evaluation stays below alpha by the game's margin for one ply more than is left.
-  bool futile(const State& s, int d, double alpha, double beta, int player) const {
+  // negamax.py's futile: whether the quiet moves after the first may be skipped at a node: a shallow `scout`
+  // node, not in check, whose static evaluation (`stand`) stays below alpha by the game's margin for one ply
+  // more than is left.
+  bool futile(const State& s, int d, double alpha, bool scout, StaticEval& stand) const {
     if constexpr (FUTILITY) {
-      if (d > QUIET_FUTILITY_DEPTH || beta != std::nextafter(alpha, INF) || std::fabs(alpha) >= PROVEN) return false;
+      if (d > QUIET_FUTILITY_DEPTH || !scout || std::fabs(alpha) >= PROVEN) return false;
       if (extensions_ && forcing(s)) return false;
-      return game_.evaluate(s, player) + game_.futility_margin(s) * (d + 1) <= alpha;
+      return stand() + game_.futility_margin(s) * (d + 1) <= alpha;
     }
     return false;
   }
@@ -540,7 +570,7 @@ class Pvs {
     auto noisy = [&](int a) { return std::find(loud, loud + n_loud, a) != loud + n_loud; };
     credit(move, bonus);
     if (noisy(move)) return;
-    if (ply && path_[ply - 1] >= 0) counters_[size_t(path_[ply - 1])] = move;
+    if (ply && path_[ply - 1] >= 0) counters_[size_t(move_slot<G>(path_[ply - 1]))] = move;
     for (int j = 0; j < i; ++j)
       if (!noisy(moves[order[j]])) credit(moves[order[j]], -bonus);
   }
@@ -549,7 +579,7 @@ class Pvs {
   // at `ply` (-1 after a pass, at the root, or without one).
   int counter(int ply) const {
     if (!ply || !quiescence_ || path_[ply - 1] < 0) return -1;
-    return counters_[size_t(path_[ply - 1])];
+    return counters_[size_t(move_slot<G>(path_[ply - 1]))];
   }
 
   // negamax.py's credit: the history of `move` moved by `bonus`, less the share of it that the value holds
@@ -726,9 +756,32 @@ class Pvs {
     return ordering_ ? game_.ordered_actions(s, out) : game_.actions(s, out);
   }
 
+  // The moves a node searches (searched_moves) and, with quiescence and ordering, its `n_noisy` noisy moves
+  // in `noisy`: from one generation of the moves where the game lists both at once.
+  int expanded_moves(const State& s, int* out, bool& complete, NoisyMove* noisy, int& n_noisy) const {
+    n_noisy = 0;
+    if constexpr (QUIESCENCE)
+      if (quiescence_ && ordering_) {
+        if constexpr (has_ordered_and_noisy_actions<G>::value)
+          if (!pruning_) {
+            complete = true;
+            return game_.ordered_and_noisy_actions(s, out, noisy, n_noisy);
+          }
+        n_noisy = game_.noisy_actions(s, noisy);
+      }
+    return searched_moves(s, out, complete);
+  }
+
   bool forcing(const State& s) const {
     if constexpr (has_forcing<G>::value) return game_.forcing(s);
     return false;
+  }
+
+  // Whether `move` leads to a forcing state: the game's forcing_move where it has one (without making the
+  // move), else forcing of the child.
+  bool forcing_move(const State& s, int move) const {
+    if constexpr (has_forcing_move<G>::value) return game_.forcing_move(s, move);
+    return forcing(game_.result(s, move));
   }
 
   // pvs.py's threat_phase: the mover's forced win by threats (its line), looked for within WIN_SHARE of the
@@ -778,7 +831,7 @@ class Pvs {
   PvTable pv_;
   std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
   MoveCounts<G> history_;                    // by move
-  std::vector<int> counters_;                // with quiescence, by move: the quiet move that refuted it (or -1)
+  std::vector<int> counters_;                // with quiescence, by move slot: the quiet move that refuted it (or -1)
   std::vector<int> path_;                    // by ply: the move being searched there (-1: a pass)
   Stats stats_;
   int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table, pruning)
