@@ -31,6 +31,10 @@ LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
 # after the first are not searched.
 FUTILITY_DEPTH, QUIET_FUTILITY_DEPTH = 3, 2
+# History with quiescence (chess): a value stays within +-HISTORY_MAX (gravity: a bonus shrinks as the value
+# nears the bound), so that the quiet moves searched before a cut-off, which lose what the cutting move
+# gains (malus), and old cut-offs fade.
+HISTORY_MAX = 1 << 14
 # Forward pruning: a node whose candidate moves all lose, when moves left out might not, is scored as this
 # guess (a loss's utility: below every evaluation, above every proven loss) rather than a proven loss.
 LIKELY_LOSS = -1.0
@@ -183,6 +187,8 @@ class Negamax:
         self.tt: dict[Any, Any] = {}
         self.killers: dict[int, list[Any]] = {}
         self.history: dict[Any, int] = {}
+        self.counters: dict[Any, Any] = {}             # with quiescence: a move -> the quiet move that refuted it
+        self.path: dict[int, Any] = {}                 # the move being searched at each ply (None: a pass)
         self.pv: dict[Any, Any] = {}
 
     def searched_moves(self, s) -> tuple:
@@ -302,6 +308,7 @@ class Negamax:
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
+            self.path[ply] = a
             child = built[a] if built is not None else result(s, a)
             if futile and i and a not in noisy and not (extra.extensions and game.forcing(child)):
                 continue                               # a quiet move that cannot lift the score to alpha
@@ -329,7 +336,7 @@ class Negamax:
                     if v >= beta:
                         stats.cutoffs += 1
                         if self.ordering:
-                            self.remember_cutoff(a, ply, d)
+                            self.remember_cutoff(a, ply, d, moves[:i], noisy)
                         break
         if not complete and best < PROVEN:             # a move left out might do better than these
             self.guesses += 1
@@ -405,6 +412,7 @@ class Negamax:
         passed = self.game.null_move(s)
         if passed is None:
             return None
+        self.path[ply] = None
         v = -self.negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1,
                           self.opponent[player])
         if v < beta:
@@ -439,7 +447,7 @@ class Negamax:
 
     def order(self, moves, table_move, ply, loud=(), losing=frozenset()):
         """The table move, then (with quiescence) the ``loud`` noisy moves in the game's order (MVV-LVA)
-        but those ``losing`` their exchange, the killers (but those), the losing ones, and the other
+        but those ``losing`` their exchange, the killers and the countermove (but those), the losing ones, and the other
         moves by their history, ties in the game's order (safe children: in the game's order, by their
         threat scores)."""
         if not self.ordering:
@@ -454,7 +462,7 @@ class Negamax:
         history = self.history
         if history and self.safe_children is None:
             moves = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        killers = [m for m in self.killers.get(ply, ()) if m not in losing]
+        killers = [m for m in (*self.killers.get(ply, ()), self.counter(ply)) if m not in losing]
         first = [m for m in (table_move, *(a for a in loud if a not in losing), *killers,
                              *(a for a in loud if a in losing))
                  if m is not None and (m in moves or m in loud)]
@@ -462,13 +470,39 @@ class Negamax:
             moves = list(dict.fromkeys(first + list(moves)))
         return moves
 
-    def remember_cutoff(self, move, ply: int, d: int) -> None:
-        """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history."""
+    def remember_cutoff(self, move, ply: int, d: int, before=(), noisy=frozenset()) -> None:
+        """A move that cut: the first of the two killers at ``ply``, and ``d * d`` more history. With
+        quiescence (chess) the history has gravity (:meth:`credit`) and, when the move is quiet (not among
+        the ``noisy`` ones), it becomes the countermove of the move before it (:meth:`counter`) and the
+        quiet moves searched ``before`` it, which did not cut, lose as much."""
         slot = self.killers.setdefault(ply, [])
         if move not in slot:
             slot.insert(0, move)
             del slot[2:]
-        self.history[move] = self.history.get(move, 0) + d * d
+        bonus = d * d
+        if not self.extra.quiescence:
+            self.history[move] = self.history.get(move, 0) + bonus
+            return
+        self.credit(move, bonus)
+        if move not in noisy:
+            if self.path.get(ply - 1) is not None:
+                self.counters[self.path[ply - 1]] = move
+            for a in before:
+                if a not in noisy:
+                    self.credit(a, -bonus)
+
+    def counter(self, ply: int):
+        """With quiescence (chess), the countermove at ``ply``: the quiet move that last refuted the move
+        that led here (None after a pass, at the root, or without one)."""
+        if not ply or not self.extra.quiescence:
+            return None
+        return self.counters.get(self.path.get(ply - 1))
+
+    def credit(self, move, bonus: int) -> None:
+        """Move ``move``'s history by ``bonus``, less the share of it that the value already holds of
+        HISTORY_MAX (gravity: the value stays within +-HISTORY_MAX; integer, floor division)."""
+        h = self.history.get(move, 0)
+        self.history[move] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
     def trace_visit(self, ply, alpha, beta, player):
         """Trace a visit with the window as the perspective player sees it."""

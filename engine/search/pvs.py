@@ -234,8 +234,9 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
     """Iterative deepening: a :func:`root_pass` per depth from ``first_depth`` to ``last``, each with the
     root moves best first as the last one ranked them, and an aspiration window where the game has one
     (:func:`aspiration_pass`; not with ``multi_pv`` > 1). ``(completed, exhausted, timed_out)``: the last
-    complete pass's ``(depth, scores, line, lines)`` (None if none finished; ``lines``: :func:`root_pass`'s), whether a pass saw every line end by the rules (deeper is
-    the same), and whether the deadline stopped it. It stops at a proven result: a win, or a loss when
+    complete pass's ``(depth, scores, line, lines)`` (None if none finished; ``lines``: :func:`root_pass`'s;
+    when the deadline stopped a pass that had found a better move, with that move: :func:`interrupted`),
+    whether a pass saw every line end by the rules (deeper is the same), and whether the deadline stopped it. It stops at a proven result: a win, or a loss when
     ``root_complete`` says the root's moves are all of them; with ``multi_pv`` > 1, when the ``multi_pv``
     best are all proven and ``root_complete``. Each iteration's progress report carries its ``lines``
     then."""
@@ -243,15 +244,17 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
     root_player = game.to_move(state)
     sign = 1 if search.sides[root_player] == search.sides[search.perspective] else -1
     completed, completed_score = None, 0.0
+    progress: tuple = ([], [])
     try:
         for d in range(first_depth, last + 1):
             stats.nodes += 1
             root_entry = search.trace_visit(0, -math.inf, math.inf, root_player) if tracer else None
             search.horizon = d
+            progress = ([], [])                        # this pass's scores and lines, as root_pass goes
             if search.extra.aspiration and completed is not None and abs(completed_score) < PROVEN and multi_pv == 1:
-                scores, line, lines = aspiration_pass(search, state, d, ranking, completed_score)
+                scores, line, lines = aspiration_pass(search, state, d, ranking, completed_score, progress)
             else:
-                scores, line, lines = root_pass(search, state, d, ranking, multi_pv=multi_pv)
+                scores, line, lines = root_pass(search, state, d, ranking, multi_pv=multi_pv, progress=progress)
             best_score = completed_score = max(v for _, v, _ in scores)
             if not root_complete and best_score < PROVEN:
                 search.guesses += 1
@@ -278,38 +281,69 @@ def deepen(search: Negamax, state, ranking, root_complete: bool, first_depth: in
             if not search.guesses:                     # every line ended by the rules: deeper is the same
                 return completed, True, False
     except Timeout:
-        return completed, False, True
+        return interrupted(search, state, completed, progress, multi_pv), False, True
     return completed, False, False
 
 
-def aspiration_pass(search: Negamax, state, d, ranking, guess: float):
+def interrupted(search: Negamax, state, completed, progress, multi_pv: int):
+    """The pass the answer gives when the deadline stopped a pass: the last complete pass ``completed``
+    (:func:`deepen`'s), unless the interrupted one already found a better move. Its first move is the last
+    pass's best (the ranking puts it first), searched with the full window; a later move with an exact
+    score beat it, so the last such move in ``progress`` (the interrupted pass's ``(scores, lines)`` so
+    far, as :func:`root_pass` fills them) is the best move of the deeper search so far, and is played.
+    Then ``completed`` keeps its depth (the depth completed), gives that move's line, and the moves the
+    interrupted pass searched carry their scores, bounds and lines from it. Only for a single line, and
+    where the game has quiescence (chess: the one game this was measured in; bench/STRENGTH.md)."""
+    scores, lines = progress
+    if completed is None or multi_pv > 1 or not search.extra.quiescence:
+        return completed
+    better = next((i for i in range(len(scores) - 1, 0, -1) if scores[i][2] == EXACT), None)
+    if better is None:
+        return completed
+    d, old_scores, _, old_lines = completed
+    deeper = {entry[0]: (entry, own) for entry, own in zip(scores, lines)}
+    merged = [deeper.get(entry[0], (entry, own)) for entry, own in zip(old_scores, old_lines)]
+    _, score, _ = scores[better]
+    line = lines[better]
+    if search.tt_capacity:
+        line = table_line(search, state, line, d + 1, score)
+    return d, [entry for entry, _ in merged], line, [own for _, own in merged]
+
+
+def aspiration_pass(search: Negamax, state, d, ranking, guess: float, progress=None):
     """:func:`root_pass` in a window of the game's ``aspiration_width`` (:class:`Aspiration`) around
     ``guess``, the last iteration's score, and again with the full window when the score falls outside
-    it (a narrow window cuts more, and the score seldom moves far)."""
+    it (a narrow window cuts more, and the score seldom moves far); ``progress`` as root_pass's."""
     width = search.game.aspiration_width(state)
-    return root_pass(search, state, d, ranking, guess - width, guess + width) or root_pass(search, state, d, ranking)
+    return (root_pass(search, state, d, ranking, guess - width, guess + width, progress=progress)
+            or root_pass(search, state, d, ranking, progress=progress))
 
 
-def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, multi_pv: int = 1):
+def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, multi_pv: int = 1, progress=None):
     """Search every root move ``d`` plies deep: ``(scores, line, lines)``, with ``scores``
     ``[(move, score, bound)]`` in searched order (scores for the player to move: the first ``multi_pv``
     exact, a later one exact if it beat the ``multi_pv``-th best so far, else an upper bound), ``line`` the
     PV, and ``lines`` each move's own PV (None for a bound). With an aspiration window ``(lo, hi)``:
     None as soon as a move reaches ``hi``, and the caller searches again with the full window, as it does
-    when no move beats ``lo`` (None too)."""
+    when no move beats ``lo`` (None too). ``progress``, if given, is a pair of lists that the pass empties
+    and then fills as ``scores`` and ``lines``, move by move (what a pass the deadline stops had found)."""
     game, tracer = search.game, search.tracer
     root_player = game.to_move(state)
     other = search.opponent[root_player]
     best = lo
     line: list = []
-    scores: list[Any] = []
-    lines: list[list | None] = []
+    scores: list[Any]
+    lines: list[list | None]
+    scores, lines = progress if progress is not None else ([], [])
+    scores.clear()
+    lines.clear()
     exact: list[float] = []
     search.guesses = 0
     for i, a in enumerate(ranking):
         if tracer:
             tracer.move(0, a)
         child = game.result(state, a)
+        search.path[0] = a
         same = same_side(search, child, root_player)
         alpha = max(lo, threshold(exact, multi_pv))
         if i < multi_pv:
@@ -363,7 +397,8 @@ def answer(search: Negamax, state, completed, root_complete: bool, exhausted: bo
     stats.depth_completed = d
     maximizing = search.sides[game.to_move(state)] == search.sides[search.perspective]
     sign = 1 if maximizing else -1
-    best_index = max(range(len(scores)), key=lambda i: (scores[i][1], -i))
+    # The move of the line: the pass's best (its first highest score), or the interrupted pass's better one.
+    best_index = next(i for i, (a, _, _) in enumerate(scores) if a == line[0])
     root_score = scores[best_index][1]
     outcome_game = search.outcome_game
     # A win proven before the requested depth ends the deepening: the other moves' scores that are not

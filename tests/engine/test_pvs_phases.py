@@ -6,9 +6,9 @@ import math
 from engine.deadline import Deadline, Timeout
 from engine.games import chess, pacman, tictactoe
 from engine.result import EXACT, SOLVED, UPPER, Stats
-from engine.search.negamax import LIKELY_LOSS, Enhancements, Negamax, StaticEval
-from engine.search.pvs import (aspiration_pass, deepen, prove_win, root_pass, same_side, solve_share, table_line, threat_phase,
-                               win_pass)
+from engine.search.negamax import HISTORY_MAX, LIKELY_LOSS, Enhancements, Negamax, StaticEval
+from engine.search.pvs import (aspiration_pass, deepen, interrupted, prove_win, root_pass, same_side, solve_share,
+                               table_line, threat_phase, win_pass)
 from engine.search.scores import WIN
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -48,6 +48,39 @@ def test_a_cutoff_makes_a_killer_and_earns_history():
     for move in (4, 0, 4, 8):
         search.remember_cutoff(move, 2, 3)
     assert search.killers[2] == [8, 0] and search.history == {4: 18, 0: 9, 8: 9}
+
+
+def test_with_quiescence_a_quiet_cutoff_costs_the_quiet_moves_before_it_and_history_stays_bounded():
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    quiet, other, later = game.actions(state)[:3]
+    capture = 99999                                            # (any move listed as noisy)
+    search.remember_cutoff(later, 2, 3, [quiet, capture, other], {capture})
+    assert search.history == {later: 9, quiet: -9, other: -9}
+    search.remember_cutoff(capture, 2, 3, [quiet], {capture})   # a noisy cut-off costs the others nothing
+    assert search.history == {later: 9, quiet: -9, other: -9, capture: 9}
+    for _ in range(2000):
+        search.remember_cutoff(later, 30, 30, [quiet], ())
+    assert 0.9 * HISTORY_MAX < search.history[later] <= HISTORY_MAX
+    assert -HISTORY_MAX <= search.history[quiet] < -0.9 * HISTORY_MAX
+
+
+def test_with_quiescence_the_quiet_move_that_refuted_a_move_goes_after_the_killers_when_it_is_played_again():
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    moves = game.actions(state)
+    previous, refutation, killer = moves[0], moves[7], moves[5]
+    search.path[1] = previous
+    search.remember_cutoff(refutation, 2, 3)
+    assert search.counters == {previous: refutation}
+    search.history.clear()                                     # (the order is the countermove's alone)
+    search.killers[2] = [killer]
+    assert search.order(moves, None, 2)[:2] == [killer, refutation]
+    search.path[1] = moves[1]                                  # another move led here: no countermove
+    assert search.order(moves, None, 2)[1] != refutation
+    search.path[1] = None                                      # after a pass, none is kept either
+    search.remember_cutoff(moves[9], 2, 3)
+    assert search.counters == {previous: refutation} and search.counter(2) is None
 
 
 def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():
@@ -265,6 +298,25 @@ def test_deepening_stops_at_a_proven_win():
     completed, exhausted, timed_out = deepen(search, state, search.game.actions(state), True, 1, 9,
                                              Deadline(None))
     assert completed[0] == 1 and search.stats.stop_reason == SOLVED and not exhausted and not timed_out
+
+
+def test_a_pass_the_deadline_stops_gives_the_better_move_it_found():
+    """The interrupted pass's last move with an exact score beat its first move (the last pass's best):
+    the answer plays it, the moves searched carry the deeper scores, the depth stays; not where the pass
+    found nothing better, with several lines, or in a game without quiescence."""
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state, tt_capacity=0)
+    a, b, c = game.ordered_actions(state)[:3]
+    completed = (3, [(a, 0.1, EXACT), (b, 0.0, UPPER), (c, -0.1, UPPER)], [a, c], [[a, c], None, None])
+    progress = ([(a, -0.2, EXACT), (b, 0.05, EXACT)], [[a, b], [b, a]])
+    assert interrupted(search, state, completed, progress, 1) == (
+        3, [(a, -0.2, EXACT), (b, 0.05, EXACT), (c, -0.1, UPPER)], [b, a], [[a, b], [b, a], None])
+    nothing_better = ([(a, -0.2, EXACT), (b, -0.3, UPPER)], [[a, b], None])
+    assert interrupted(search, state, completed, nothing_better, 1) is completed
+    assert interrupted(search, state, completed, progress, 2) is completed
+    assert interrupted(search, state, None, progress, 1) is None
+    board, _ = tictactoe_search(["...", "...", "..."], tt_capacity=0)   # no quiescence
+    assert interrupted(board, state, completed, progress, 1) is completed
 
 
 def test_the_solve_share_goes_to_a_solver_that_fits_and_counts_its_nodes():

@@ -11,7 +11,7 @@ import chess
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from engine.deadline import Deadline
+from engine.deadline import Deadline, Timeout
 from engine.games.chess import GAME, notation
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, MG, PHASE, PLY, REPEATS, RIGHTS,
                                          STATUS, THREEFOLD, FIFTY_MOVES, passed)
@@ -291,3 +291,45 @@ def test_a_timed_search_answers_in_time():
     answer = native_search(state_of(START), seconds=0.2)
     assert time.perf_counter() - start < 1.0
     assert answer["stats"]["depth_completed"] >= 3 and answer["stats"]["stop_reason"] == "time_limit"
+
+
+class StopAtNativePoll(Deadline):
+    """A deadline that expires once the deepening has reported depth ``depth``, and stops the Python core
+    where the compiled core, its token cancelled then, stops: at its next poll, every Budget::CHECK_EVERY
+    (256) nodes, where Python polls every Deadline.CHECK_EVERY (16). No table: the compiled one also
+    polls as it grows."""
+
+    NATIVE_CHECK_EVERY = 256
+
+    def __init__(self, depth):
+        super().__init__(None, self.heard)
+        self.depth, self.reported, self.at = depth, None, None
+
+    def heard(self, progress):
+        if progress.depth == self.depth:
+            self.reported = progress
+            self.at = progress.nodes + 2              # the next pass's own node is counted without a poll
+
+    def check_room(self, seconds):
+        if self.at is None:
+            return
+        self.at += -self.at % Deadline.CHECK_EVERY   # the node of this poll
+        polled, self.at = self.at, self.at + 1
+        if polled % self.NATIVE_CHECK_EVERY == 0:
+            raise Timeout
+
+
+def test_a_pass_the_deadline_stops_plays_the_better_move_it_found_as_python():
+    """The deadline stops the second pass after it found a better move than the first pass's: both cores
+    play it, with its deeper value and line, and report the first pass as the depth completed."""
+    state = state_of("4r1k1/p4ppp/8/8/8/8/P4PPP/3R2K1 w - - 0 1")
+    deadline = StopAtNativePoll(1)
+    python = alphabeta.search(GAME, state, alphabeta.Settings(depth=8, transposition_table=False), deadline=deadline)
+    token = tn.Token()
+    native = tn.search("chess", GAME.native_state(state), "alphabeta",
+                       {"tt_max_entries": TT, "depth": 8, "transposition_table": False}, None, token,
+                       lambda report: token.cancel() if report["depth"] == 1 else None)
+    assert_same(native, python)
+    assert python.stats.timed_out and python.stats.depth_completed == 1
+    assert python.move != deadline.reported.move and python.pv[0] == python.move
+    assert python.value == next(m.value for m in python.moves if m.move == python.move)

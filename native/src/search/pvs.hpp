@@ -24,6 +24,7 @@
 // reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
 // reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
 // its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
+// With quiescence and a single line, a pass the deadline stops gives the better move it found (interrupted).
 #pragma once
 
 #include <algorithm>
@@ -53,6 +54,7 @@ constexpr double LIKELY_LOSS = -1.0;
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
+constexpr int64_t HISTORY_MAX = 1 << 14;  // negamax.py's bound of the history with quiescence (gravity)
 constexpr double MATE_SHARE = 0.5;
 constexpr int MATE_MAX_MOVES = 3;
 
@@ -116,7 +118,8 @@ class Pvs {
         quiescence_(QUIESCENCE), null_move_(NULL_MOVE && ordering_), reductions_(QUIESCENCE && ordering_),
         futility_(FUTILITY && ordering_),
         tt_capacity_(request.transposition_table ? request.tt_max_entries : 0),
-        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}) {}
+        pv_(ply_room(game, root)), killers_(ply_room(game, root) + 2, {-1, -1}),
+        counters_(QUIESCENCE ? size_t(move_slots<G>()) : 0, -1), path_(ply_room(game, root) + 2, -1) {}
 
   Result run() {
     const int depth = request_.depth, bound = game_.plies_bound(root_);
@@ -164,13 +167,14 @@ class Pvs {
         stats_.stop_reason = SOLVED;
       }
     }
+    std::vector<RootScore> pass;             // the pass in progress: its scores and lines so far
+    std::vector<std::vector<int>> pass_lines;
     try {
       for (int d = 1; !won && d <= last; ++d) {
         ++stats_.nodes;
         horizon_ = d;
-        std::vector<RootScore> pass;
+        pass.clear(), pass_lines.clear();
         std::vector<int> pass_line;
-        std::vector<std::vector<int>> pass_lines;
         bool searched = false;
         if constexpr (ASPIRATION)
           if (completed && single && std::fabs(completed_score) < PROVEN) {
@@ -214,6 +218,7 @@ class Pvs {
       }
     } catch (Timeout&) {
       timed_out = true;
+      if (completed && single && quiescence_) interrupted(completed_depth, pass, pass_lines, scores, line, lines);
     }
     Result r;
     r.stats = stats_;
@@ -223,9 +228,8 @@ class Pvs {
       return finish(r, true);
     }
     r.stats.depth_completed = completed_depth;
-    size_t best = 0;
-    for (size_t i = 1; i < scores.size(); ++i)
-      if (scores[i].score > scores[best].score) best = i;
+    size_t best = 0;  // the move of the line: the pass's best (its first highest score), or interrupted's
+    while (scores[best].move != line[0]) ++best;
     const double root_score = scores[best].score;
     // A win proven before the requested depth ends the deepening: the other moves' unproven scores are
     // estimates from a shallower search than asked for.
@@ -364,6 +368,7 @@ class Pvs {
     for (int i = 0; i < n; ++i) {
       if (i == rest) sort_by_history(order, history, rest, n);  // (most nodes cut before they get here)
       const int move = moves[order[i]];
+      path_[ply] = move;
       double v;
       if (safe_) {
         v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
@@ -379,7 +384,7 @@ class Pvs {
           pv_.extend(ply, move);
           if (v >= beta) {
             ++stats_.cutoffs;
-            if (ordering_) remember_cutoff(move, ply, d);
+            if (ordering_) remember_cutoff(move, ply, d, moves, order, i, loud, n_loud);
             break;
           }
         }
@@ -413,7 +418,7 @@ class Pvs {
 
   // The search order of a node's moves (indices into `moves`, which lists them in the game's order):
   // the table move, the `loud` noisy moves (with quiescence, in their MVV-LVA order) but those `losing`
-  // their exchange, the killers (but those), the losing ones, then the rest by history (stable: ties in
+  // their exchange, the killers and the countermove (but those), the losing ones, then the rest by history (stable: ties in
   // the game's order), except that safe children keep their threat-score order (better than history,
   // pvs.py measured). Without ordering, only the table move goes first. The rest by history is left to
   // sort_by_history: the rest from place `rest` on (n when nothing is to be sorted) in the game's order,
@@ -430,7 +435,7 @@ class Pvs {
     for (int i = 0; i < n_loud; ++i)
       if (!losing[i]) bring_forward(loud[i]);
     if (ordering_)
-      for (int killer : killers_[ply]) {
+      for (int killer : {killers_[ply][0], killers_[ply][1], counter(ply)}) {  // (and the countermove)
         const int at = int(std::find(loud, loud + n_loud, killer) - loud);
         if (killer >= 0 && !(at < n_loud && losing[at])) bring_forward(killer);
       }
@@ -506,6 +511,7 @@ class Pvs {
       if (stand() < beta) return NAN;
       State passed;
       if (!game_.null_move(s, passed)) return NAN;
+      path_[ply] = -1;
       const double v = -negamax(passed, d - 1 - NULL_REDUCTION, -beta, std::nextafter(-beta, INF), ply + 1);
       if (v < beta) return NAN;
       return v >= PROVEN ? beta : v;
@@ -548,10 +554,41 @@ class Pvs {
     return false;
   }
 
-  void remember_cutoff(int move, int ply, int d) {
+  // negamax.py's remember_cutoff: a move that cut (the `i`th in `order`) becomes the first killer at `ply`
+  // and earns d * d history; with quiescence the history has gravity (credit) and, when the move is quiet
+  // (not among the `loud` ones), it becomes the countermove of the move before it (counter) and the quiet
+  // moves searched before it lose as much.
+  void remember_cutoff(int move, int ply, int d, const int* moves, const int* order, int i, const int* loud,
+                       int n_loud) {
     auto& slot = killers_[ply];
     if (slot[0] != move && slot[1] != move) slot = {move, slot[0]};
-    history_.add(move, int64_t(d) * d);
+    const int64_t bonus = int64_t(d) * d;
+    if (!quiescence_) {
+      history_.add(move, bonus);
+      return;
+    }
+    auto noisy = [&](int a) { return std::find(loud, loud + n_loud, a) != loud + n_loud; };
+    credit(move, bonus);
+    if (noisy(move)) return;
+    if (ply && path_[ply - 1] >= 0) counters_[size_t(move_slot<G>(path_[ply - 1]))] = move;
+    for (int j = 0; j < i; ++j)
+      if (!noisy(moves[order[j]])) credit(moves[order[j]], -bonus);
+  }
+
+  // negamax.py's counter: with quiescence, the quiet move that last refuted the move that led to this node
+  // at `ply` (-1 after a pass, at the root, or without one).
+  int counter(int ply) const {
+    if (!ply || !quiescence_ || path_[ply - 1] < 0) return -1;
+    return counters_[size_t(move_slot<G>(path_[ply - 1]))];
+  }
+
+  // negamax.py's credit: the history of `move` moved by `bonus`, less the share of it that the value holds
+  // of HISTORY_MAX (gravity), with Python's floor division.
+  void credit(int move, int64_t bonus) {
+    const int64_t h = history_.get(move), product = h * (bonus < 0 ? -bonus : bonus);
+    int64_t share = product / HISTORY_MAX;
+    if (product % HISTORY_MAX != 0 && product < 0) --share;
+    history_.add(move, bonus - share);
   }
 
   // One pass over the root's moves `d` plies deep, in `ranking` order: each move's score and bound in
@@ -567,6 +604,7 @@ class Pvs {
     for (size_t i = 0; i < ranking.size(); ++i) {
       const int a = ranking[i];
       const State child = game_.result(root_, a);
+      path_[0] = a;
       const double alpha = std::max(lo, threshold(exact, multi_pv));
       double v;
       if (int(i) < multi_pv) {
@@ -587,6 +625,25 @@ class Pvs {
     if (line.empty()) return false;
     if (tt_capacity_) store(game_.key(root_), {to_table(best, 0), d, TT_EXACT, line[0]});
     return true;
+  }
+
+  // pvs.py's interrupted: when the deadline stopped a pass (`pass`, `pass_lines`: its scores and lines so
+  // far) after the last complete one (`depth`: `scores`, `line`, `lines`), a later move with an exact score
+  // beat the pass's first move (the last pass's best, searched with the full window): the last such move is
+  // the deeper search's best so far, and is played. Then `line` becomes its line, and the moves the pass
+  // searched carry their scores, bounds and lines from it; the depth completed stays. Single line and
+  // quiescence only (chess: the one game this was measured in), as the caller checks.
+  void interrupted(int depth, const std::vector<RootScore>& pass, const std::vector<std::vector<int>>& pass_lines,
+                   std::vector<RootScore>& scores, std::vector<int>& line, std::vector<std::vector<int>>& lines) const {
+    size_t better = pass.size();
+    while (better > 1 && pass[better - 1].bound != Bound::Exact) --better;
+    if (better <= 1) return;
+    --better;
+    for (size_t i = 0; i < scores.size(); ++i)
+      for (size_t j = 0; j < pass.size(); ++j)
+        if (pass[j].move == scores[i].move) scores[i] = pass[j], lines[i] = pass_lines[j];
+    line = pass_lines[better];
+    if (tt_capacity_) line = table_line(line, depth + 1, pass[better].score);
   }
 
   // Whether the multi_pv best exact scores of a pass are all proven results.
@@ -774,6 +831,8 @@ class Pvs {
   PvTable pv_;
   std::vector<std::array<int, 2>> killers_;  // by ply, the latest first
   MoveCounts<G> history_;                    // by move
+  std::vector<int> counters_;                // with quiescence, by move slot: the quiet move that refuted it (or -1)
+  std::vector<int> path_;                    // by ply: the move being searched there (-1: a pass)
   Stats stats_;
   int64_t guesses_ = 0;  // nodes of the current pass valued by anything but the rules (horizon, table, pruning)
   int horizon_ = 0;      // the current iteration's depth (the extensions' cap)
