@@ -368,7 +368,7 @@ class Pvs {
     for (int i = 0; i < n; ++i) {
       if (i == rest) sort_by_history(order, history, rest, n);  // (most nodes cut before they get here)
       const int move = moves[order[i]];
-      path_[ply] = move;
+      if constexpr (QUIESCENCE) path_[ply] = move;  // (the countermoves' key: only with quiescence)
       double v;
       if (safe_) {
         v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
@@ -434,11 +434,18 @@ class Pvs {
     if (table_move >= 0) bring_forward(table_move);
     for (int i = 0; i < n_loud; ++i)
       if (!losing[i]) bring_forward(loud[i]);
-    if (ordering_)
-      for (int killer : {killers_[ply][0], killers_[ply][1], counter(ply)}) {  // (and the countermove)
-        const int at = int(std::find(loud, loud + n_loud, killer) - loud);
-        if (killer >= 0 && !(at < n_loud && losing[at])) bring_forward(killer);
-      }
+    if (ordering_) {
+      auto bring_killer = [&](int killer) {  // (not one that loses its exchange: it comes later)
+        if (killer < 0) return;
+        if constexpr (QUIESCENCE) {
+          const int at = int(std::find(loud, loud + n_loud, killer) - loud);
+          if (at < n_loud && losing[at]) return;
+        }
+        bring_forward(killer);
+      };
+      bring_killer(killers_[ply][0]), bring_killer(killers_[ply][1]);
+      if constexpr (QUIESCENCE) bring_killer(counter(ply));  // (the countermove)
+    }
     for (int i = 0; i < n_loud; ++i)
       if (losing[i]) bring_forward(loud[i]);
     const int first = front;
@@ -563,10 +570,18 @@ class Pvs {
     auto& slot = killers_[ply];
     if (slot[0] != move && slot[1] != move) slot = {move, slot[0]};
     const int64_t bonus = int64_t(d) * d;
-    if (!quiescence_) {
-      history_.add(move, bonus);
-      return;
-    }
+    if constexpr (QUIESCENCE)
+      if (quiescence_) {
+        quiet_cutoff_history(move, ply, bonus, moves, order, i, loud, n_loud);
+        return;
+      }
+    history_.add(move, bonus);
+  }
+
+  // With quiescence, remember_cutoff's history: gravity (credit) and, for a quiet `move`, the countermove
+  // of the move before it and the malus of the quiet moves searched before it.
+  void quiet_cutoff_history(int move, int ply, int64_t bonus, const int* moves, const int* order, int i,
+                            const int* loud, int n_loud) {
     auto noisy = [&](int a) { return std::find(loud, loud + n_loud, a) != loud + n_loud; };
     credit(move, bonus);
     if (noisy(move)) return;
@@ -604,7 +619,7 @@ class Pvs {
     for (size_t i = 0; i < ranking.size(); ++i) {
       const int a = ranking[i];
       const State child = game_.result(root_, a);
-      path_[0] = a;
+      if constexpr (QUIESCENCE) path_[0] = a;
       const double alpha = std::max(lo, threshold(exact, multi_pv));
       double v;
       if (int(i) < multi_pv) {
