@@ -73,8 +73,7 @@ class Data:
 
     def errors(self, w) -> tuple:
         """``(mean absolute error, root mean square error)`` of the equity with weights ``w``."""
-        diff = self.predict(w) - self.equity
-        return float(np.abs(diff).mean()), float(np.sqrt((diff * diff).mean()))
+        return errors(self.predict(w), self.equity)
 
 
 class Choices:
@@ -124,6 +123,22 @@ def fit_logistic(data: Data, w0, iterations=25, ridge=1e-3):
     return w
 
 
+def errors(predicted, target) -> tuple:
+    """``(mean absolute error, root mean square error)`` of ``predicted`` against ``target``."""
+    diff = predicted - target
+    return float(np.abs(diff).mean()), float(np.sqrt((diff * diff).mean()))
+
+
+def adam_step(w, grad, m, v, t: int, rate: float) -> None:
+    """Step ``t`` (from 1) of Adam (moment decays 0.9 and 0.999) on ``w`` with gradient ``grad``; ``w`` and
+    the moments ``m`` and ``v`` change in place."""
+    m *= 0.9
+    m += 0.1 * grad
+    v *= 0.999
+    v += 0.001 * grad * grad
+    w -= rate * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+
+
 def fit_equity(data: Data, w0, steps=3000, rate=0.01):
     """Adam on the mean squared error of the equity, from ``w0``, the fixed weights held."""
     free = free_mask()
@@ -133,9 +148,7 @@ def fit_equity(data: Data, w0, steps=3000, rate=0.01):
         diff = model.equity_from_score(score, data.threat, data.risk) - data.equity
         grad = data.x.T @ (2.0 * diff * model.equity_gradient(score, data.threat, data.risk)) / len(diff)
         grad[~free] = 0.0
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= rate * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        adam_step(w, grad, m, v, t, rate)
     return w
 
 
@@ -155,9 +168,7 @@ def fit_choices(choices: Choices, data: Data, w0, absolute=0.1, steps=3000, rate
         diff = model.equity_from_score(score, data.threat, data.risk) - data.equity
         grad += absolute * data.x.T @ (2.0 * diff * model.equity_gradient(score, data.threat, data.risk)) / len(diff)
         grad[~free] = 0.0
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= rate * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        adam_step(w, grad, m, v, t, rate)
     return w
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from bench import backgammon_features as linear_model
-from bench.backgammon_fit import choice_states, linear, play_loss, positions_of
+from bench.backgammon_fit import adam_step, choice_states, errors, linear, play_loss, positions_of
 from bench.gnubg_player import board, require
 from engine.games import backgammon_net as net_module
 
@@ -79,11 +79,7 @@ class Trainer:
         grads = [x.T @ d_h, d_h.sum(0), h.T @ d_out, d_out.sum(0)]
         self.t += 1
         for p, g, m, v in zip(self.params, grads, self.m, self.v):
-            m *= 0.9
-            m += 0.1 * g
-            v *= 0.999
-            v += 0.001 * g * g
-            p -= self.rate * (m / (1 - 0.9 ** self.t)) / (np.sqrt(v / (1 - 0.999 ** self.t)) + 1e-8)
+            adam_step(p, g, m, v, self.t, self.rate)
 
     def net(self) -> net_module.Net:
         w1, b1, w2, b2 = (p.astype(float).tolist() for p in self.params)
@@ -105,11 +101,6 @@ def train(x, y, hidden: int, epochs: int, seed: int, batch: int = 128, rate: flo
         if report:
             report(epoch, trainer)
     return trainer
-
-
-def errors(predicted, target) -> tuple:
-    diff = predicted - target
-    return float(np.abs(diff).mean()), float(np.sqrt((diff * diff).mean()))
 
 
 def main(argv=None) -> None:
