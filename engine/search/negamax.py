@@ -188,7 +188,7 @@ class Negamax:
         self.killers: dict[int, list[Any]] = {}
         self.history: dict[Any, int] = {}
         self.counters: dict[Any, Any] = {}             # with quiescence: a move -> the quiet move that refuted it
-        self.path: dict[int, Any] = {}                 # the move being searched at each ply (None: a pass)
+        self.path: dict[int, Any] = {}                 # with quiescence: the move searched at each ply (None: a pass)
         self.pv: dict[Any, Any] = {}
 
     def searched_moves(self, s) -> tuple:
@@ -308,7 +308,8 @@ class Negamax:
         for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
-            self.path[ply] = a
+            if extra.quiescence:
+                self.path[ply] = a
             child = built[a] if built is not None else result(s, a)
             if futile and i and a not in noisy and not (extra.extensions and game.forcing(child)):
                 continue                               # a quiet move that cannot lift the score to alpha
@@ -412,7 +413,8 @@ class Negamax:
         passed = self.game.null_move(s)
         if passed is None:
             return None
-        self.path[ply] = None
+        if self.extra.quiescence:
+            self.path[ply] = None
         v = -self.negamax(passed, d - 1 - NULL_REDUCTION, -beta, math.nextafter(-beta, math.inf), ply + 1,
                           self.opponent[player])
         if v < beta:

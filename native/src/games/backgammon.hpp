@@ -111,15 +111,20 @@ inline void side_part(const Side& side, int offset, double* part) {
   if (int count = pips(side)) add(base + 2, count / 100.0);
 }
 
+// FNV-1a over a side's counts, going on from the hash h: the key of the caches below.
+constexpr uint64_t FNV_OFFSET = 0xCBF29CE484222325ull;
+inline uint64_t fnv(uint64_t h, const Side& side) {
+  for (int8_t n : side) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
+  return h;
+}
+
 // The side parts of the sides met lately, one table for each side's slot (so that the two parts of one
 // evaluation never evict each other), as backgammon_net.py caches them: a search meets the same side under
 // many rolls and positions. Direct-mapped on a hash of the counts; each thread its own tables.
 class PartCache {
  public:
   const double* part(const Side& side, int slot) {
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (int8_t n : side) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
-    Entry& e = entries_[slot][h >> (64 - BITS)];
+    Entry& e = entries_[slot][fnv(FNV_OFFSET, side) >> (64 - BITS)];
     if (!e.used || e.side != side) {
       side_part(side, slot * SIDE_INPUTS, e.part);
       e.side = side, e.used = true;
@@ -162,10 +167,7 @@ inline double contact_equity(const Side& on_roll, const Side& other) {
   };
   constexpr int BITS = 14;
   thread_local std::vector<Entry> entries(1 << BITS);
-  uint64_t h = 0xCBF29CE484222325ull;
-  for (int8_t n : on_roll) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
-  for (int8_t n : other) h = (h ^ uint8_t(n)) * 0x100000001B3ull;
-  Entry& e = entries[h >> (64 - BITS)];
+  Entry& e = entries[fnv(fnv(FNV_OFFSET, on_roll), other) >> (64 - BITS)];
   if (!e.used || e.on_roll != on_roll || e.other != other) e = {on_roll, other, true, forward(on_roll, other)};
   return e.value;
 }
