@@ -8,7 +8,8 @@ scripts/test installs its Debian packages) is driven through python-chess's ``ch
 at a time in this process. A game ends by the rules (python-chess's ``outcome(claim_draw=True)``), or at
 ``--max-plies`` by material (3 pawns or more ahead wins: :func:`bench.adjudication.material_balance`). Prints a Markdown section
 for bench/STRENGTH.md: per level the result, the score's Elo difference with its 95% interval
-(:mod:`bench.elo`) and what it says of our Elo on Stockfish's scale.
+(:mod:`bench.elo`) and what it says of our Elo on Stockfish's scale. ``--pgn PATH`` appends every game to
+PATH, so that a lost game can be read again.
 """
 import argparse
 import os
@@ -18,6 +19,7 @@ import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 from bench import elo
 from bench.adjudication import material_balance
@@ -39,8 +41,8 @@ def stockfish_path() -> str:
 
 
 def play_game(engine, opening: tuple, ours_white: bool, seconds: float, max_plies: int) -> tuple:
-    """``(points for us, how it ended, plies)`` of one game against the configured engine (anything with
-    python-chess's ``play(board, limit)``)."""
+    """``(points for us, how it ended, the final board)`` of one game against the configured engine
+    (anything with python-chess's ``play(board, limit)``); the board holds the game's moves."""
     from engine import api
     board, moves = chess.Board(), list(opening)
     for m in opening:
@@ -56,13 +58,25 @@ def play_game(engine, opening: tuple, ours_white: bool, seconds: float, max_plie
     outcome = board.outcome(claim_draw=True)
     if outcome is not None:
         points = 0.5 if outcome.winner is None else 1.0 if outcome.winner == ours else 0.0
-        return points, outcome.termination.name.lower(), board.ply()
+        return points, outcome.termination.name.lower(), board
     ahead = material_balance(board) * (1 if ours_white else -1)
     points = 1.0 if ahead >= DECISIVE_LEAD else 0.0 if ahead <= -DECISIVE_LEAD else 0.5
-    return points, f"adjudicated ({ahead:+d} material)", board.ply()
+    return points, f"adjudicated ({ahead:+d} material)", board
 
 
-def run(elos, openings: int, seconds: float, max_plies: int) -> str:
+def pgn(board: chess.Board, level: int, ours_white: bool, points: float, end: str) -> str:
+    """One game as PGN: the players, our result as the game's (an adjudicated one included), how it ended."""
+    game = chess.pgn.Game.from_board(board)
+    ours, theirs = "Tactician auto", f"Stockfish UCI_Elo {level}"
+    game.headers["Event"] = "python -m bench.stockfish"
+    game.headers["White"], game.headers["Black"] = (ours, theirs) if ours_white else (theirs, ours)
+    white_points = points if ours_white else 1.0 - points
+    game.headers["Result"] = {1.0: "1-0", 0.0: "0-1"}.get(white_points, "1/2-1/2")
+    game.headers["Termination"] = end
+    return str(game) + "\n\n"
+
+
+def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | None = None) -> str:
     from engine import api
     from engine.search import native
     api.preload()
@@ -83,9 +97,12 @@ def run(elos, openings: int, seconds: float, max_plies: int) -> str:
             tally, games = elo.Tally(), []
             for opening in CHESS_OPENINGS[:openings]:
                 for ours_white in (True, False):
-                    points, end, plies = play_game(engine, opening, ours_white, seconds, max_plies)
+                    points, end, board = play_game(engine, opening, ours_white, seconds, max_plies)
                     tally = tally.add(points)
-                    games.append(f"{'W' if ours_white else 'B'} {points:g} {end} {plies}")
+                    games.append(f"{'W' if ours_white else 'B'} {points:g} {end} {board.ply()}")
+                    if pgn_path:
+                        with open(pgn_path, "a") as f:
+                            f.write(pgn(board, level, ours_white, points, end))
                     print(f"UCI_Elo {level}: {games[-1]}", flush=True)
             s, (lo, hi) = elo.score(tally), elo.score_interval(tally)
             diff = elo.elo(s)
@@ -103,8 +120,9 @@ def main(argv=None):
     p.add_argument("--openings", type=int, default=1, help="openings a level, each played with both colours")
     p.add_argument("--seconds", type=float, default=1.0, help="time a move for both sides (default 1)")
     p.add_argument("--max-plies", type=int, default=200, help="adjudicate by material after this many plies")
+    p.add_argument("--pgn", metavar="PATH", help="append every game to PATH as PGN")
     args = p.parse_args(argv)
-    print(run(args.elos, args.openings, args.seconds, args.max_plies))
+    print(run(args.elos, args.openings, args.seconds, args.max_plies, args.pgn))
 
 
 if __name__ == "__main__":

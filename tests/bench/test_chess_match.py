@@ -2,6 +2,7 @@
 (untimed: a short time a move, only legality is asserted)."""
 import chess
 import chess.engine
+import chess.pgn
 import pytest
 
 from bench import adjudication, openings, peers, players
@@ -65,9 +66,23 @@ class FirstMoveEngine:
 @pytest.mark.parametrize("ours_white", [True, False])
 def test_a_stockfish_game_ends_by_the_rules_or_by_material_at_the_ply_limit(ours_white):
     from bench import stockfish
-    points, end, plies = stockfish.play_game(FirstMoveEngine(), ("e2e4", "e7e5"), ours_white, 0.02, 8)
-    assert plies == 8 and end.startswith("adjudicated") and points in (0.0, 0.5, 1.0)
+    points, end, board = stockfish.play_game(FirstMoveEngine(), ("e2e4", "e7e5"), ours_white, 0.02, 8)
+    assert board.ply() == 8 and end.startswith("adjudicated") and points in (0.0, 0.5, 1.0)
     # Scholar's mate against a first-legal-move defender: our side mates, by the rules, long before the limit.
-    points, end, plies = stockfish.play_game(FirstMoveEngine(), ("e2e4", "a7a6", "d1h5", "a6a5", "f1c4", "a5a4"),
+    points, end, board = stockfish.play_game(FirstMoveEngine(), ("e2e4", "a7a6", "d1h5", "a6a5", "f1c4", "a5a4"),
                                              True, 0.2, 40)
-    assert (points, end) == (1.0, "checkmate") and plies == 7
+    assert (points, end) == (1.0, "checkmate") and board.ply() == 7
+
+
+@pytest.mark.parametrize("ours_white", [True, False])
+def test_a_stockfish_game_is_written_as_pgn_that_replays_to_its_end(ours_white):
+    import io
+    from bench import stockfish
+    points, end, board = stockfish.play_game(FirstMoveEngine(), ("e2e4", "e7e5"), ours_white, 0.02, 8)
+    text = stockfish.pgn(board, 2400, ours_white, points, end)
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game.end().board() == board and game.headers["Termination"] == end
+    ours = "White" if ours_white else "Black"
+    assert game.headers[ours] == "Tactician auto" and game.headers["Black" if ours_white else "White"] == "Stockfish UCI_Elo 2400"
+    white_points = points if ours_white else 1 - points
+    assert game.headers["Result"] == {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[white_points]
