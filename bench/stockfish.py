@@ -69,6 +69,7 @@ def pgn(board: chess.Board, level: int, ours_white: bool, points: float, end: st
     game = chess.pgn.Game.from_board(board)
     ours, theirs = "Tactician auto", f"Stockfish UCI_Elo {level}"
     game.headers["Event"] = "python -m bench.stockfish"
+    game.headers["Date"] = time.strftime("%Y.%m.%d", time.gmtime())
     game.headers["White"], game.headers["Black"] = (ours, theirs) if ours_white else (theirs, ours)
     white_points = points if ours_white else 1.0 - points
     game.headers["Result"] = {1.0: "1-0", 0.0: "0-1"}.get(white_points, "1/2-1/2")
