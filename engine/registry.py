@@ -93,6 +93,9 @@ class GameType:
     - ``auto_algorithm``: the algorithm object (``{"name": ..., settings}``) that algorithm ``auto`` plays at
       full strength, the strongest ``python -m bench.strength`` found; None: derived from the declarations
       (:mod:`engine.search.auto`).
+    - ``depth_step``: the plies from one search depth to the next that can find more: 2 in backgammon,
+      where every second ply is the roll and the evaluation does not read the dice, so a search that ends
+      on the roll finds what one ply less finds. ``auto``'s levels count their depth caps in these steps.
     - ``native_core``: the game has a compiled core (``native/``), which runs its searches by default
       where it is built (:mod:`engine.search.native`).
     - ``move_schema``: the JSON Schema of a move in the API.
@@ -130,6 +133,7 @@ class GameType:
     general_sum_instances: bool = False
     options: tuple[GameOption, ...] = ()
     auto_algorithm: dict[str, Any] | None = None
+    depth_step: int = 1
     native_core: bool = False
     sample_states: tuple[dict[str, Any], ...] = field(default=())
     value_unit: str = ""

@@ -280,6 +280,7 @@ GAME_TYPE = GameType(
     utility_bounds=(-3.0, 3.0),
     max_length=None,
     key_fixes_ply=False,
+    depth_step=2,
     native_core=True,
     value_unit="expected points won (+) or lost (-) by the player to move, without the cube: a single game 1, a gammon 2, a backgammon 3 (an equity in [-3, 3])",
     value_scale="value",

@@ -9,7 +9,8 @@ search, which needs only the rules. Each algorithm evaluates with the game's own
 
 Levels (:data:`LEVELS`): 10 is full strength, the configuration with the whole time. A lower level is
 weaker by design, along two axes that both shrink as the level rises: it searches with a share of the time
-and, from level 8 down, to a capped depth (or a capped number of MCTS iterations); and with the level's
+and, from level 8 down, to a capped depth (in the game's depth steps, :func:`depth_cap`: a ply, or in
+backgammon a move and the roll) or a capped number of MCTS iterations; and with the level's
 ``mistake`` probability it plays, instead of the search's move, a mistake: one drawn uniformly from the
 worse half of the other legal moves, as a one-ply look (the game's evaluation of the position each move
 leaves) ranks them, or from all of them when the game cannot evaluate. A mistake that matters: a uniformly
@@ -45,9 +46,10 @@ SHORT_GAME_PLIES = 20   # without an evaluation, alpha-beta or max^n still fit a
 
 @dataclass(frozen=True)
 class Level:
-    """A difficulty level: ``time_share`` of the time limit; ``depth`` (plies) and ``iterations`` caps,
-    each applied when the chosen algorithm takes it (None: none); ``mistake``, the probability of playing
-    a mistake (:func:`play_level`) instead of the search's choice."""
+    """A difficulty level: ``time_share`` of the time limit; ``depth`` (in the game's depth steps,
+    :func:`depth_cap`) and ``iterations`` caps, each applied when the chosen algorithm takes it (None:
+    none); ``mistake``, the probability of playing a mistake (:func:`play_level`) instead of the search's
+    choice."""
 
     time_share: float
     depth: int | None
@@ -115,6 +117,15 @@ def chosen(game, state) -> tuple:
     return module, algorithm
 
 
+def depth_cap(game, level: Level) -> int | None:
+    """The level's depth cap in plies: ``level.depth`` steps of the game's ``depth_step``, the first a
+    single ply (backgammon's step of 2: caps 1, 2, 3 are 1, 3, 5 plies, each ending on a decision)."""
+    if level.depth is None:
+        return None
+    step = game.game_type.depth_step if game.game_type is not None else 1
+    return 1 + step * (level.depth - 1)
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits(), core: str | None = None):
     """Run the configuration at the level's handicap, on ``core`` (:mod:`engine.search.native`), then let
@@ -127,8 +138,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     level = LEVELS[settings.level]
     module, algorithm = chosen(game, state)
     taken = {f.name for f in fields(module.Settings)}
-    if level.depth is not None and "depth" in taken:
-        algorithm["depth"] = min(level.depth, algorithm.get("depth") or level.depth)
+    cap = depth_cap(game, level)
+    if cap is not None and "depth" in taken:
+        algorithm["depth"] = min(cap, algorithm.get("depth") or cap)
     if level.iterations is not None and "iterations" in taken:
         algorithm["iterations"] = min(level.iterations, algorithm.get("iterations") or level.iterations)
     if settings.seed is not None and "seed" in taken:

@@ -61,6 +61,24 @@ def test_a_level_is_repeatable_given_its_seed(level):
     assert runs[0].auto["chosen"]["depth"] == auto.LEVELS[level].depth
 
 
+@pytest.mark.parametrize("dice", [[3, 1], [6, 5], [2, 2]])
+def test_backgammon_s_depth_step_is_what_its_search_finds(dice):
+    """Backgammon declares a depth step of two plies: a search that ends on the roll (an even depth)
+    values the root as one ply less does, since the evaluation does not read the dice."""
+    state = {"dice": dice}
+    values = [api.search("backgammon", state, {"name": "expectimax", "depth": d}).value for d in (1, 2, 3, 4)]
+    assert values[0] == pytest.approx(values[1]) and values[2] == pytest.approx(values[3])
+    assert api.game_type("backgammon").depth_step == 2
+
+
+@pytest.mark.parametrize("level, plies", [(3, 1), (4, 3), (5, 5), (6, 7)])
+def test_backgammon_s_levels_cap_the_depth_in_its_steps(level, plies):
+    result = api.search("backgammon", {"dice": [3, 1]}, {"name": "auto", "level": level, "seed": 3},
+                        time_limit_ms=2000)
+    assert result.auto["chosen"]["depth"] == plies
+    assert auto.depth_cap(api.load("backgammon", {})[0], auto.LEVELS[level]) == plies
+
+
 def test_different_seeds_make_a_low_level_vary_its_moves():
     moves = {api.search("connect4", {"moves": ""}, {"name": "auto", "level": 1, "seed": s},
                         time_limit_ms=2000).move for s in range(12)}
