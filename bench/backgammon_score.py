@@ -84,17 +84,31 @@ def searches(lines: list) -> dict:
     return out
 
 
+def paired(files: list) -> tuple:
+    """``(lines, unpaired)``: the game lines of several match files (each a list of lines, in pairs), one
+    after the other so that the pairs stay consecutive, each file's last game left out when its pair was
+    not finished; ``unpaired``, how many were. One file is taken whole (a run cut short included)."""
+    if len(files) == 1:
+        return files[0], 0
+    lines = [line for games in files for line in games[:len(games) - len(games) % 2]]
+    return lines, sum(len(games) % 2 for games in files)
+
+
 def main(argv=None):
-    """``python -m bench.backgammon_score GAMES.jsonl``: the summary of a match from its game lines (one
-    cut short included), and its searches."""
+    """``python -m bench.backgammon_score GAMES.jsonl [MORE.jsonl ...]``: the summary of a match from its
+    game lines (:func:`paired`: several files, say one a process, make one match), and its searches."""
     import argparse
     import json
     p = argparse.ArgumentParser(prog="python -m bench.backgammon_score")
-    p.add_argument("path", help="the --out file of python -m bench.backgammon")
+    p.add_argument("paths", nargs="+", help="the --out files of python -m bench.backgammon")
     args = p.parse_args(argv)
-    with open(args.path) as f:
-        lines = [json.loads(text) for text in f if text.strip()]
-    print(json.dumps({**summary([line["points"] for line in lines]), "searches": searches(lines)}))
+    files = []
+    for path in args.paths:
+        with open(path) as f:
+            files.append([json.loads(text) for text in f if text.strip()])
+    lines, unpaired = paired(files)
+    print(json.dumps({**summary([line["points"] for line in lines]), "unpaired_left_out": unpaired,
+                      "searches": searches(lines)}))
 
 
 if __name__ == "__main__":

@@ -63,3 +63,19 @@ def test_a_match_file_is_summed_with_its_searches(tmp_path, capsys):
     assert out["searches"]["contact"] == {"searches": 3, "depths": {"2": 0.667, "3": 0.333},
                                           "nodes_per_s": 3667, "max_ms": 100}
     assert out["searches"]["race"]["nodes_per_s"] == 2000
+
+
+def test_several_match_files_keep_their_pairs(tmp_path, capsys):
+    """Two processes' files make one match: each file's games stay in pairs, and a file's last game whose
+    pair was not finished is left out (one file alone is taken whole)."""
+    import json
+    from bench.backgammon_score import main
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(json.dumps({"points": p, "searches": []}) + "\n" for p in (1, -1, 2)))
+    second.write_text("".join(json.dumps({"points": p, "searches": []}) + "\n" for p in (-3, 1)))
+    main([str(first), str(second)])
+    out = json.loads(capsys.readouterr().out)
+    assert (out["games"], out["points_won"], out["points_lost"], out["unpaired_left_out"]) == (4, 2, 4, 1)
+    assert out["share_of_points"] == pytest.approx(summary([1, -1, -3, 1])["share_of_points"])
+    main([str(first)])
+    assert json.loads(capsys.readouterr().out)["games"] == 3
