@@ -158,6 +158,14 @@ class Game:
         key: Hashable = state
         return key
 
+    def table_key(self, state: State) -> Hashable:
+        """The key under which the enhanced alpha-beta's transposition table keeps ``state``'s score: the
+        state's ``key`` unless the game says otherwise. A game whose key holds the history (for repetition
+        draws) may leave it out here, so that the same position reached by other moves shares the entry:
+        the transpositions it buys are worth more than the rare repetition whose draw then crosses from
+        one line into another (the graph-history interaction, which chess engines accept)."""
+        return self.key(state)
+
     def ordered_actions(self, state: State) -> list[Move]:
         """The legal moves, the likeliest best first (move ordering). Same set as ``actions``."""
         return self.actions(state)

@@ -179,7 +179,7 @@ class Negamax:
         self.moves_of = game.ordered_actions if ordering else game.actions
         # (The rules, bound once: a node calls them at every visit.)
         self.is_terminal, self.utility, self.evaluate, self.to_move, self.result, self.key_of = (
-            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result, game.key)
+            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result, game.table_key)
         self.immediate_win: Any = game.immediate_win if self.has_win_test else None
         self.clock = deadline
         self.horizon = 0

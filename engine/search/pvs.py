@@ -365,7 +365,7 @@ def root_pass(search: Negamax, state, d, ranking, lo=-math.inf, hi=math.inf, mul
     if not line:
         return None
     if search.tt_capacity:
-        search.tt[game.key(state)] = (d, TT_EXACT, to_table(best, 0), line[0])
+        search.tt[search.key_of(state)] = (d, TT_EXACT, to_table(best, 0), line[0])
     return scores, line, lines
 
 
@@ -378,7 +378,7 @@ def table_line(search: Negamax, state, line, d, score):
     for a in line:
         s = game.result(s, a)
     while len(line) < length and not game.is_terminal(s):
-        hit = search.tt.get(game.key(s))
+        hit = search.tt.get(search.key_of(s))
         if hit is None or hit[3] is None:
             break
         line.append(hit[3])

@@ -102,6 +102,31 @@ def test_states_are_immutable_values_with_keys():
     assert c != a and GAME.key(c) != GAME.key(a)
 
 
+def test_the_table_key_is_the_position_whatever_the_moves_that_reached_it():
+    """Transpositions share the search's table entry (the history is left out), the side to move does not,
+    and the clock joins the key from KEYED_CLOCK, where a fifty-move draw comes within a search's reach."""
+    a = state_of(chess.STARTING_FEN, ["g1f3", "g8f6", "b1c3"])
+    b = state_of(chess.STARTING_FEN, ["b1c3", "g8f6", "g1f3"])
+    assert a != b and GAME.key(a) != GAME.key(b) and GAME.table_key(a) == GAME.table_key(b)
+    again = state_of(chess.STARTING_FEN, ["g1f3", "g8f6", "f3g1", "f6g8"])
+    assert GAME.table_key(again) == GAME.table_key(state_of(chess.STARTING_FEN))
+    white, black = state_of("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), state_of("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+    assert GAME.table_key(white) != GAME.table_key(black)
+    rook = "8/8/3k4/8/8/3K4/8/R7 w - - {} 80"
+    keys = [GAME.table_key(state_of(rook.format(clock))) for clock in (0, 59, 60, 61)]
+    assert keys[0] == keys[1] and len(set(keys[1:])) == 3
+
+
+def test_the_search_s_table_shares_transpositions(monkeypatch):
+    """The same search visits fewer nodes when its table keys by the position than by the whole state."""
+    def nodes():
+        algorithm = {"name": "alphabeta", "depth": 4, "core": "python"}
+        return api.search("chess", {"fen": chess.STARTING_FEN}, algorithm, time_limit_ms=600_000).stats.nodes
+    shared = nodes()
+    monkeypatch.setattr(type(GAME), "table_key", type(GAME).key)
+    assert shared < nodes()
+
+
 def structure_of(fen):
     from engine.games.chess.evaluation import structure
     return structure(state_of(fen, [])[0])

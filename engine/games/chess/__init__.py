@@ -19,8 +19,8 @@ from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import TABLES, blend, structure
 from engine.games.chess.exchange import VICTIM as WORTH, exchange as static_exchange
-from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, MG, PHASE, PLY, REASONS, REPEATS,
-                                         RIGHTS, moves,
+from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, KEYED_CLOCK, MG, PHASE, PLY, REASONS,
+                                         REPEATS, RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
@@ -118,6 +118,13 @@ class Chess(Game):
 
     def key(self, state):
         return state[KEY]
+
+    def table_key(self, state):
+        """The position and the side to move, and the clock once a fifty-move draw comes within a search's
+        reach (:data:`~.position.KEYED_CLOCK`), without the history: the same position reached by other
+        moves shares the table's entry (:meth:`engine.game.Game.table_key`)."""
+        here, clock, ply, _ = state[KEY]
+        return here, ply & 1, clock if clock >= KEYED_CLOCK else 0
 
     def ordered_actions(self, state):
         """Captures and promotions first, most valuable victim then least valuable attacker (MVV-LVA),

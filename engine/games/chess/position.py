@@ -14,8 +14,12 @@ A state is the tuple indexed by the constants below:
   position occurred before), the evaluation sums ``MG``, ``EG``, ``PHASE``, and ``KEY``.
 
 The key is the position, the clock, the ply and the history: everything the rest of the game depends on,
-so a transposition table never hands a score across different histories (no graph-history interaction:
-a repetition or fifty-move draw in one line cannot leak into another).
+so two states share a key only when they are the same state. The search's transposition table keys by
+less (the game's ``table_key``): the position, the side to move and, from ``KEYED_CLOCK`` plies on, the
+clock, so that the same position reached by other moves shares an entry. A repetition draw found below
+one line can then reach another where it would not happen (the graph-history interaction), the price
+every chess engine pays for its transpositions; the fifty-move draw cannot, since the clock is in the key
+wherever a search can reach it.
 """
 from engine.games.chess.board import attacked, legal_ep, legal_moves, make, pinned, turned, turned_rights
 from engine.games.chess.evaluation import move_delta
@@ -25,6 +29,9 @@ ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD = range(6)
 REASONS = {CHECKMATE: "checkmate", STALEMATE: "stalemate", INSUFFICIENT: "insufficient material",
            FIFTY_MOVES: "fifty-move rule", THREEFOLD: "threefold repetition"}
 FLIP = 119 * 1024 + 119 * 8                   # a view move code -> the absolute one, for Black
+# The clock from which it joins the table key: 40 plies short of the fifty-move draw, beyond what a search's
+# lines reach below its root (a second's search: some 25 plies).
+KEYED_CLOCK = 60
 
 
 def position_key(board: str, rights: int, ep: int) -> str:

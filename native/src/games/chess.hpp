@@ -71,6 +71,7 @@ class Chess {
   static constexpr int MOVE_SLOTS = 8 * 64 * 64;
   static int move_slot(int move) { return ((move & 7) * 64 + chess::move_from(move)) * 64 + chess::move_to(move); }
   static constexpr bool OUTCOME_GAME = true, KEY_FIXES_PLY = false;
+  static constexpr int KEYED_CLOCK = 60;          // position.py's: the clock joins the table key from here
   static constexpr int MAX_HISTORY = 100;         // positions since an irreversible move: fewer than 100 plies
   enum Status : uint8_t { ONGOING, CHECKMATE, STALEMATE, INSUFFICIENT, FIFTY_MOVES, THREEFOLD };
   static constexpr int CENTIPAWNS_PER_UNIT = 10000;
@@ -323,10 +324,15 @@ class Chess {
     return (s.rights & A8_ROOK ? bit(57) : 0) | (s.rights & H8_ROOK ? bit(62) : 0);
   }
 
-  // The transposition key: the position, the clock, the ply and the history (position.py's key), so
-  // that no score crosses between different histories.
+  // The state's key: the position, the clock, the ply and the history (position.py's key), equal only
+  // for the same state.
   uint64_t key(const State& s) const {
     return chess::splitmix(s.hash ^ chess::splitmix(s.history_hash ^ (uint64_t(s.clock) << 32 | uint64_t(s.ply))));
+  }
+  // The search's table key (the Chess game's table_key): the position with the side to move, and the clock
+  // from KEYED_CLOCK on, without the history, so that transpositions share entries.
+  uint64_t table_key(const State& s) const {
+    return chess::splitmix(s.hash ^ (s.clock >= KEYED_CLOCK ? chess::splitmix(uint64_t(s.clock)) : 0));
   }
 
   // The Chess game's exchange (engine/games/chess/exchange.py): what `move` wins on its target square when

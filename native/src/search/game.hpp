@@ -62,6 +62,9 @@
 //       QUIESCENCE)
 //   bool null_move(const State&, State& out) const;                                            (NULL_MOVE)
 //       the state with the turn passed, in `out`; false where no pass is allowed (check, likely zugzwang)
+//   uint64_t table_key(const State&) const;
+//       the key the enhanced alpha-beta's transposition table keeps a score under (the Python game's
+//       table_key); key() without it. Chess leaves the history out, so that transpositions share entries
 //   bool repeated(const State&) const;                                                         (REPETITION)
 //       whether the position occurred before in the state's history (scored as a draw below the root)
 //   double aspiration_width(const State&) const;                                               (ASPIRATION)
@@ -148,6 +151,7 @@ TACTICIAN_DETECT(null_move, std::declval<const G&>().null_move(TACTICIAN_STATE, 
 TACTICIAN_DETECT(exchange, std::declval<const G&>().exchange(TACTICIAN_STATE, 0))
 TACTICIAN_DETECT(futility_margin, std::declval<const G&>().futility_margin(TACTICIAN_STATE))
 TACTICIAN_DETECT(repeated, std::declval<const G&>().repeated(TACTICIAN_STATE))
+TACTICIAN_DETECT(table_key, std::declval<const G&>().table_key(TACTICIAN_STATE))
 TACTICIAN_DETECT(aspiration_width, std::declval<const G&>().aspiration_width(TACTICIAN_STATE))
 TACTICIAN_DETECT(move_codes, G::MOVE_CODES)
 TACTICIAN_DETECT(sparse_move_codes, G::SPARSE_MOVE_CODES)

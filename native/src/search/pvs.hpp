@@ -297,7 +297,7 @@ class Pvs {
       return game_.evaluate(s, player);
     }
     int table_move = -1;
-    const uint64_t key = tt_capacity_ ? game_.key(s) : 0;
+    const uint64_t key = tt_capacity_ ? table_key(s) : 0;
     if (tt_capacity_)
       if (const Entry* hit = tt_.find(key)) {
         ++stats_.tt_hits;
@@ -638,7 +638,7 @@ class Pvs {
       }
     }
     if (line.empty()) return false;
-    if (tt_capacity_) store(game_.key(root_), {to_table(best, 0), d, TT_EXACT, line[0]});
+    if (tt_capacity_) store(table_key(root_), {to_table(best, 0), d, TT_EXACT, line[0]});
     return true;
   }
 
@@ -754,7 +754,7 @@ class Pvs {
     State s = root_;
     for (int a : line) s = game_.result(s, a);
     while (line.size() < length && !game_.is_terminal(s)) {
-      const Entry* hit = tt_.find(game_.key(s));
+      const Entry* hit = tt_.find(table_key(s));
       if (hit == nullptr || hit->move < 0) break;
       line.push_back(hit->move);
       s = game_.result(s, hit->move);
@@ -785,6 +785,12 @@ class Pvs {
         n_noisy = game_.noisy_actions(s, noisy);
       }
     return searched_moves(s, out, complete);
+  }
+
+  // The transposition table's key of `s`: the game's table_key where it has one (pvs.py's key_of).
+  uint64_t table_key(const State& s) const {
+    if constexpr (has_table_key<G>::value) return game_.table_key(s);
+    else return game_.key(s);
   }
 
   bool forcing(const State& s) const {
