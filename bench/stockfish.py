@@ -1,10 +1,11 @@
-"""``python -m bench.stockfish [--elos 1700 2000 2200] [--openings 1] [--seconds 1]``: ``auto`` against
-Debian's Stockfish held to a ``UCI_Elo``, a short ladder.
+"""``python -m bench.stockfish [--elos 1700 2000 2200] [--openings 1] [--skip-openings 0] [--seconds 1]``:
+``auto`` against Debian's Stockfish held to a ``UCI_Elo``, a short ladder.
 
 Stockfish (``/usr/games/stockfish``; installed here with apt-get when missing and this is root, as
 scripts/test installs its Debian packages) is driven through python-chess's ``chess.engine`` with
 ``UCI_LimitStrength``, one thread. Each opening of :data:`bench.openings.CHESS_OPENINGS` (the first
-``--openings``) is played twice, our side with either colour, both sides with ``--seconds`` a move, one game
+``--openings``, after the first ``--skip-openings``: a longer match in parts, or in
+parallel processes) is played twice, our side with either colour, both sides with ``--seconds`` a move, one game
 at a time in this process. A game ends by the rules (python-chess's ``outcome(claim_draw=True)``), or at
 ``--max-plies`` by material (3 pawns or more ahead wins: :func:`bench.adjudication.material_balance`). Prints a Markdown section
 for bench/STRENGTH.md: per level the result, the score's Elo difference with its 95% interval
@@ -77,14 +78,14 @@ def pgn(board: chess.Board, level: int, ours_white: bool, points: float, end: st
     return str(game) + "\n\n"
 
 
-def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | None = None) -> str:
+def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | None = None, skip: int = 0) -> str:
     from engine import api
     from engine.search import native
     api.preload()
     path = stockfish_path()
     version = subprocess.run([path], input="quit\n", capture_output=True, text=True).stdout.splitlines()[0]
     lines = [f"## Chess: `auto` against Stockfish (a short ladder)\n\n`python -m bench.stockfish --elos "
-             f"{' '.join(map(str, elos))} --openings {openings} --seconds {seconds:g} --max-plies {max_plies}`, "
+             f"{' '.join(map(str, elos))} --openings {openings} --skip-openings {skip} --seconds {seconds:g} --max-plies {max_plies}`, "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {version}; our core: "
              f"{'native' if 'chess' in native.native_games() else 'python'}. {2 * openings} games a level "
              f"(each opening with both colours), {seconds:g} s a move for both, one game at a time; a game "
@@ -96,7 +97,7 @@ def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | Non
         for level in elos:
             engine.configure({"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 64})
             tally, games = elo.Tally(), []
-            for opening in CHESS_OPENINGS[:openings]:
+            for opening in CHESS_OPENINGS[skip:skip + openings]:
                 for ours_white in (True, False):
                     points, end, board = play_game(engine, opening, ours_white, seconds, max_plies)
                     tally = tally.add(points)
@@ -119,11 +120,14 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m bench.stockfish", description=__doc__.split("\n\n")[0])
     p.add_argument("--elos", type=int, nargs="+", default=[1700, 2000, 2200], help="Stockfish's UCI_Elo levels")
     p.add_argument("--openings", type=int, default=1, help="openings a level, each played with both colours")
+    p.add_argument("--skip-openings", type=int, default=0, metavar="N", help="start after the first N openings")
     p.add_argument("--seconds", type=float, default=1.0, help="time a move for both sides (default 1)")
     p.add_argument("--max-plies", type=int, default=200, help="adjudicate by material after this many plies")
     p.add_argument("--pgn", metavar="PATH", help="append every game to PATH as PGN")
     args = p.parse_args(argv)
-    print(run(args.elos, args.openings, args.seconds, args.max_plies, args.pgn))
+    if args.openings < 1 or args.skip_openings < 0 or args.skip_openings + args.openings > len(CHESS_OPENINGS):
+        p.error(f"--skip-openings and --openings must pick from the {len(CHESS_OPENINGS)} openings")
+    print(run(args.elos, args.openings, args.seconds, args.max_plies, args.pgn, args.skip_openings))
 
 
 if __name__ == "__main__":

@@ -86,3 +86,35 @@ def test_a_stockfish_game_is_written_as_pgn_that_replays_to_its_end(ours_white):
     assert game.headers[ours] == "Tactician auto" and game.headers["Black" if ours_white else "White"] == "Stockfish UCI_Elo 2400"
     white_points = points if ours_white else 1 - points
     assert game.headers["Result"] == {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[white_points]
+
+
+def test_a_stockfish_ladder_plays_the_openings_after_those_skipped(monkeypatch):
+    """``--skip-openings``: each level plays the chosen openings with both colours, so that a longer match
+    can run in parts or in parallel processes; a choice beyond the openings is refused."""
+    from bench import stockfish
+    from bench.openings import CHESS_OPENINGS
+
+    class Engine(FirstMoveEngine):
+        def configure(self, options):
+            pass
+
+        def quit(self):
+            pass
+
+    played = []
+
+    def play_game(engine, opening, ours_white, seconds, max_plies):
+        played.append((opening, ours_white))
+        board = chess.Board()
+        for move in opening:
+            board.push_uci(move)
+        return 0.5, "adjudicated (+0 material)", board
+
+    monkeypatch.setattr(stockfish, "stockfish_path", lambda: "cat")
+    monkeypatch.setattr(stockfish.chess.engine.SimpleEngine, "popen_uci", lambda path: Engine())
+    monkeypatch.setattr(stockfish, "play_game", play_game)
+    table = stockfish.run([2000, 2400], 2, 1.0, 160, skip=3)
+    assert played == [(o, white) for o in CHESS_OPENINGS[3:5] for white in (True, False)] * 2
+    assert "--skip-openings 3" in table and "| 2400 | +0 =4 -0, 50.0% |" in table
+    with pytest.raises(SystemExit):
+        stockfish.main(["--skip-openings", str(len(CHESS_OPENINGS) - 1), "--openings", "2"])
