@@ -84,3 +84,34 @@ def describe(t: Tally) -> str:
     s = score(t)
     lo, hi = score_interval(t)
     return f"+{t.wins} ={t.draws} -{t.losses}, score {100 * s:.1f}%, Elo {fmt_elo(s)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"
+
+
+LIKELIHOOD_DROP_95 = Z95 ** 2 / 2    # a 95% likelihood-ratio interval: the log-likelihood within this of its top
+
+
+def rating(games) -> tuple:
+    """``(rating, low, high)`` from games against opponents of known ratings (``(opponent's rating, points)``
+    pairs): the rating under which the results are likeliest in the logistic model (a draw counted as half
+    a win and half a loss), to the nearest point, and its 95% likelihood-ratio interval. An end is None
+    where the likelihood rises without bound that way (only wins, or only losses); so is the rating then."""
+    games = list(games)
+    if not games:
+        raise ValueError("no games")
+
+    def log_likelihood(r):
+        total = 0.0
+        for opponent, points in games:
+            p = 1.0 / (1.0 + 10.0 ** ((opponent - r) / 400.0))
+            total += points * math.log(p) + (1.0 - points) * math.log(1.0 - p)
+        return total
+
+    lowest, highest = min(o for o, _ in games) - 1200, max(o for o, _ in games) + 1200
+    grid = range(lowest, highest + 1)
+    values = [log_likelihood(r) for r in grid]
+    top = max(values)
+    best = grid[values.index(top)]
+    inside = [r for r, v in zip(grid, values) if top - v <= LIKELIHOOD_DROP_95]
+    low, high = inside[0], inside[-1]
+    unbounded_low, unbounded_high = low == lowest, high == highest
+    return (None if unbounded_low or unbounded_high else best, None if unbounded_low else low,
+            None if unbounded_high else high)

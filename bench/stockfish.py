@@ -10,10 +10,13 @@ at a time in this process. A game ends by the rules (python-chess's ``outcome(cl
 ``--max-plies`` by material (3 pawns or more ahead wins: :func:`bench.adjudication.material_balance`). Prints a Markdown section
 for bench/STRENGTH.md: per level the result, the score's Elo difference with its 95% interval
 (:mod:`bench.elo`) and what it says of our Elo on Stockfish's scale. ``--pgn PATH`` appends every game to
-PATH, so that a lost game can be read again.
+PATH, so that a lost game can be read again. The table ends with our rating from all the levels' games at
+once (:func:`bench.elo.rating`); ``--score FILE...`` prints that table and rating for the games several runs
+printed (the parts of a longer ladder), without playing.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -27,6 +30,9 @@ from bench.adjudication import material_balance
 from bench.openings import CHESS_OPENINGS
 
 DECISIVE_LEAD = 3                     # pawns ahead at --max-plies that win an unfinished game
+GAME_LINE = re.compile(r"UCI_Elo (\d+): ([WB]) ([\d.]+) (.+) (\d+)")   # as run() prints a game
+TABLE_HEAD = ["| UCI_Elo | result (ours) | Elo difference [95%] | our Elo estimate | games (points, end, plies) |",
+              "|---|---|---|---|---|"]
 
 
 def stockfish_path() -> str:
@@ -89,9 +95,9 @@ def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | Non
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {version}; our core: "
              f"{'native' if 'chess' in native.native_games() else 'python'}. {2 * openings} games a level "
              f"(each opening with both colours), {seconds:g} s a move for both, one game at a time; a game "
-             f"unfinished at {max_plies} plies is adjudicated by material. Few games: the intervals are wide.\n",
-             "| UCI_Elo | result (ours) | Elo difference [95%] | our Elo estimate | games (points, end, plies) |",
-             "|---|---|---|---|---|"]
+             f"unfinished at {max_plies} plies is adjudicated by material. Few games: the intervals are wide.\n"]
+    lines += TABLE_HEAD
+    played = []                                     # (level, points) of every game
     engine = chess.engine.SimpleEngine.popen_uci(path)
     try:
         for level in elos:
@@ -101,19 +107,56 @@ def run(elos, openings: int, seconds: float, max_plies: int, pgn_path: str | Non
                 for ours_white in (True, False):
                     points, end, board = play_game(engine, opening, ours_white, seconds, max_plies)
                     tally = tally.add(points)
+                    played.append((level, points))
                     games.append(f"{'W' if ours_white else 'B'} {points:g} {end} {board.ply()}")
                     if pgn_path:
                         with open(pgn_path, "a") as f:
                             f.write(pgn(board, level, ours_white, points, end))
                     print(f"UCI_Elo {level}: {games[-1]}", flush=True)
-            s, (lo, hi) = elo.score(tally), elo.score_interval(tally)
-            diff = elo.elo(s)
-            estimate = "-" if diff is None else f"{level + diff:.0f}"
-            lines.append(f"| {level} | +{tally.wins} ={tally.draws} -{tally.losses}, {100 * s:.1f}% | "
-                         f"{elo.fmt_elo(s)} [{elo.fmt_elo(lo)}, {elo.fmt_elo(hi)}] | {estimate} | {'; '.join(games)} |")
+            lines.append(level_row(level, tally, games))
     finally:
         engine.quit()
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["", rating_line(played)]) + "\n"
+
+
+def level_row(level: int, tally: elo.Tally, games: list) -> str:
+    """A level's row of the table: the result, the Elo difference with its interval, what it makes of our
+    Elo, and the games."""
+    s, (lo, hi) = elo.score(tally), elo.score_interval(tally)
+    diff = elo.elo(s)
+    estimate = "-" if diff is None else f"{level + diff:.0f}"
+    return (f"| {level} | +{tally.wins} ={tally.draws} -{tally.losses}, {100 * s:.1f}% | "
+            f"{elo.fmt_elo(s)} [{elo.fmt_elo(lo)}, {elo.fmt_elo(hi)}] | {estimate} | {'; '.join(games)} |")
+
+
+def rating_line(played: list) -> str:
+    """Our rating on Stockfish's UCI_Elo scale from every level's games at once (:func:`bench.elo.rating`)."""
+    best, low, high = elo.rating(played)
+    shown = ["unbounded" if x is None else f"{x}" for x in (best, low, high)]
+    return (f"All {len(played)} games together: our rating on the `UCI_Elo` scale **{shown[0]}**, 95% interval "
+            f"[{shown[1]}, {shown[2]}] (the likeliest under the logistic model, a draw half a win).")
+
+
+def score_files(paths: list) -> str:
+    """The table and the rating of several runs' printed games at once (runs in parts, or in parallel
+    processes with --skip-openings): each line ``UCI_Elo N: W|B points end plies`` of the files."""
+    levels: dict[int, list] = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                m = GAME_LINE.fullmatch(line.strip())
+                if m:
+                    levels.setdefault(int(m[1]), []).append((float(m[3]), f"{m[2]} {m[3]} {m[4]} {m[5]}"))
+    if not levels:
+        raise SystemExit(f"no games in {', '.join(paths)}")
+    rows, played = list(TABLE_HEAD), []
+    for level in sorted(levels):
+        tally = elo.Tally()
+        for points, _ in levels[level]:
+            tally = tally.add(points)
+            played.append((level, points))
+        rows.append(level_row(level, tally, [text for _, text in levels[level]]))
+    return "\n".join(rows + ["", rating_line(played)]) + "\n"
 
 
 def main(argv=None):
@@ -124,7 +167,12 @@ def main(argv=None):
     p.add_argument("--seconds", type=float, default=1.0, help="time a move for both sides (default 1)")
     p.add_argument("--max-plies", type=int, default=200, help="adjudicate by material after this many plies")
     p.add_argument("--pgn", metavar="PATH", help="append every game to PATH as PGN")
+    p.add_argument("--score", nargs="+", metavar="FILE",
+                   help="instead of playing: the table and rating of the games these runs printed, together")
     args = p.parse_args(argv)
+    if args.score:
+        print(score_files(args.score))
+        return
     if args.openings < 1 or args.skip_openings < 0 or args.skip_openings + args.openings > len(CHESS_OPENINGS):
         p.error(f"--skip-openings and --openings must pick from the {len(CHESS_OPENINGS)} openings")
     print(run(args.elos, args.openings, args.seconds, args.max_plies, args.pgn, args.skip_openings))

@@ -118,3 +118,38 @@ def test_a_stockfish_ladder_plays_the_openings_after_those_skipped(monkeypatch):
     assert "--skip-openings 3" in table and "| 2400 | +0 =4 -0, 50.0% |" in table
     with pytest.raises(SystemExit):
         stockfish.main(["--skip-openings", str(len(CHESS_OPENINGS) - 1), "--openings", "2"])
+
+
+def test_a_rating_from_games_against_several_levels_is_the_likeliest():
+    """bench.elo.rating: even results against one level give that level; at the likeliest rating the
+    points expected equal the points scored (the logistic model's likelihood equation); the interval holds
+    it and narrows with more games; only wins leave it unbounded above."""
+    from bench import elo
+    assert elo.rating([(2000, 1.0), (2000, 0.0), (2000, 0.5)])[0] == 2000
+    games = [(1700, 1.0)] * 5 + [(2000, 1.0), (2000, 0.5), (2000, 0.0)] + [(2400, 0.5), (2400, 0.0), (2400, 0.0)]
+    best, low, high = elo.rating(games)
+    expected = sum(1 / (1 + 10 ** ((o - best) / 400)) for o, _ in games)
+    assert abs(expected - sum(p for _, p in games)) < 0.01 and low < best < high
+    _, low4, high4 = elo.rating(games * 4)
+    assert low < low4 < best < high4 < high
+    assert elo.rating([(2000, 1.0), (2400, 1.0)])[::2] == (None, None)
+
+
+def test_several_stockfish_runs_are_scored_together(tmp_path):
+    """--score: the games two runs printed, one table by level and one rating over all of them."""
+    from bench import stockfish
+    one, two = tmp_path / "one.out", tmp_path / "two.out"
+    one.write_text("UCI_Elo 2400: W 1 checkmate 115\nUCI_Elo 2400: B 0 checkmate 69\n| 2400 | (a table) |\n"
+                   "UCI_Elo 2000: W 0.5 threefold_repetition 90\n")
+    two.write_text("UCI_Elo 2400: W 0.5 adjudicated (-1 material) 160\nUCI_Elo 2000: B 1 checkmate 40\n")
+    text = stockfish.score_files([str(one), str(two)])
+    rows = [line for line in text.splitlines() if line.startswith("| 2")]
+    assert [row.split(" | ")[:2] for row in rows] == [["| 2000", "+1 =1 -0, 75.0%"], ["| 2400", "+1 =1 -1, 50.0%"]]
+    assert "W 0.5 adjudicated (-1 material) 160" in rows[1]
+    from bench import elo
+    best, low, high = elo.rating([(2000, 0.5), (2000, 1.0), (2400, 1.0), (2400, 0.0), (2400, 0.5)])
+    assert f"All 5 games together: our rating on the `UCI_Elo` scale **{best}**, 95% interval [{low}, {high}]" in text
+    empty = tmp_path / "empty.out"
+    empty.write_text("| 2400 | (a table, no games) |\n")
+    with pytest.raises(SystemExit):
+        stockfish.score_files([str(empty)])
