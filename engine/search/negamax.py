@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine.deadline import Deadline
 from engine.game import (ASPIRATION, CANDIDATES, EXCHANGE, EXTENSIONS, FUTILITY, IMMEDIATE_WIN, NULL_MOVE,
-                         QUIESCENCE, REPETITION, SAFE_CHILDREN)
+                         QUIESCENCE, REPETITION, SAFE_CHILDREN, Game)
 from engine.search.common import count_node, declares, sides_of
 from engine.search.scores import (PROVEN, TABLE_SECONDS_PER_ENTRY, TT_EXACT,
                                   TT_LOWER, TT_UPPER, WIN, from_table, to_table)
@@ -178,8 +178,10 @@ class Negamax:
                               and not self.extra.quiescence and SAFE_CHILDREN in game.capabilities else None)
         self.moves_of = game.ordered_actions if ordering else game.actions
         # (The rules, bound once: a node calls them at every visit.)
-        self.is_terminal, self.utility, self.evaluate, self.to_move, self.result, self.key_of = (
-            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result, game.table_key)
+        self.is_terminal, self.utility, self.evaluate, self.to_move, self.result = (
+            game.is_terminal, game.utility, game.evaluate, game.to_move, game.result)
+        # (A game that keeps the default table key is keyed by its states' keys: one call the fewer a node.)
+        self.key_of = game.table_key if type(game).table_key is not Game.table_key else game.key
         self.immediate_win: Any = game.immediate_win if self.has_win_test else None
         self.clock = deadline
         self.horizon = 0
