@@ -2,16 +2,13 @@
 cloud-eval (``{"fen", "knodes", "depth", "pvs": [{"moves": "e2e4 e7e5", "cp": 30} | {..., "mate": 3}]}``),
 for curl users.
 
-It is a bounded search, admitted as every search is (service/routes/search.py: the client's share, 429; the
-worker's search slot, 503), within ``time_limit_ms`` (default ``DEFAULT_TIME_LIMIT_MS``, at most
-``MAX_TIME_LIMIT_MS``). It does not use the search's ``algorithm.multi_pv`` (engine.search.multipv, which
-skips the mate search that proves a mate before the deepening): with ``multi_pv`` k > 1 the time is split
-in k equal shares; the first search (on the position) gives the best line, and its next best root moves
-(by its scores, which for the moves other than the best are bounds; else in the engine's move order) are
-then each searched on their own, in the position after that move, in a share of the time each.
+It is one bounded search, admitted as every search is (service/routes/search.py: the client's share, 429;
+the worker's search slot, 503), within ``time_limit_ms`` (default ``DEFAULT_TIME_LIMIT_MS``, at most
+``MAX_TIME_LIMIT_MS``). With ``multi_pv`` k > 1 it is the search's own multi-PV (``algorithm.multi_pv``,
+engine.search.multipv): the k best root moves, each searched with a full window above the k-th best
+value, so that every line's score is exact at the depth reached.
 """
 import math
-import time
 from typing import Any
 
 import chess
@@ -21,9 +18,8 @@ from marshmallow import fields, validate
 import engine.api
 from engine.errors import EngineError
 
-from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
-from service.routes.search import admitted, remaining_ms, run_search, search_slot
+from service.routes.search import admitted, slotted_search
 from service.schemas import StrictSchema
 from service.fields import JSONString
 
@@ -50,97 +46,31 @@ def read_query() -> dict:
     board = engine.api.chess_board(query["fen"], "fen")
     if board.is_game_over(claim_draw=False):
         raise EngineError("fen", "the game is over in this position: there is nothing to evaluate")
-    return {"game_id": "chess", "state_json": board.fen(), "algorithm": dict(ALGORITHM),
-            "time_limit_ms": query.get("time_limit_ms"), "trace": False, "multi_pv": query.get("multi_pv", 1)}
+    k = query.get("multi_pv", 1)
+    return {"game_id": "chess", "state_json": board.fen(), "trace": False,
+            "algorithm": {**ALGORITHM, **({"multi_pv": k} if k > 1 else {})},
+            "time_limit_ms": query.get("time_limit_ms")}
 
 
-def line(result, first_move=None) -> dict:
-    """``{"moves", "cp" | "mate"}`` for a search's answer, from the side to move at its root; with
-    ``first_move`` the answer is for the position after it, so the line and the score are turned back."""
-    moves, value, outcome, plies = list(result.pv), result.value, result.outcome, result.plies_to_end
-    if first_move is not None:
-        moves.insert(0, first_move)
-        value = -value
-        outcome = {"win": "loss", "loss": "win"}.get(outcome, outcome)
-        plies = None if plies is None else plies + 1
-    entry: dict[str, str | int] = {"moves": " ".join(moves)}
+def lichess_line(pv: list, value: float, outcome: str | None, plies: int | None, black: bool) -> dict:
+    """``{"moves", "cp" | "mate"}`` of a line whose ``value`` (pawns), ``outcome`` and ``plies`` to the end
+    are the side to move's, turned to White's side as Lichess gives its scores."""
+    sign = -1 if black else 1
+    entry: dict[str, str | int] = {"moves": " ".join(pv)}
     if outcome in ("win", "loss") and plies is not None:
-        entry["mate"] = math.ceil(plies / 2) * (1 if outcome == "win" else -1)
+        entry["mate"] = sign * math.ceil(plies / 2) * (1 if outcome == "win" else -1)
     else:
-        entry["cp"] = 0 if outcome == "draw" else round(value * 100)     # value: pawns
-    return entry
-
-
-def next_best(result, fen: str, count: int) -> list:
-    """The ``count`` root moves after the best: those the search scored, by its scores (bounds for all
-    but the best), then (a search that proved a mate at once scores no other) the other legal moves in
-    the engine's move order (captures and promotions first, then the quiet moves the tables like best)."""
-    scored = sorted((mv for mv in result.moves if mv.move != result.move), key=lambda mv: -mv.value)
-    chosen = [mv.move for mv in scored]
-    if len(chosen) < count:
-        game, state = engine.api.load("chess", fen)
-        chosen += [m for m in map(game.move_to_json, game.ordered_actions(state))
-                   if m != result.move and m not in chosen]
-    return chosen[:count]
-
-
-def after_move(fen: str, move: str, board) -> dict | None:
-    """The line of a move that ends the game at once (mate, stalemate...), else None."""
-    board = board.copy(stack=False)
-    board.push_uci(move)
-    if board.is_checkmate():
-        return {"moves": move, "mate": 1}
-    if board.is_game_over(claim_draw=False):
-        return {"moves": move, "cp": 0}
-    return None
-
-
-def score(entry: dict) -> float:
-    """A line's rank for the side to move: a mate in n above every centipawn score, sooner first."""
-    mate = entry.get("mate")
-    if mate is None:
-        return entry["cp"]
-    return 1e6 - mate if mate > 0 else -1e6 - mate
-
-
-def white_view(entry: dict, black: bool) -> dict:
-    """Lichess gives scores from White's side."""
-    if black:
-        entry = {**entry, **({"mate": -entry["mate"]} if "mate" in entry else {"cp": -entry["cp"]})}
+        entry["cp"] = 0 if outcome == "draw" else sign * round(value * 100)
     return entry
 
 
 @blueprint.get("/v1/games/chess/eval")
 def evaluate():
     request = admitted(read_query)
-    k = request.pop("multi_pv")
-    fen = request["state_json"]
-    board = engine.api.chess_board(fen, "fen")
-    lines, nodes, depths, timed_out, core = [], 0, [], False, None
-    with search_slot(request), IN_FLIGHT.track_inprogress():
-        since, budget = time.perf_counter(), request["time_limit_ms"]
-        result = run_search({**request, "time_limit_ms": budget / k})
-        lines.append(line(result))
-        nodes, timed_out, core = result.stats.nodes, result.stats.timed_out, result.stats.core
-        depths.append(result.stats.depth_completed or 0)
-        for n, move in enumerate(next_best(result, fen, k - 1)):
-            done = after_move(fen, move, board)
-            if done is not None:
-                lines.append(done)
-                continue
-            share = remaining_ms(budget, since) / (k - 1 - n)
-            child = {**request, "state_json": {"fen": fen, "moves": [move]}, "time_limit_ms": share}
-            try:
-                answer = run_search(child)
-            except EngineError:                  # not expected: the child is a game in progress
-                continue
-            lines.append(line(answer, move))
-            nodes += answer.stats.nodes
-            timed_out |= answer.stats.timed_out
-            depths.append((answer.stats.depth_completed or 0) + 1)
-    record_search("chess", ALGORITHM["name"], nodes, timed_out, core)
-    note_search("chess", ALGORITHM["name"], nodes, timed_out)
-    lines[1:] = sorted(lines[1:], key=score, reverse=True)
-    black = board.turn == chess.BLACK
-    return jsonify({"fen": fen, "knodes": nodes // 1000, "depth": min(depths),
-                    "pvs": [white_view(entry, black) for entry in lines]})
+    result = slotted_search(request)
+    note_search("chess", ALGORITHM["name"], result.stats.nodes, result.stats.timed_out)
+    black = chess.Board(request["state_json"]).turn == chess.BLACK
+    lines = result.lines or [result]                 # one line: the search's answer is it
+    pvs = [lichess_line(list(line.pv), line.value, line.outcome, line.plies_to_end, black) for line in lines]
+    return jsonify({"fen": request["state_json"], "knodes": result.stats.nodes // 1000,
+                    "depth": result.stats.depth_completed or 0, "pvs": pvs})

@@ -61,3 +61,10 @@ def test_the_time_limit_bounds_the_eval(client):
 ])
 def test_bad_queries_are_422_naming_the_field(client, query, field):
     unprocessable(evaluate(client, **query), field)
+
+
+def test_black_s_mate_is_negative_and_every_line_is_scored_from_white_s_side(client):
+    black_mates = "3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"          # Rd1#
+    body = evaluate(client, fen=black_mates, multi_pv=2, time_limit_ms=900).get_json()
+    assert body["pvs"][0] == {"moves": "d8d1", "mate": -1}
+    assert body["pvs"][1]["cp"] < -300                   # Black is a rook up whatever it plays
