@@ -42,7 +42,10 @@ PUBLISHED = [(START, [20, 400, 8902, 197281, 4865609]), (KIWIPETE, [48, 2039, 97
 FENS = [START, KIWIPETE, POSITION_3, POSITION_4, POSITION_5, POSITION_6,
         "8/P1k5/K7/8/8/8/6p1/8 w - - 0 1",                  # promotions on both sides
         "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",                # en passant at once
-        "8/8/3k4/8/8/3K4/8/2B1B3 w - - 0 1"]                # bishops of one colour: insufficient soon
+        "8/8/3k4/8/8/3K4/8/2B1B3 w - - 0 1",                # bishops of one colour: insufficient soon
+        "4k3/8/2n5/8/8/8/8/2B1KB2 w - - 0 1",               # drawish material (drawish.py): two bishops
+        "4k3/8/2b5/8/8/8/4P3/4K2R b - - 0 1",               #   against a knight; a rook and a pawn
+        "4k3/3p4/8/8/3NN3/8/8/4K3 w - - 0 1"]               #   against a bishop; two knights
 
 
 def state_of(fen):

@@ -9,12 +9,13 @@ third time since the state's history starts): as python-chess's ``outcome(claim_
 can be claimed from the position itself.
 
 Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`)
-and Fruit 2.1's piece activity and king safety (:mod:`.activity`) in units of a hundred pawns, strictly inside
-the utilities, and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game is 100.
+and Fruit 2.1's piece activity and king safety (:mod:`.activity`), scaled down where the side ahead has
+material that seldom wins (:mod:`.drawish`), in units of a hundred pawns, strictly inside the utilities,
+and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game is 100.
 """
 from engine.game import (ASPIRATION, EVALUATION, EXCHANGE, EXTENSIONS, FUTILITY, HASHING, MOVE_ORDERING, NULL_MOVE,
                          QUIESCENCE, REPETITION, Game)
-from engine.games.chess import notation
+from engine.games.chess import drawish, notation
 from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import TABLES, blend, structure
@@ -112,7 +113,8 @@ class Chess(Game):
             return self.utility(state, player)
         mg, eg = structure(state[BOARD])
         active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
-        v = blend(state[MG] + mg + active_mg, state[EG] + eg + active_eg, state[PHASE]) / CENTIPAWNS_PER_UNIT
+        score = blend(state[MG] + mg + active_mg, state[EG] + eg + active_eg, state[PHASE])
+        v = drawish.scaled(score, state[BOARD]) / CENTIPAWNS_PER_UNIT
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
 

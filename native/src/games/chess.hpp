@@ -312,7 +312,8 @@ class Chess {
     chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
-    double v = chess::blend(mg, eg, s.phase) / CENTIPAWNS_PER_UNIT;
+    const double score = chess::scaled_for_draws(chess::blend(mg, eg, s.phase), s.pieces, mover(s));
+    double v = score / CENTIPAWNS_PER_UNIT;
     v = v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
     return player == mover(s) ? v : -v;
   }

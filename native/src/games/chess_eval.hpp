@@ -1,6 +1,7 @@
 // Chess knowledge: engine/games/chess/evaluation.py in C++, the same numbers. A tapered evaluation after
 // PeSTO (Ronald Friederich's published tables): material and piece-square tables for the middle game and
-// the endgame, blended by the game phase, plus the pawn-structure terms (doubled, isolated, passed pawns).
+// the endgame, blended by the game phase, plus the pawn-structure terms (doubled, isolated, passed pawns),
+// and the score of the side ahead scaled down when its material seldom wins (drawish.py).
 // Sums are kept from White's side (White's pieces minus Black's) and negated for Black.
 #pragma once
 
@@ -65,6 +66,39 @@ inline void side_structure(uint64_t own, uint64_t enemy, int c, int& mg, int& eg
 inline double blend(int mg, int eg, int phase) {
   if (phase > FULL_PHASE) phase = FULL_PHASE;
   return double(mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
+}
+
+// Drawish material (engine/games/chess/drawish.py, after Fruit 2.1's material.cpp): the multiplier, in
+// sixteenths, of the score of a side with pieces `ours` against `theirs`, when it is the side ahead.
+constexpr int FULL_MULTIPLIER = 16;
+inline int draw_multiplier(const uint64_t (&ours)[6], const uint64_t (&theirs)[6]) {
+  const int pawns = popcount(ours[PAWN]);
+  if (pawns > 1) return FULL_MULTIPLIER;
+  const int knights = popcount(ours[KNIGHT]), bishops = popcount(ours[BISHOP]);
+  const int majors = 2 * popcount(ours[QUEEN]) + popcount(ours[ROOK]), minors = knights + bishops;
+  int their_majors = 2 * popcount(theirs[QUEEN]) + popcount(theirs[ROOK]);
+  int their_minors = popcount(theirs[KNIGHT]) + popcount(theirs[BISHOP]);
+  if (pawns == 1) {  // the opponent gives a piece for the lone pawn
+    if (their_minors) --their_minors;
+    else if (theirs[ROOK]) --their_majors;
+    else return FULL_MULTIPLIER;
+  }
+  const int total = 2 * majors + minors, their_total = 2 * their_majors + their_minors;
+  if (total == 1) return pawns == 0 ? 0 : 4;
+  if (total == 2 && knights == 2) return pawns == 1 ? 4 : their_total != 0 || !theirs[PAWN] ? 0 : 1;
+  if (pawns == 0 && total == 2 && bishops == 2 && their_total == 1 && popcount(theirs[KNIGHT]) == 1) return 8;
+  if (total - their_total <= 1 && majors <= 2) return pawns == 0 ? 2 : 8;
+  return FULL_MULTIPLIER;
+}
+
+// `score` (centipawns, colour `mover`'s) times the multiplier of the side it favours, over 16 (drawish.py's
+// scaled: the same operations, so the same double).
+inline double scaled_for_draws(double score, const uint64_t (&pieces)[2][6], int mover) {
+  if (score == 0) return score;
+  const int ahead = score > 0 ? mover : mover ^ 1;
+  if (popcount(pieces[ahead][PAWN]) > 1) return score;
+  const int factor = draw_multiplier(pieces[ahead], pieces[ahead ^ 1]);
+  return factor == FULL_MULTIPLIER ? score : score * factor / FULL_MULTIPLIER;
 }
 
 }  // namespace chess
