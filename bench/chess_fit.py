@@ -9,7 +9,8 @@ evaluation's hand-set weights are from Stockfish's judgement, and where a least-
 - **Features:** only quiet positions, where the static evaluation is what quiescence returns. Each weight
   of :data:`WEIGHTS` (in engine/games/chess/activity.py and evaluation.py) is raised by one and the
   evaluation's middle-game and endgame sums read again: the terms are linear in their weights, so that is
-  the weight's feature, blended by the phase as the evaluation blends.
+  the weight's feature, blended by the phase as the evaluation blends (and scaled as it is scaled where
+  the material is drawish: engine/games/chess/drawish.py).
 - **Fit:** our evaluation is scaled to Stockfish's by the least-squares ratio ``c`` (fixed: a free scale
   would shrink every term at once); the weights' changes minimise ``|eval + X dw - c cp|^2 + RIDGE
   |dw|^2`` over four fifths of the positions with ``|cp| <= 500``. Prints the held-out fifth's error and
@@ -27,7 +28,7 @@ import numpy as np
 
 from bench.openings import CHESS_OPENINGS
 from bench.stockfish import stockfish_path
-from engine.games.chess import load
+from engine.games.chess import drawish, load
 from engine.games.chess.evaluation import FULL_PHASE
 from engine.games.chess.position import BOARD, EG, MG, PHASE, RIGHTS
 
@@ -106,7 +107,9 @@ def features(fen: str) -> tuple:
         finally:
             setattr(module, name, kept)
         row.append(blend(mg - base_mg, eg - base_eg))
-    return blend(state[MG] + base_mg, state[EG] + base_eg), row
+    score = blend(state[MG] + base_mg, state[EG] + base_eg)
+    share = drawish.scaled(score, state[BOARD]) / score if score else 1.0     # drawish material's multiplier
+    return score * share, [x * share for x in row]
 
 
 def play_and_label(seed: int, games: int) -> list:

@@ -19,6 +19,14 @@ def test_raising_a_weight_raises_that_weight_alone(where):
     assert [b - a for a, b in zip(before, after)] == [3 if w == where else 0 for w in chess_fit.WEIGHTS]
 
 
+@pytest.mark.parametrize("fen", ["r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                                 "4k3/8/2b5/8/8/8/8/4K2R b - - 0 1"])          # drawish: scaled by 2/16
+def test_the_evaluation_is_the_game_s(fen):
+    evaluation, _ = chess_fit.features(fen)
+    game, state = load(fen)
+    assert evaluation == pytest.approx(game.evaluate(state, game.to_move(state)) * CENTIPAWNS_PER_UNIT)
+
+
 def test_the_features_are_the_blended_terms_and_the_evaluation_is_the_game_s():
     fen = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"              # White's bishop pair; the phase is 2 of 24
     evaluation, row = chess_fit.features(fen)
