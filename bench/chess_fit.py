@@ -29,7 +29,7 @@ import numpy as np
 from bench.openings import CHESS_OPENINGS
 from bench.stockfish import stockfish_path
 from engine.games.chess import drawish, load
-from engine.games.chess.evaluation import FULL_PHASE
+from engine.games.chess.evaluation import blend
 from engine.games.chess.position import BOARD, EG, MG, PHASE, RIGHTS
 
 ACTIVITY = importlib.import_module("engine.games.chess.activity")      # (the package exports its function)
@@ -94,8 +94,6 @@ def features(fen: str) -> tuple:
     """``(evaluation, features)`` of a position in centipawns from the side to move: each weight's
     feature is how much the blended evaluation grows when the weight grows by one."""
     _, state = load(fen)
-    phase = min(state[PHASE], FULL_PHASE)
-    blend = lambda mg, eg: (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE      # noqa: E731
     base_mg, base_eg = sums(state)
     row = []
     for where in WEIGHTS:
@@ -106,8 +104,8 @@ def features(fen: str) -> tuple:
             mg, eg = sums(state)
         finally:
             setattr(module, name, kept)
-        row.append(blend(mg - base_mg, eg - base_eg))
-    score = blend(state[MG] + base_mg, state[EG] + base_eg)
+        row.append(blend(mg - base_mg, eg - base_eg, state[PHASE]))
+    score = blend(state[MG] + base_mg, state[EG] + base_eg, state[PHASE])
     share = drawish.scaled(score, state[BOARD]) / score if score else 1.0     # drawish material's multiplier
     return score * share, [x * share for x in row]
 
