@@ -21,11 +21,12 @@ from engine.search.scores import as_value as score_value
 
 # Null-move pruning: the depth from which a pass is tried, and how much shallower it is searched.
 NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
-# Late-move reductions: quiet moves after the first few, at this depth or more, one ply shallower (two
-# after the first dozen), and searched again in full if they beat alpha after all. (Reductions by the
-# logarithms of depth and place, and a null move reduced 3 + depth / 4 plies, lost in self-play:
-# bench/STRENGTH.md.)
-LMR_FIRST, LMR_MIN_DEPTH, LMR_DEEPER_AFTER = 3, 3, 12
+# Late-move reductions: quiet moves after the first few, at this depth or more, searched shallower first
+# (by the logarithms of depth and place, a ply less on the principal variation, a ply less or more for
+# each LMR_HISTORY_STEP of good or bad history, at least one ply left), and searched again in full if they
+# beat alpha after all.
+LMR_FIRST, LMR_MIN_DEPTH = 3, 3
+LMR_BASE, LMR_DIVISOR, LMR_HISTORY_STEP = 0.75, 2.25, 8192
 # Futility (where the game gives a margin a ply): at scout nodes of at most FUTILITY_DEPTH plies whose
 # evaluation beats beta by the margin a ply, the node is cut at once (reverse futility); at nodes of at most
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
@@ -325,7 +326,8 @@ class Negamax:
                 scout = math.nextafter(alpha, math.inf)
                 # No reduction once a proven score is in the window: a shallower search could hide the
                 # defence against a mate, or the shorter mate.
-                reduction = self.late_move_reduction(i, a, child, quiet) if quiet and abs(alpha) < PROVEN else 0
+                reduction = (self.late_move_reduction(i, a, d, beta == scout, child, quiet)
+                             if quiet and abs(alpha) < PROVEN else 0)
                 v = self.child_score(child, same, d - reduction, alpha, scout, ply, player, other)
                 if reduction and v > alpha:
                     v = self.child_score(child, same, d, alpha, scout, ply, player, other)
@@ -431,11 +433,14 @@ class Negamax:
         spared = set(loud).union(self.killers.get(ply, ()))
         return {a for a in moves[LMR_FIRST:] if a not in spared}
 
-    def late_move_reduction(self, i: int, a, child, quiet) -> int:
-        """How many plies shallower the ``i``-th move ``a`` (leading to ``child``) is searched first."""
+    def late_move_reduction(self, i: int, a, d: int, null_window: bool, child, quiet) -> int:
+        """How many plies shallower the ``i``-th move ``a`` (leading to ``child``) of a node ``d`` plies deep
+        is searched first; ``null_window``: whether the node's window is now a null one."""
         if i < LMR_FIRST or a not in quiet or (self.extra.extensions and self.game.forcing(child)):
             return 0
-        return 2 if i >= LMR_DEEPER_AFTER else 1
+        r = int(LMR_BASE + math.log(d) * math.log(i) / LMR_DIVISOR) - (not null_window)
+        r -= int(self.history.get(a, 0) / LMR_HISTORY_STEP)
+        return min(max(r, 0), d - 2)
 
     def futile(self, s, d, alpha, scout: bool, stand: "StaticEval") -> bool:
         """Whether the quiet moves after the first may be skipped at this node: a shallow ``scout`` node,

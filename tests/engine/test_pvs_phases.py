@@ -92,9 +92,27 @@ def test_late_quiet_moves_are_reduced_never_noisy_ones_nor_killers():
     quiet = search.reducible(state, 3, moves, 0, [moves[3]])
     assert quiet == set(moves[5:])
     child = game.result(state, moves[5])
-    assert search.late_move_reduction(2, moves[2], child, quiet) == 0
-    assert search.late_move_reduction(5, moves[5], child, quiet) == 1
-    assert search.late_move_reduction(12, moves[5], child, quiet) == 2
+    assert search.late_move_reduction(2, moves[2], 3, True, child, quiet) == 0
+
+
+def test_late_move_reductions_grow_with_depth_and_place_and_follow_the_history():
+    """int(0.75 + ln(depth) ln(place) / 2.25), a ply less on the principal variation, a ply less (more) a
+    8192 of good (bad) history, at least one ply left: counted by hand."""
+    game, state = chess.load({"fen": START})
+    search = negamax(game, state)
+    moves = game.actions(state)
+    quiet = set(moves)
+    a, child = moves[5], game.result(state, moves[5])
+    assert search.late_move_reduction(5, a, 3, True, child, quiet) == 1    # 0.75 + 1.0986 * 1.6094 / 2.25
+    assert search.late_move_reduction(5, a, 3, False, child, quiet) == 0   # on the principal variation
+    assert search.late_move_reduction(19, a, 10, True, child, quiet) == 3  # 0.75 + 2.3026 * 2.8904 / 2.25
+    assert search.late_move_reduction(19, a, 10, False, child, quiet) == 2
+    assert search.late_move_reduction(19, a, 4, True, child, quiet) == 2   # 2.56 plies, but two at most of 4
+    search.history[a] = 8192
+    assert search.late_move_reduction(19, a, 10, True, child, quiet) == 2
+    search.history[a] = -16384
+    assert search.late_move_reduction(19, a, 10, True, child, quiet) == 5
+    assert search.late_move_reduction(19, a, 4, True, child, quiet) == 2
 
 
 def test_quiescence_plays_on_through_a_capture_and_stands_pat_above_beta():

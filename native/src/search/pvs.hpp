@@ -49,10 +49,12 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
-// negamax.py's null-move, late-move-reduction and futility parameters (the reductions as they were: deeper
-// ones lost in self-play, bench/STRENGTH.md), and pvs.py's mate search's share and reach.
+// negamax.py's null-move, late-move-reduction and futility parameters, and pvs.py's mate search's share and
+// reach.
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
-constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3, LMR_DEEPER_AFTER = 12;
+constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3;
+constexpr double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
+constexpr int64_t LMR_HISTORY_STEP = 8192;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
 constexpr int64_t HISTORY_MAX = 1 << 14;  // negamax.py's bound of the history with quiescence (gravity)
 constexpr double MATE_SHARE = 0.5;
@@ -371,11 +373,11 @@ class Pvs {
       if constexpr (QUIESCENCE) path_[ply] = move;  // (the countermoves' key: only with quiescence)
       double v;
       if (safe_) {
-        v = child_score(children[order[i]].state, i, d, alpha, beta, ply, reducible_at);
+        v = child_score(children[order[i]].state, move, i, d, alpha, beta, ply, reducible_at);
       } else {
         if (futile && i && std::find(loud, loud + n_loud, move) == loud + n_loud && !forcing_move(s, move))
           continue;  // a quiet move that cannot lift the score to alpha
-        v = child_score(game_.result(s, move), i, d, alpha, beta, ply, reducible_at);
+        v = child_score(game_.result(s, move), move, i, d, alpha, beta, ply, reducible_at);
       }
       if (v > best) {
         best = v, best_move = move;
@@ -405,11 +407,12 @@ class Pvs {
   // with the window (alpha, beta), a later one by a null-window scout (reduced by late-move reductions
   // where `quiet`, by place in the order, allows: none without it) and searched again with the window
   // when it lands inside it.
-  double child_score(const State& child, int i, int d, double alpha, double beta, int ply, const bool* quiet) {
+  double child_score(const State& child, int move, int i, int d, double alpha, double beta, int ply,
+                     const bool* quiet) {
     if (i == 0) return -negamax(child, d - 1, -beta, -alpha, ply + 1);
     // No reduction once a proven score is in the window: a shallower search could hide the defence
     // against a mate, or the shorter mate.
-    const int reduction = quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(i, child, quiet) : 0;
+    const int reduction = quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(move, i, d, beta == std::nextafter(alpha, INF), child, quiet) : 0;
     double v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
@@ -544,9 +547,13 @@ class Pvs {
     return any;
   }
 
-  int late_move_reduction(int i, const State& child, const bool* quiet) const {
+  // negamax.py's late_move_reduction: how many plies shallower the `i`th move `move` (leading to `child`)
+  // of a node `d` plies deep is searched first; `scout`: whether the node's window is now a null one.
+  int late_move_reduction(int move, int i, int d, bool scout, const State& child, const bool* quiet) const {
     if (i < LMR_FIRST || !quiet[i] || (extensions_ && forcing(child))) return 0;
-    return i >= LMR_DEEPER_AFTER ? 2 : 1;
+    int r = int(LMR_BASE + std::log(double(d)) * std::log(double(i)) / LMR_DIVISOR) - !scout;
+    r -= int(history_.get(move) / LMR_HISTORY_STEP);
+    return std::clamp(r, 0, d - 2);
   }
 
   // negamax.py's futile: whether the quiet moves after the first may be skipped at a node: a shallow `scout`
