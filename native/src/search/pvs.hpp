@@ -412,7 +412,9 @@ class Pvs {
     if (i == 0) return -negamax(child, d - 1, -beta, -alpha, ply + 1);
     // No reduction once a proven score is in the window: a shallower search could hide the defence
     // against a mate, or the shorter mate.
-    const int reduction = quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(move, i, d, beta == std::nextafter(alpha, INF), child, quiet) : 0;
+    const bool scout = beta == std::nextafter(alpha, INF);
+    const int reduction =
+        quiet && std::fabs(alpha) < PROVEN ? late_move_reduction(move, i, d, scout, child, quiet) : 0;
     double v = -negamax(child, d - 1 - reduction, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (reduction && v > alpha) v = -negamax(child, d - 1, -std::nextafter(alpha, INF), -alpha, ply + 1);
     if (alpha < v && v < beta) v = -negamax(child, d - 1, -beta, -alpha, ply + 1);
