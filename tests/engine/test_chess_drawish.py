@@ -3,10 +3,7 @@ evaluation that they scale."""
 import chess
 import pytest
 
-from engine.games.chess import CENTIPAWNS_PER_UNIT, GAME, drawish, notation
-from engine.games.chess.activity import activity
-from engine.games.chess.evaluation import blend, structure
-from engine.games.chess.position import BOARD, EG, MG, PHASE, RIGHTS
+from engine.games.chess import CENTIPAWNS_PER_UNIT, GAME, drawish, notation, unscaled_score
 
 
 def counts(text):
@@ -39,13 +36,6 @@ def test_fruit_s_multipliers(ours, theirs, expected):
     assert drawish.multiplier(counts(ours), counts(theirs)) == expected
 
 
-def unscaled(state):
-    """The evaluation's score before drawish.py, in centipawns, the mover's."""
-    mg, eg = structure(state[BOARD])
-    active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
-    return blend(state[MG] + mg + active_mg, state[EG] + eg + active_eg, state[PHASE])
-
-
 @pytest.mark.parametrize("fen, factor", [
     ("4k3/8/2b5/8/8/8/8/4K2R w - - 0 1", 2),            # a rook against a bishop, the rook to move
     ("4k3/8/2b5/8/8/8/8/4K2R b - - 0 1", 2),            # the bishop's side to move, behind
@@ -55,5 +45,5 @@ def unscaled(state):
 def test_the_evaluation_is_the_side_ahead_s_score_scaled(fen, factor):
     state = notation.from_board(chess.Board(fen))
     mover = GAME.to_move(state)
-    assert GAME.evaluate(state, mover) * CENTIPAWNS_PER_UNIT == pytest.approx(unscaled(state) * factor / 16)
+    assert GAME.evaluate(state, mover) * CENTIPAWNS_PER_UNIT == pytest.approx(unscaled_score(state) * factor / 16)
     assert GAME.evaluate(state, 1 - mover) == -GAME.evaluate(state, mover)

@@ -1,17 +1,19 @@
-"""The compiled core's piece activity and king safety terms (native/src/games/chess_activity.hpp) against the
-Python reference (engine/games/chess/activity.py) on positions chosen for each term: the evaluation, a
-double, is the same bit for bit, for both players and both sides to move."""
+"""The compiled core's piece activity, king safety and threat terms (native/src/games/chess_activity.hpp and
+chess_threats.hpp) against the Python reference (engine/games/chess/activity.py and threats.py) on positions
+chosen for each term: the evaluation, a double, is the same bit for bit, for both players and both sides to
+move."""
 import chess
 import pytest
 
 from engine.games.chess import GAME, notation
 
 from tests.engine.test_chess_activity import COUNTED
+from tests.engine.test_chess_threats import COUNTED as THREATENED
 from tests.native.conftest import needs_native
 
 tn = pytest.importorskip("tactician_native")
 
-FENS = [fen for fen, _ in COUNTED.values()] + [
+FENS = [fen for fen, _ in COUNTED.values()] + [fen for fen, _, _ in THREATENED.values()] + [
     "qr2k3/8/8/8/8/8/5PPP/4K2R w K - 0 1",                              # a castling right's shelter
     "r3k2r/pp3ppp/8/8/8/8/PP3PPP/R3K2R w KQkq - 0 1",                  # rights on both wings, both colours
     "r1bq1rk1/ppp2ppp/2n5/3np3/2B5/2NP1N2/PPP2PPP/R2QK2R w KQ - 0 1",  # attacks on the castled king

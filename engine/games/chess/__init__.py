@@ -8,10 +8,11 @@ mated) or threefold repetition (the same position, side to move, castling and en
 third time since the state's history starts): as python-chess's ``outcome(claim_draw=True)`` once a draw
 can be claimed from the position itself.
 
-Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`)
-and Fruit 2.1's piece activity and king safety (:mod:`.activity`), scaled down where the side ahead has
-material that seldom wins (:mod:`.drawish`), in units of a hundred pawns, strictly inside the utilities,
-and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game is 100.
+Utilities are +1 / 0 / -1; an evaluation is the tapered PeSTO score with pawn structure (:mod:`.evaluation`),
+Fruit 2.1's piece activity and king safety (:mod:`.activity`) and threats to pieces (:mod:`.threats`), scaled
+down where the side ahead has material that seldom wins (:mod:`.drawish`), in units of a hundred pawns,
+strictly inside the utilities, and the API reports values in pawns (:meth:`Chess.value_to_json`): a won game
+is 100.
 """
 from engine.game import (ASPIRATION, EVALUATION, EXCHANGE, EXTENSIONS, FUTILITY, HASHING, MOVE_ORDERING, NULL_MOVE,
                          QUIESCENCE, REPETITION, Game)
@@ -19,6 +20,7 @@ from engine.games.chess import drawish, notation
 from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import TABLES, blend, structure
+from engine.games.chess.threats import threats
 from engine.games.chess.exchange import VICTIM as WORTH, exchange as static_exchange
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, KEYED_CLOCK, MG, PHASE, PLY, REASONS,
                                          REPEATS, RIGHTS, moves,
@@ -78,6 +80,21 @@ GAME_TYPE = GameType(
 )
 
 
+def positional_terms(state) -> tuple:
+    """``(mg, eg)``: what the evaluation adds to PeSTO's sums, the mover's in centipawns: the pawn structure,
+    the pieces' activity and the king's safety, and the threats to pieces."""
+    structure_mg, structure_eg = structure(state[BOARD])
+    active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
+    threat_mg, threat_eg = threats(state[BOARD])
+    return structure_mg + active_mg + threat_mg, structure_eg + active_eg + threat_eg
+
+
+def unscaled_score(state) -> float:
+    """The evaluation in centipawns for the mover of an ongoing state, before drawish material scales it."""
+    mg, eg = positional_terms(state)
+    return blend(state[MG] + mg, state[EG] + eg, state[PHASE])
+
+
 class Chess(Game):
     """Chess. Utilities: +1 for a win, -1 for a loss, 0 for a draw."""
 
@@ -111,10 +128,7 @@ class Chess(Game):
     def evaluate(self, state, player):
         if state[STATUS] != ONGOING:
             return self.utility(state, player)
-        mg, eg = structure(state[BOARD])
-        active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
-        score = blend(state[MG] + mg + active_mg, state[EG] + eg + active_eg, state[PHASE])
-        v = drawish.scaled(score, state[BOARD]) / CENTIPAWNS_PER_UNIT
+        v = drawish.scaled(unscaled_score(state), state[BOARD]) / CENTIPAWNS_PER_UNIT
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
 

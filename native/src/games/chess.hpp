@@ -18,6 +18,7 @@
 #include "games/chess_activity.hpp"
 #include "games/chess_bitboards.hpp"
 #include "games/chess_eval.hpp"
+#include "games/chess_threats.hpp"
 #include "search/game.hpp"
 #include "search/random.hpp"
 
@@ -310,6 +311,7 @@ class Chess {
     const chess::Army army{s.pieces, s.occupancy};
     chess::side_activity(army, chess::WHITE, castle_squares(s, chess::WHITE), white_mg, white_eg);
     chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg);
+    chess::threats(army, white_mg, white_eg, black_mg, black_eg);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
     const double score = chess::scaled_for_draws(chess::blend(mg, eg, s.phase), s.pieces, mover(s));
