@@ -6,11 +6,11 @@ evaluation's hand-set weights are from Stockfish's judgement, and where a least-
   second Stockfish at depth 10: the side to move's centipawns (mates are left out), and whether its best
   move is quiet. ``--positions FILE`` keeps them (JSON lines, appended) and a run with an existing FILE
   and ``--games 0`` only fits.
-- **Features:** only quiet positions, where the static evaluation is what quiescence returns. Each weight
-  of :data:`WEIGHTS` (in engine/games/chess/activity.py and evaluation.py) is raised by one and the
-  evaluation's middle-game and endgame sums read again: the terms are linear in their weights, so that is
-  the weight's feature, blended by the phase as the evaluation blends (and scaled as it is scaled where
-  the material is drawish: engine/games/chess/drawish.py).
+- **Features:** only quiet positions, where the static evaluation is what quiescence returns. Each weight of
+  :data:`WEIGHTS` (in engine/games/chess/activity.py, evaluation.py and threats.py) is raised by one and the
+  evaluation's middle-game and endgame sums read again: the terms are linear in their weights, so that is the
+  weight's feature, blended by the phase as the evaluation blends (and scaled as it is scaled where the
+  material is drawish: engine/games/chess/drawish.py).
 - **Fit:** our evaluation is scaled to Stockfish's by the least-squares ratio ``c`` (fixed: a free scale
   would shrink every term at once); the weights' changes minimise ``|eval + X dw - c cp|^2 + RIDGE
   |dw|^2`` over four fifths of the positions with ``|cp| <= 500``. Prints the held-out fifth's error and
@@ -28,12 +28,13 @@ import numpy as np
 
 from bench.openings import CHESS_OPENINGS
 from bench.stockfish import stockfish_path
-from engine.games.chess import drawish, load
+from engine.games.chess import drawish, load, positional_terms
 from engine.games.chess.evaluation import blend
-from engine.games.chess.position import BOARD, EG, MG, PHASE, RIGHTS
+from engine.games.chess.position import BOARD, EG, MG, PHASE
 
 ACTIVITY = importlib.import_module("engine.games.chess.activity")      # (the package exports its function)
 STRUCTURE = importlib.import_module("engine.games.chess.evaluation")
+THREATS = importlib.import_module("engine.games.chess.threats")
 # (module, constant, where in it: None for a number, an index into a tuple, or (key, index) into a dict of
 # tuples or a dict of numbers)
 WEIGHTS = ([(ACTIVITY, "MOBILITY", (p, i)) for p in "NBRQ" for i in (0, 1)]
@@ -44,7 +45,9 @@ WEIGHTS = ([(ACTIVITY, "MOBILITY", (p, i)) for p in "NBRQ" for i in (0, 1)]
            + [(ACTIVITY, "KING_ATTACK", None), (ACTIVITY, "WEAK_BACK_RANK", None)]
            + [(ACTIVITY, "STORM", (rank, None)) for rank in (4, 5, 6)]
            + [(STRUCTURE, name, i) for name in ("DOUBLED", "ISOLATED") for i in (0, 1)]
-           + [(STRUCTURE, name, rank) for name in ("PASSED_MG", "PASSED_EG") for rank in range(2, 8)])
+           + [(STRUCTURE, name, rank) for name in ("PASSED_MG", "PASSED_EG") for rank in range(2, 8)]
+           + [(THREATS, name, i) for name in ("MINOR_BY_PAWN", "MINOR_BY_MINOR", "WEAK_MINOR_BY_MAJOR", "ROOK_BY_LESSER",
+                                             "QUEEN_ATTACKED", "WEAK_PAWN") for i in (0, 1)])
 MAX_CP = 500
 RIDGE = 50.0
 LABEL_DEPTH, PLAY_DEPTH, FIRST_PLY, SHARE = 10, 6, 14, 0.3
@@ -85,9 +88,7 @@ def raised(where, by: int):
 def sums(state) -> tuple:
     """The evaluation's middle-game and endgame sums of the terms that :data:`WEIGHTS` weigh."""
     STRUCTURE.STRUCTURE_CACHE.clear()
-    structure_mg, structure_eg = STRUCTURE.structure(state[BOARD])
-    active_mg, active_eg = ACTIVITY.activity(state[BOARD], state[RIGHTS])
-    return structure_mg + active_mg, structure_eg + active_eg
+    return positional_terms(state)
 
 
 def features(fen: str) -> tuple:
