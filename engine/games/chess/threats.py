@@ -15,7 +15,7 @@ the way (so a side's attacks include the squares of its own pieces it guards). F
 - **queens attacked** by any enemy piece (:data:`QUEEN_ATTACKED`);
 - **pawns attacked and unguarded** (:data:`WEAK_PAWN`).
 
-Each costs its side once, whatever the number of attackers.
+A term costs a piece once, whatever the number of its attackers; a piece may pay more than one term.
 """
 from engine.games.chess.board import RAYS, SQUARES, STEPS, turned
 
