@@ -27,6 +27,9 @@ NULL_MIN_DEPTH, NULL_REDUCTION = 3, 2
 # beat alpha after all.
 LMR_FIRST, LMR_MIN_DEPTH = 3, 3
 LMR_BASE, LMR_DIVISOR, LMR_HISTORY_STEP = 0.75, 2.25, 8192
+# Internal iterative reduction (with reductions): a node of at least IIR_MIN_DEPTH plies that the table
+# gives no move for is searched a ply shallower (its order is a guess; a later, deeper visit finds the move).
+IIR_MIN_DEPTH = 4
 # Futility (where the game gives a margin a ply): at scout nodes of at most FUTILITY_DEPTH plies whose
 # evaluation beats beta by the margin a ply, the node is cut at once (reverse futility); at nodes of at most
 # QUIET_FUTILITY_DEPTH plies whose evaluation stays the margin for one ply more below alpha, the quiet moves
@@ -220,8 +223,9 @@ class Negamax:
         return v
 
     def node(self, s, d, alpha, beta, ply, player):
-        """:meth:`negamax` without the counting: what the rules settle, then the table, reverse futility,
-        null-move pruning and the moves (:meth:`expand`)."""
+        """:meth:`negamax` without the counting: what the rules settle, then the table (and the internal
+        iterative reduction without a table move), reverse futility, null-move pruning and the moves
+        (:meth:`expand`)."""
         game, stats, extra = self.game, self.stats, self.extra
         if self.is_terminal(s):
             stats.leaves += 1
@@ -267,6 +271,8 @@ class Negamax:
                             alpha = score
                     elif score < beta:
                         beta = score
+        if extra.reductions and self.tt_capacity and table_move is None and d >= IIR_MIN_DEPTH:
+            d -= 1                                     # internal iterative reduction
         scout = beta == math.nextafter(alpha, math.inf)    # a null window: off the principal variation
         stand = StaticEval(self.evaluate, s, player)      # (evaluated once, by the first test that needs it)
         # Reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply is cut.

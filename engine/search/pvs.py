@@ -7,8 +7,9 @@ history, the game's own ordering) and, in win/draw/loss games, wins scored by th
 In a game whose players alternate, the knowledge a game lists among its capabilities switches on the
 enhancements of strong chess programs (:class:`~engine.search.negamax.Enhancements`): quiescence search through its noisy moves
 with stand-pat, delta and exchange pruning, one more ply at forcing states (check), null-move pruning where
-the game allows a pass, late-move reductions of quiet moves, futility pruning at shallow nodes, repetitions
-scored as draws, and aspiration windows.
+the game allows a pass, late-move reductions of quiet moves (and a ply less where the table has no move:
+internal iterative reduction), futility pruning at shallow nodes, repetitions scored as draws, and aspiration
+windows.
 Since null moves and reductions can hide a defence or a mate, such a search without a depth limit first
 gives a share of its time to a full-width mate search (``prove_win``): the wins it proves are the shortest.
 A game with a threat-space search of its own (five in a row) gives it a share of the time at the root

@@ -115,6 +115,26 @@ def test_late_move_reductions_grow_with_depth_and_place_and_follow_the_history()
     assert search.late_move_reduction(19, a, 4, True, child, quiet) == 2
 
 
+def test_a_node_the_table_gives_no_move_for_is_searched_a_ply_shallower():
+    """Internal iterative reduction: with an empty table, a 4-ply node is searched as a 3-ply one (the same
+    nodes, the same score, kept in the table as 3 plies deep); once the table has its move, it is searched 4
+    plies deep; without reductions, never reduced."""
+    game, state = chess.load({"fen": HANGING_QUEEN})
+    white = game.to_move(state)
+    reduced, shallow = negamax(game, state), negamax(game, state)
+    score = reduced.negamax(state, 4, -math.inf, math.inf, 0, white)
+    assert score == shallow.negamax(state, 3, -math.inf, math.inf, 0, white)
+    assert reduced.stats.nodes == shallow.stats.nodes
+    assert reduced.tt[reduced.key_of(state)][0] == 3
+    before = reduced.stats.nodes
+    reduced.negamax(state, 4, -math.inf, math.inf, 0, white)
+    assert reduced.tt[reduced.key_of(state)][0] == 4 and reduced.stats.nodes - before > 1
+    full = negamax(game, state)
+    full.extra = replace(full.extra, reductions=False)
+    full.negamax(state, 4, -math.inf, math.inf, 0, white)
+    assert full.tt[full.key_of(state)][0] == 4
+
+
 def test_quiescence_plays_on_through_a_capture_and_stands_pat_above_beta():
     game, state = chess.load({"fen": HANGING_QUEEN})
     search = negamax(game, state)

@@ -18,13 +18,14 @@
 // Chess's knowledge (game.hpp's optional calls) adds the rest of pvs.py's Enhancements: quiescence through
 // the noisy moves at the horizon, with stand-pat and delta pruning (QUIESCENCE; the noisy moves also go
 // first in the order, MVV-LVA, after the table move), late-move reductions of quiet moves (with it and
-// ordering), null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws
-// below the root (REPETITION) and aspiration windows at the root (ASPIRATION); with quiescence, the
-// captures that lose their exchange skipped in quiescence and ordered after the killers (EXCHANGE), and
-// reverse futility and futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and
-// reductions can hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of
-// its time to a full-width mate search (prove_win): a win it finds is the shortest and ends the search.
-// With quiescence and a single line, a pass the deadline stops gives the better move it found (interrupted).
+// ordering) and, with them, a ply less where the table has no move (internal iterative reduction),
+// null-move pruning at scout nodes (NULL_MOVE, with ordering), repetitions scored as draws below the root
+// (REPETITION) and aspiration windows at the root (ASPIRATION); with quiescence, the captures that lose
+// their exchange skipped in quiescence and ordered after the killers (EXCHANGE), and reverse futility and
+// futility pruning at shallow scout nodes (FUTILITY, with ordering). Since null moves and reductions can
+// hide a defence or a mate, such a search without a depth limit first gives MATE_SHARE of its time to a
+// full-width mate search (prove_win): a win it finds is the shortest and ends the search. With quiescence
+// and a single line, a pass the deadline stops gives the better move it found (interrupted).
 #pragma once
 
 #include <algorithm>
@@ -49,12 +50,13 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
-// negamax.py's null-move, late-move-reduction and futility parameters, and pvs.py's mate search's share and
+// negamax.py's null-move, late-move-reduction, internal-iterative-reduction and futility parameters, and pvs.py's mate search's share and
 // reach.
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3;
 constexpr double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
 constexpr int64_t LMR_HISTORY_STEP = 8192;
+constexpr int IIR_MIN_DEPTH = 4;
 constexpr int FUTILITY_DEPTH = 3, QUIET_FUTILITY_DEPTH = 2;
 constexpr int64_t HISTORY_MAX = 1 << 14;  // negamax.py's bound of the history with quiescence (gravity)
 constexpr double MATE_SHARE = 0.5;
@@ -317,6 +319,7 @@ class Pvs {
             beta = std::min(beta, score);
         }
       }
+    if (reductions_ && tt_capacity_ && table_move < 0 && d >= IIR_MIN_DEPTH) --d;  // internal iterative reduction
     const bool scout = beta == std::nextafter(alpha, INF);  // a null window: off the principal variation
     StaticEval stand{game_, s, player};  // (evaluated once, by the first of the pruning tests that needs it)
     if constexpr (FUTILITY)  // reverse futility: a shallow scout node whose evaluation beats beta by a margin a ply
