@@ -20,11 +20,11 @@ from engine.games.chess import drawish, notation
 from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import TABLES, blend, structure
-from engine.games.chess.threats import threats
 from engine.games.chess.exchange import VICTIM as WORTH, exchange as static_exchange
 from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, KEY, KEYED_CLOCK, MG, PHASE, PLY, REASONS,
                                          REPEATS, RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
+from engine.games.chess.threats import threats
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "chess"
