@@ -31,9 +31,10 @@ KIND = {"P": "P", "N": "minor", "B": "minor", "R": "major", "Q": "major"}
 def threats(board: str) -> tuple:
     """``(mg, eg)``: the threat penalties of the opponent (lower case on ``board``, the mover's view) minus the
     mover's, in centipawns."""
-    ours, theirs = attacks(board), turned_round(attacks(turned(board)))
-    ours_mg, ours_eg = penalties(board, ours, theirs)
-    theirs_mg, theirs_eg = penalties(turned(board), turned_round(theirs), turned_round(ours))
+    their_board = turned(board)
+    ours, theirs = attacks(board), attacks(their_board)  # (each in its own view)
+    ours_mg, ours_eg = penalties(board, ours, turned_round(theirs))
+    theirs_mg, theirs_eg = penalties(their_board, theirs, turned_round(ours))
     return theirs_mg - ours_mg, theirs_eg - ours_eg
 
 
@@ -76,21 +77,21 @@ def penalties(board: str, ours: dict, theirs: dict) -> tuple:
     itself are ``ours`` and by the enemy ``theirs`` (as :func:`attacks` gives them, in this view)."""
     mg = eg = 0
     for s in SQUARES:
-        for term_mg, term_eg in threatened(board[s], s in ours["all"], {k for k, found in theirs.items() if s in found}):
-            mg, eg = mg + term_mg, eg + term_eg
+        if board[s] in KIND and s in theirs["all"]:
+            by = {kind for kind, found in theirs.items() if s in found}
+            for term_mg, term_eg in threatened(board[s], s in ours["all"], by):
+                mg, eg = mg + term_mg, eg + term_eg
     return mg, eg
 
 
 def threatened(p: str, guarded: bool, by: set) -> list:
-    """The terms that cost the upper-case piece ``p`` (or any other square's content: none), ``guarded`` or
-    not by its side, attacked by the enemy's ``by`` (kinds of :func:`attacks`)."""
+    """The terms that cost the upper-case piece ``p`` (not a king), ``guarded`` or not by its side, that the
+    enemy attacks with the kinds ``by`` (of :func:`attacks`, ``"all"`` among them)."""
     if p in "NB":
         return [term for term, hit in ((MINOR_BY_PAWN, "P" in by), (MINOR_BY_MINOR, "minor" in by),
                                        (WEAK_MINOR_BY_MAJOR, "major" in by and not guarded)) if hit]
     if p == "R":
         return [ROOK_BY_LESSER] if "P" in by or "minor" in by else []
     if p == "Q":
-        return [QUEEN_ATTACKED] if "all" in by else []
-    if p == "P":
-        return [WEAK_PAWN] if "all" in by and not guarded else []
-    return []
+        return [QUEEN_ATTACKED]
+    return [] if guarded else [WEAK_PAWN]
