@@ -309,9 +309,10 @@ class Chess {
     chess::side_structure(white, black, chess::WHITE, white_mg, white_eg);
     chess::side_structure(black, white, chess::BLACK, black_mg, black_eg);
     const chess::Army army{s.pieces, s.occupancy};
-    chess::side_activity(army, chess::WHITE, castle_squares(s, chess::WHITE), white_mg, white_eg);
-    chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg);
-    chess::threats(army, white_mg, white_eg, black_mg, black_eg);
+    chess::Attacks white_attacks, black_attacks;
+    chess::side_activity(army, chess::WHITE, castle_squares(s, chess::WHITE), white_mg, white_eg, white_attacks);
+    chess::side_activity(army, chess::BLACK, castle_squares(s, chess::BLACK), black_mg, black_eg, black_attacks);
+    chess::threats(army, white_attacks, black_attacks, white_mg, white_eg, black_mg, black_eg);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
     const double score = chess::scaled_for_draws(chess::blend(mg, eg, s.phase), s.pieces, mover(s));

@@ -31,6 +31,13 @@ struct Army {
   const uint64_t (&occupancy)[2];
 };
 
+// The squares a colour attacks: by its pawns, by its knights and bishops, by its rooks and queens, by any
+// piece (threats.py's attacks). side_activity fills them in as it reaches each piece's moves, for the
+// threats (chess_threats.hpp).
+struct Attacks {
+  uint64_t pawn = 0, minor = 0, major = 0, all = 0;
+};
+
 constexpr int relative_rank(int c, int s) { return c == WHITE ? rank_of(s) : 7 - rank_of(s); }
 
 // Fruit's MatKingFlag: colour `c` has a queen and at least one more piece.
@@ -69,9 +76,9 @@ inline int shelter(const Army& a, int c, int square) {
   return (penalty == 0 ? WEAK_BACK_RANK : penalty) + storm;
 }
 
-// Colour c's terms, added to mg and eg; `castle_squares`: the squares its king may still castle to (b1 and
-// g1 of its side, by its rights).
-inline void side_activity(const Army& a, int c, uint64_t castle_squares, int& mg, int& eg) {
+// Colour c's terms, added to mg and eg, and the squares it attacks, in `found`; `castle_squares`: the
+// squares its king may still castle to (b1 and g1 of its side, by its rights).
+inline void side_activity(const Army& a, int c, uint64_t castle_squares, int& mg, int& eg, Attacks& found) {
   const auto& own = a.pieces[c];
   const uint64_t occupied = a.occupancy[0] | a.occupancy[1], mine = a.occupancy[c];
   const uint64_t own_pawns = own[PAWN], enemy_pawns = a.pieces[c ^ 1][PAWN];
@@ -88,6 +95,7 @@ inline void side_activity(const Army& a, int c, uint64_t castle_squares, int& mg
                                : p == BISHOP ? bishop_attacks(s, occupied)
                                : p == ROOK   ? rook_attacks(s, occupied)
                                              : rook_attacks(s, occupied) | bishop_attacks(s, occupied);
+      (p <= BISHOP ? found.minor : found.major) |= attacks;
       const int reach = popcount(attacks & ~mine) - MOBILITY_UNIT[p];
       mg += reach * MOBILITY_MG[p], eg += reach * MOBILITY_EG[p];
       if (attacks & zone) ++attackers, units += KING_ATTACK_UNIT[p];
@@ -103,6 +111,8 @@ inline void side_activity(const Army& a, int c, uint64_t castle_squares, int& mg
       }
       if (relative_rank(c, s) == 6 && seventh_matters) mg += SEVENTH_MG[p], eg += SEVENTH_EG[p];
     }
+  for (uint64_t b = own_pawns; b; b &= b - 1) found.pawn |= TABLES.pawn[c][lsb(b)];
+  found.all = found.pawn | found.minor | found.major | TABLES.king[lsb(own[KING])];
   if (popcount(own[BISHOP]) >= 2) mg += BISHOP_PAIR_MG, eg += BISHOP_PAIR_EG;
   if (attacking) mg += units * KING_ATTACK * KING_ATTACK_WEIGHT[attackers] / 256;
   if (can_attack_king(a, c ^ 1)) {

@@ -18,26 +18,6 @@ constexpr int ROOK_BY_LESSER_MG = 42, ROOK_BY_LESSER_EG = 18;
 constexpr int QUEEN_ATTACKED_MG = 50, QUEEN_ATTACKED_EG = 44;
 constexpr int WEAK_PAWN_MG = 3, WEAK_PAWN_EG = 15;
 
-// The squares colour c attacks: by its pawns, by its knights and bishops, by its rooks and queens, by any
-// piece (threats.py's attacks).
-struct Attacks {
-  uint64_t pawn = 0, minor = 0, major = 0, all = 0;
-};
-
-inline Attacks attacks(const Army& a, int c) {
-  const auto& own = a.pieces[c];
-  const uint64_t occupied = a.occupancy[0] | a.occupancy[1];
-  Attacks found;
-  for (uint64_t b = own[PAWN]; b; b &= b - 1) found.pawn |= TABLES.pawn[c][lsb(b)];
-  for (uint64_t b = own[KNIGHT]; b; b &= b - 1) found.minor |= TABLES.knight[lsb(b)];
-  for (uint64_t b = own[BISHOP]; b; b &= b - 1) found.minor |= bishop_attacks(lsb(b), occupied);
-  for (uint64_t b = own[ROOK]; b; b &= b - 1) found.major |= rook_attacks(lsb(b), occupied);
-  for (uint64_t b = own[QUEEN]; b; b &= b - 1)
-    found.major |= rook_attacks(lsb(b), occupied) | bishop_attacks(lsb(b), occupied);
-  found.all = found.pawn | found.minor | found.major | TABLES.king[lsb(own[KING])];
-  return found;
-}
-
 // The threat penalties of colour c's pieces, whose squares it attacks are `ours` and the enemy `theirs`,
 // subtracted from mg and eg.
 inline void side_threats(const Army& a, int c, const Attacks& ours, const Attacks& theirs, int& mg, int& eg) {
@@ -55,9 +35,10 @@ inline void side_threats(const Army& a, int c, const Attacks& ours, const Attack
   charge(own[PAWN] & theirs.all & ~ours.all, WEAK_PAWN_MG, WEAK_PAWN_EG);
 }
 
-// Both colours' threat penalties: white's subtracted from white_mg and white_eg, black's from black's.
-inline void threats(const Army& a, int& white_mg, int& white_eg, int& black_mg, int& black_eg) {
-  const Attacks white = attacks(a, WHITE), black = attacks(a, BLACK);
+// Both colours' threat penalties, given the squares each attacks (side_activity's): white's subtracted from
+// white_mg and white_eg, black's from black's.
+inline void threats(const Army& a, const Attacks& white, const Attacks& black, int& white_mg, int& white_eg,
+                    int& black_mg, int& black_eg) {
   side_threats(a, WHITE, white, black, white_mg, white_eg);
   side_threats(a, BLACK, black, white, black_mg, black_eg);
 }

@@ -50,8 +50,8 @@ constexpr int SOLVE_MAX_PLIES = 30, LONG_SOLVE_MAX_PLIES = 42;
 constexpr double LONG_SOLVE_SECONDS = 2.0;
 constexpr double WIN_SHARE = 0.1, DEFENCE_SHARE = 0.15;
 constexpr double LIKELY_LOSS = -1.0;
-// negamax.py's null-move, late-move-reduction, internal-iterative-reduction and futility parameters, and pvs.py's mate search's share and
-// reach.
+// negamax.py's null-move, late-move-reduction, internal-iterative-reduction and futility parameters, and
+// pvs.py's mate search's share and reach.
 constexpr int NULL_MIN_DEPTH = 3, NULL_REDUCTION = 2;
 constexpr int LMR_FIRST = 3, LMR_MIN_DEPTH = 3;
 constexpr double LMR_BASE = 0.75, LMR_DIVISOR = 2.25;
