@@ -15,7 +15,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <vector>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace tactician {
 
@@ -25,6 +30,40 @@ namespace tactician {
 // second's search), time the search keeps in hand at every poll.
 constexpr double TABLE_GROW_SECONDS_PER_ENTRY = 2e-7, TABLE_CLEAR_SECONDS_PER_SLOT = 1e-8;
 constexpr double TABLE_FREE_SECONDS_PER_SLOT = 5e-9;
+
+// An allocator that asks for huge pages (Linux's transparent ones) for arrays of 2 MB or more: a table's
+// probes land anywhere in it, and with 4 KB pages nearly every probe of a large table also misses the TLB.
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr size_t HUGE_PAGE = size_t(1) << 21;
+
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}
+
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < HUGE_PAGE) return static_cast<T*>(::operator new(bytes));
+    const size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void* p = std::aligned_alloc(HUGE_PAGE, rounded);
+    if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < HUGE_PAGE)
+      ::operator delete(p);
+    else
+      std::free(p);
+  }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const HugePageAllocator<U>&) const { return false; }
+};
 
 inline uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
 
@@ -84,7 +123,7 @@ class DictTable {
   size_t index(const Key& key) const { return size_t(mix(key) >> (64 - bits_)); }
 
   void resize(int bits) {
-    std::vector<Slot> old;
+    std::vector<Slot, HugePageAllocator<Slot>> old;
     old.swap(slots_);
     bits_ = bits;
     slots_.assign(size_t(1) << bits, Slot{Key{}, Entry{}, false});
@@ -94,7 +133,7 @@ class DictTable {
       if (slot.used) store(slot.key, slot.entry);
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;
   int bits_ = 0;
   size_t mask_ = 0, count_ = 0;
 };
@@ -138,7 +177,7 @@ class SolverTable {
     uint16_t generation = 0;  // 0: never written
   };
   struct Store {
-    std::vector<Slot> slots;
+    std::vector<Slot, HugePageAllocator<Slot>> slots;
     uint16_t generation = 0;
   };
   static Store& thread_store() {
