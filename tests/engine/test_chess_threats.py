@@ -5,6 +5,7 @@ import chess
 import pytest
 
 from engine.games.chess import notation
+from engine.games.chess.activity import activity
 from engine.games.chess.position import BOARD
 from engine.games.chess.threats import (MINOR_BY_MINOR, MINOR_BY_PAWN, QUEEN_ATTACKED, ROOK_BY_LESSER,
                                         WEAK_MINOR_BY_MAJOR, WEAK_PAWN, threats)
@@ -40,7 +41,9 @@ COUNTED = {
 
 
 def threats_of(fen):
-    return threats(notation.from_board(chess.Board(fen))[BOARD])
+    board = notation.from_board(chess.Board(fen))[BOARD]
+    _, _, ours, theirs = activity(board, 0)
+    return threats(board, ours, theirs)
 
 
 @pytest.mark.parametrize("term", sorted(COUNTED))

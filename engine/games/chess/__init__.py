@@ -84,8 +84,8 @@ def positional_terms(state) -> tuple:
     """``(mg, eg)``: what the evaluation adds to PeSTO's sums, the mover's in centipawns: the pawn structure,
     the pieces' activity and the king's safety, and the threats to pieces."""
     structure_mg, structure_eg = structure(state[BOARD])
-    active_mg, active_eg = activity(state[BOARD], state[RIGHTS])
-    threat_mg, threat_eg = threats(state[BOARD])
+    active_mg, active_eg, ours, theirs = activity(state[BOARD], state[RIGHTS])
+    threat_mg, threat_eg = threats(state[BOARD], ours, theirs)
     return structure_mg + active_mg + threat_mg, structure_eg + active_eg + threat_eg
 
 

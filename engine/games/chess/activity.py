@@ -38,14 +38,25 @@ KING_ATTACK_WEIGHT = (0, 0, 128, 192, 224, 240, 248, 252, 254, 255, 256, 256, 25
 WEAK_BACK_RANK = 11
 STORM = {4: 10, 5: 30, 6: 60}                                           # by the enemy pawn's rank from its side
 CASTLE_SQUARES = ((OUR_A1, 92), (OUR_H1, 97))                           # b1 and g1 of the side's view
+KIND = {"N": "minor", "B": "minor", "R": "major", "Q": "major"}          # of attacker, for the threats
 
 
 def activity(board: str, rights: int) -> tuple:
-    """``(mg, eg)``: the terms of the mover (upper case on ``board``, the mover's view; ``rights`` in that
-    view) minus the opponent's, in centipawns."""
-    ours_mg, ours_eg = side_activity(board, rights)
-    theirs_mg, theirs_eg = side_activity(turned(board), turned_rights(rights))
-    return ours_mg - theirs_mg, ours_eg - theirs_eg
+    """``(mg, eg, ours, theirs)``: the terms of the mover (upper case on ``board``, the mover's view; ``rights``
+    in that view) minus the opponent's, in centipawns, and the squares the mover and the opponent attack,
+    each side's in its own view (:func:`side_activity`'s), which the threats (:mod:`.threats`) read."""
+    ours, theirs = no_attacks(), no_attacks()
+    ours_mg, ours_eg = side_activity(board, rights, ours)
+    theirs_mg, theirs_eg = side_activity(turned(board), turned_rights(rights), theirs)
+    return ours_mg - theirs_mg, ours_eg - theirs_eg, ours, theirs
+
+
+def no_attacks() -> dict:
+    """Where :func:`side_activity` gathers the squares a side attacks (a square is attacked by a piece that
+    could capture there, were an enemy piece on it): by its pawns ``"P"``, by its knights and bishops
+    ``"minor"``, by its rooks and queens ``"major"``, and by any piece, its king's steps among them,
+    ``"all"``. A side's attacks include the squares of its own pieces that it guards."""
+    return {"P": set(), "minor": set(), "major": set(), "all": set()}
 
 
 def can_attack_king(board: str, side: str) -> bool:
@@ -53,8 +64,9 @@ def can_attack_king(board: str, side: str) -> bool:
     return board.count(side[3]) >= 1 and sum(board.count(p) for p in side) >= 2
 
 
-def side_activity(board: str, rights: int) -> tuple:
-    """``(mg, eg)`` of the upper-case side of ``board`` (its own view, castling ``rights`` in it)."""
+def side_activity(board: str, rights: int, attacked: dict) -> tuple:
+    """``(mg, eg)`` of the upper-case side of ``board`` (its own view, castling ``rights`` in it); fills in
+    ``attacked`` (:func:`no_attacks`) with the squares the side attacks, found on the way."""
     mg = eg = 0
     enemy_king = board.index("k")
     zone = frozenset((enemy_king,) + STEPS["K"][enemy_king])
@@ -62,29 +74,24 @@ def side_activity(board: str, rights: int) -> tuple:
     attackers = units = 0
     for s in SQUARES:
         p = board[s]
+        if p == "P":
+            attacked["P"].update((s - 11, s - 9))
+        elif p == "K":
+            attacked["all"].update(STEPS["K"][s])
         if p not in "NBRQ":
             continue
-        reach, hits = 0, False
-        if p == "N":
-            for j in STEPS["N"][s]:
-                reach += board[j] == "." or board[j].islower()
-                hits = hits or j in zone
-        else:
-            for ray in RAYS[p][s]:
-                for j in ray:
-                    hits = hits or j in zone
-                    if board[j] != ".":
-                        reach += board[j].islower()
-                        break
-                    reach += 1
+        reached = STEPS["N"][s] if p == "N" else reached_by_slider(board, RAYS[p][s])
+        attacked[KIND[p]].update(reached)
+        reach = len(reached) - sum(board[j].isupper() for j in reached)      # less its own pieces guarded
         weight_mg, weight_eg = MOBILITY[p]
         mg, eg = mg + (reach - MOBILITY_UNIT[p]) * weight_mg, eg + (reach - MOBILITY_UNIT[p]) * weight_eg
-        if hits:
+        if not zone.isdisjoint(reached):
             attackers, units = attackers + 1, units + KING_ATTACK_UNIT[p]
         if p == "R":
             mg, eg = rook_file(board, s, enemy_king, attacking, mg, eg)
         if p in SEVENTH and s // 10 == 3 and ("p" in board[31:39] or enemy_king // 10 == 2):
             mg, eg = mg + SEVENTH[p][0], eg + SEVENTH[p][1]
+    attacked["all"].update(attacked["P"], attacked["minor"], attacked["major"])
     if board.count("B") >= 2:
         mg, eg = mg + BISHOP_PAIR[0], eg + BISHOP_PAIR[1]
     if attacking:
@@ -97,6 +104,17 @@ def side_activity(board: str, rights: int) -> tuple:
                 penalty = min(penalty, shelter(board, square))
         mg -= (here + penalty) // 2
     return mg, eg
+
+
+def reached_by_slider(board: str, rays: tuple) -> list:
+    """The squares a slider reaches along its ``rays``: on each, up to and including the first piece."""
+    reached = []
+    for ray in rays:
+        for j in ray:
+            reached.append(j)
+            if board[j] != ".":
+                break
+    return reached
 
 
 def rook_file(board: str, s: int, enemy_king: int, attacking: bool, mg: int, eg: int) -> tuple:

@@ -4,9 +4,9 @@ Stockfish's judgement by ``python -m bench.chess_fit``, bench/STRENGTH.md). Cent
 endgame), penalties of the threatened side, added to PeSTO's sums before the blend (:mod:`.evaluation`); all
 integers, so that the compiled core (native/src/games/chess_threats.hpp) computes the same number.
 
-A square is attacked by a piece when the piece could capture there were an enemy piece on it: a pawn's two
-diagonals forward, a knight's and a king's steps, a slider's rays up to and including the first piece in
-the way (so a side's attacks include the squares of its own pieces it guards). For each side, its
+The squares each side attacks, by the kind of attacker, are those the pieces' activity found as it counted
+their mobility (:func:`.activity.no_attacks`): a pawn's two diagonals forward, a knight's and a king's
+steps, a slider's rays up to and including the first piece in the way. For each side, its
 
 - **knights and bishops attacked by an enemy pawn** (:data:`MINOR_BY_PAWN`) or **by an enemy knight or
   bishop** (:data:`MINOR_BY_MINOR`), or **attacked by an enemy rook or queen and unguarded**
@@ -17,7 +17,7 @@ the way (so a side's attacks include the squares of its own pieces it guards). F
 
 A term costs a piece once, whatever the number of its attackers; a piece may pay more than one term.
 """
-from engine.games.chess.board import RAYS, SQUARES, STEPS, turned
+from engine.games.chess.board import SQUARES, turned
 
 MINOR_BY_PAWN = (54, 39)
 MINOR_BY_MINOR = (10, 34)
@@ -25,59 +25,30 @@ WEAK_MINOR_BY_MAJOR = (13, 27)
 ROOK_BY_LESSER = (42, 18)
 QUEEN_ATTACKED = (50, 44)
 WEAK_PAWN = (3, 15)
-KIND = {"P": "P", "N": "minor", "B": "minor", "R": "major", "Q": "major"}
+THREATENED = frozenset("PNBRQ")
 
 
-def threats(board: str) -> tuple:
+def threats(board: str, ours: dict, theirs: dict) -> tuple:
     """``(mg, eg)``: the threat penalties of the opponent (lower case on ``board``, the mover's view) minus the
-    mover's, in centipawns."""
+    mover's, in centipawns, given the squares the mover attacks (``ours``) and the opponent (``theirs``),
+    each in its own view, as :func:`.activity.activity` gives them."""
     their_board = turned(board)
-    ours, theirs = attacks(board), attacks(their_board)  # (each in its own view)
     ours_mg, ours_eg = penalties(board, ours, turned_round(theirs))
     theirs_mg, theirs_eg = penalties(their_board, theirs, turned_round(ours))
     return theirs_mg - ours_mg, theirs_eg - ours_eg
 
 
 def turned_round(squares: dict) -> dict:
-    """:func:`attacks`' squares seen from the other side."""
+    """A side's attacked squares seen from the other side."""
     return {kind: {119 - s for s in found} for kind, found in squares.items()}
-
-
-def attacks(board: str) -> dict:
-    """The squares the upper-case side of ``board`` (its own view, playing up) attacks: by its pawns
-    ``"P"``, by its knights and bishops ``"minor"``, by its rooks and queens ``"major"``, and by any piece
-    ``"all"``."""
-    found: dict[str, set] = {"P": set(), "minor": set(), "major": set(), "all": set()}
-    for s in SQUARES:
-        p = board[s]
-        if p == "P":
-            reached = {s - 11, s - 9}
-        elif p in "NK":
-            reached = set(STEPS[p][s])
-        elif p in "BRQ":
-            reached = {j for ray in RAYS[p][s] for j in reaching(board, ray)}
-        else:
-            continue
-        if p in KIND:
-            found[KIND[p]] |= reached
-        found["all"] |= reached
-    return found
-
-
-def reaching(board: str, ray: tuple):
-    """The squares of ``ray`` a slider reaches: up to and including the first piece."""
-    for j in ray:
-        yield j
-        if board[j] != ".":
-            return
 
 
 def penalties(board: str, ours: dict, theirs: dict) -> tuple:
     """``(mg, eg)``: the threat penalties of the upper-case side of ``board``, whose squares attacked by
-    itself are ``ours`` and by the enemy ``theirs`` (as :func:`attacks` gives them, in this view)."""
+    itself are ``ours`` and by the enemy ``theirs`` (both in this view)."""
     mg = eg = 0
     for s in SQUARES:
-        if board[s] in KIND and s in theirs["all"]:
+        if board[s] in THREATENED and s in theirs["all"]:
             by = {kind for kind, found in theirs.items() if s in found}
             for term_mg, term_eg in threatened(board[s], s in ours["all"], by):
                 mg, eg = mg + term_mg, eg + term_eg
@@ -86,7 +57,7 @@ def penalties(board: str, ours: dict, theirs: dict) -> tuple:
 
 def threatened(p: str, guarded: bool, by: set) -> list:
     """The terms that cost the upper-case piece ``p`` (not a king), ``guarded`` or not by its side, that the
-    enemy attacks with the kinds ``by`` (of :func:`attacks`, ``"all"`` among them)."""
+    enemy attacks with the kinds ``by`` (of :func:`.activity.no_attacks`, ``"all"`` among them)."""
     if p in "NB":
         return [term for term, hit in ((MINOR_BY_PAWN, "P" in by), (MINOR_BY_MINOR, "minor" in by),
                                        (WEAK_MINOR_BY_MAJOR, "major" in by and not guarded)) if hit]
