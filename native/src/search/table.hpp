@@ -65,6 +65,10 @@ struct HugePageAllocator {
   bool operator!=(const HugePageAllocator<U>&) const { return false; }
 };
 
+// The tables' arrays: a vector whose large buffers sit on huge pages.
+template <class T>
+using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
 inline uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
 
 inline int log2_at_least(uint64_t n) {
@@ -123,7 +127,7 @@ class DictTable {
   size_t index(const Key& key) const { return size_t(mix(key) >> (64 - bits_)); }
 
   void resize(int bits) {
-    std::vector<Slot, HugePageAllocator<Slot>> old;
+    HugeVector<Slot> old;
     old.swap(slots_);
     bits_ = bits;
     slots_.assign(size_t(1) << bits, Slot{Key{}, Entry{}, false});
@@ -133,7 +137,7 @@ class DictTable {
       if (slot.used) store(slot.key, slot.entry);
   }
 
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;
+  HugeVector<Slot> slots_;
   int bits_ = 0;
   size_t mask_ = 0, count_ = 0;
 };
@@ -177,7 +181,7 @@ class SolverTable {
     uint16_t generation = 0;  // 0: never written
   };
   struct Store {
-    std::vector<Slot, HugePageAllocator<Slot>> slots;
+    HugeVector<Slot> slots;
     uint16_t generation = 0;
   };
   static Store& thread_store() {
