@@ -1,5 +1,7 @@
-"""bench.chess_losses: a blunder found by Stockfish in a PGN of our games, and the report's rows counted by
-hand."""
+"""bench.chess_losses: a hung queen found by an engine's judgement in a PGN of our games, and the report's rows
+counted by hand. The engine here is a stand-in that counts material a ply ahead: Stockfish is driven through
+python-chess's asyncio subprocesses, which, started in the test process, would keep Playwright's browser
+tests from starting theirs."""
 import io
 
 import chess
@@ -7,7 +9,8 @@ import chess.engine
 import chess.pgn
 
 from bench import chess_losses
-from bench.stockfish import stockfish_path
+
+VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 0}
 
 # White ("Tactician auto") puts its queen where the knight f6 takes it, at ply 8.
 BLUNDER = """[White "Tactician auto"]
@@ -18,15 +21,24 @@ BLUNDER = """[White "Tactician auto"]
 """
 
 
+class MaterialEngine:
+    """Judges a position as the mover's material plus the most valuable piece it can take at once, and gives
+    that capture (else the first legal move) as its best move: enough to see a piece left en prise."""
+
+    def analyse(self, board, limit):
+        mover = sum(VALUES[p.piece_type] * (1 if p.color == board.turn else -1) for p in board.piece_map().values())
+        captures = [(VALUES[board.piece_type_at(m.to_square) or chess.PAWN], m) for m in board.legal_moves
+                    if board.is_capture(m)]
+        gain, best = max(captures, key=lambda c: c[0], default=(0, next(iter(board.legal_moves))))
+        return {"score": chess.engine.PovScore(chess.engine.Cp(mover + gain), board.turn), "pv": [best]}
+
+
 def test_a_hung_queen_is_our_largest_loss_and_the_opponents_moves_are_not_judged():
     game = chess.pgn.read_game(io.StringIO(BLUNDER))
-    engine = chess.engine.SimpleEngine.popen_uci(stockfish_path())
-    try:
-        found = chess_losses.losses([game], engine, 8, "Tactician")
-    finally:
-        engine.quit()
+    found = chess_losses.losses([game], MaterialEngine(), 8, "Tactician")
     assert [(one.ply, one.played) for one in found] == [(8, "Qh5")]   # White's moves from ply 8 on
-    assert found[0].centipawns > 600 and found[0].best != "Qh5"
+    # Before: Bxf7+ wins a pawn (+100); after Qh5, Nxh5 wins the queen (-900 for White).
+    assert (found[0].before, found[0].after, found[0].centipawns, found[0].best) == (100, -900, 1000, "Bxf7+")
 
 
 def loss(ply, before, after):
