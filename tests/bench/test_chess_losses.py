@@ -9,8 +9,12 @@ import chess.engine
 import chess.pgn
 
 from bench import chess_losses
+from bench.adjudication import VALUES
 
-VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 0}
+
+def centipawns(piece_type):
+    return 100 * VALUES.get(piece_type, 0)                   # (the king: 0)
+
 
 # White ("Tactician auto") puts its queen where the knight f6 takes it, at ply 8.
 BLUNDER = """[White "Tactician auto"]
@@ -26,8 +30,8 @@ class MaterialEngine:
     that capture (else the first legal move) as its best move: enough to see a piece left en prise."""
 
     def analyse(self, board, limit):
-        mover = sum(VALUES[p.piece_type] * (1 if p.color == board.turn else -1) for p in board.piece_map().values())
-        captures = [(VALUES[board.piece_type_at(m.to_square) or chess.PAWN], m) for m in board.legal_moves
+        mover = sum(centipawns(p.piece_type) * (1 if p.color == board.turn else -1) for p in board.piece_map().values())
+        captures = [(centipawns(board.piece_type_at(m.to_square) or chess.PAWN), m) for m in board.legal_moves
                     if board.is_capture(m)]
         gain, best = max(captures, key=lambda c: c[0], default=(0, next(iter(board.legal_moves))))
         return {"score": chess.engine.PovScore(chess.engine.Cp(mover + gain), board.turn), "pv": [best]}
