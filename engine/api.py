@@ -166,7 +166,8 @@ def search(game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit
     may come inside ``algorithm`` too: :func:`game_options`); returns a
     :class:`~engine.result.SearchResult` whose moves are already in JSON form. ``on_progress``, if given,
     receives the search's :class:`~engine.result.Progress` reports, their moves in JSON form too."""
-    return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options).run(on_progress)
+    with held_off():  # from the deadline's start to the answer in JSON form (engine.collector)
+        return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options).run(on_progress)
 
 
 class Search:
@@ -178,28 +179,29 @@ class Search:
 
     def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None) -> None:
-        self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-        self.module, self.settings, in_algorithm, self.core, forced_move_search = \
-            settings_with_forced(game_id, algorithm)
-        self.options = game_options(game_id, options, in_algorithm)
-        self.trace, self.limits = trace, limits
-        self.unread: ReadTimeout | None = None
-        try:
-            with held_off(), reading(self.deadline):
-                self.game, self.state = load_with_options(game_id, state_json, limits, self.options,
-                                                          set(in_algorithm) - set(options or ()))
-        except ReadTimeout as stop:  # no time left to search: run() answers with the root's first move
-            self.unread = stop
-        require_fit(self.module, game_id)
-        if self.unread is None and self.game.is_terminal(self.state):
-            raise GameOver()
-        # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
-        # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
-        self.forced = (self.unread is None and not forced_move_search and not trace
-                       and game_type(game_id).answers_forced_moves
-                       and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
-        self.chosen = None if self.unread is not None else self.native_core()
-        self.runs_native = self.chosen == native.NATIVE
+        with held_off():  # no full collection once the deadline runs: it would count (engine.collector)
+            self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
+            self.module, self.settings, in_algorithm, self.core, forced_move_search = \
+                settings_with_forced(game_id, algorithm)
+            self.options = game_options(game_id, options, in_algorithm)
+            self.trace, self.limits = trace, limits
+            self.unread: ReadTimeout | None = None
+            try:
+                with reading(self.deadline):
+                    self.game, self.state = load_with_options(game_id, state_json, limits, self.options,
+                                                              set(in_algorithm) - set(options or ()))
+            except ReadTimeout as stop:  # no time left to search: run() answers with the root's first move
+                self.unread = stop
+            require_fit(self.module, game_id)
+            if self.unread is None and self.game.is_terminal(self.state):
+                raise GameOver()
+            # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
+            # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
+            self.forced = (self.unread is None and not forced_move_search and not trace
+                           and game_type(game_id).answers_forced_moves
+                           and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
+            self.chosen = None if self.unread is not None else self.native_core()
+            self.runs_native = self.chosen == native.NATIVE
 
     @property
     def small(self) -> bool:
@@ -222,25 +224,26 @@ class Search:
         return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
 
     def run(self, on_progress: ProgressCallback | None = None) -> SearchResult:
-        if self.unread is not None:  # the game was never loaded: its instance's players are not known
-            result = unread(self.unread, self.deadline)
-            result.options = self.options
-            return result
-        game = self.game
-        if on_progress is not None:
-            self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
-        deadline = forced_budget(self.deadline) if self.forced else self.deadline
+        """The search's answer, its moves in JSON form, with no full collection meanwhile (engine.collector)."""
         with held_off():
+            if self.unread is not None:  # the game was never loaded: its instance's players are not known
+                result = unread(self.unread, self.deadline)
+                result.options = self.options
+                return result
+            game = self.game
+            if on_progress is not None:
+                self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
+            deadline = forced_budget(self.deadline) if self.forced else self.deadline
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
                                 trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
-        if self.forced:  # the move was never in doubt, and the request's time did not run out
-            result.stats.stop_reason, result.stats.timed_out = FORCED, False
-            result.stats.finish(self.deadline.elapsed())
-        if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
-            # No pass finished in time: the anytime answer is the one line there is, an estimate.
-            result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
-        result.players, result.options = list(game.players), self.options
-        return to_json_moves(game, result, self.state, self.deadline)
+            if self.forced:  # the move was never in doubt, and the request's time did not run out
+                result.stats.stop_reason, result.stats.timed_out = FORCED, False
+                result.stats.finish(self.deadline.elapsed())
+            if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
+                # No pass finished in time: the anytime answer is the one line there is, an estimate.
+                result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
+            result.players, result.options = list(game.players), self.options
+            return to_json_moves(game, result, self.state, self.deadline)
 
     def cancel(self) -> None:
         self.deadline.cancel()

@@ -2,7 +2,8 @@
 
 A full collection walks every tracked object (a search's tree and table included) in one go, tens of
 milliseconds, holding the interpreter meanwhile; if one starts just before a deadline the search answers that much
-late. So while a search runs the collector collects only the young generations: a pass walks the few
+late. So from a request's arrival to its answer (engine.api.Search: its settings and state read, the search, its
+moves written in JSON form) the collector collects only the young generations: a pass walks the few
 thousand objects allocated since the last one (a millisecond or less), and the objects that survive
 move on to the oldest generation, whose threshold is raised out of reach until the search ends.
 
