@@ -169,6 +169,16 @@ def test_bad_states_name_their_field(state, field):
     assert field in error.value.errors
 
 
+@pytest.mark.parametrize("name", ["smallClassic", "  mediumClassic\n", "testClassic.lay"])
+def test_a_layouts_name_is_told_apart_from_a_maze(name):
+    """``-l smallClassic`` is how CS188 picks a maze; here the maze itself is sent, and the error says so
+    rather than that a one-row maze has an opening in its border."""
+    with pytest.raises(InvalidState) as error:
+        load({"layout": name})
+    message = error.value.errors["state.layout"][0]
+    assert "not the name of one" in message and repr(name.strip()) in message
+
+
 def test_without_a_depth_an_endless_game_deepens_until_the_deadline():
     for name in ("minimax", "alphabeta"):
         result = api.search("pacman", {"layout": layout("smallClassic")},
