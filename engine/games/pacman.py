@@ -435,12 +435,12 @@ def layout_rows(layout) -> tuple:
     rows at the end dropped (a file's last newline), the maze as wide as its first row (longer rows cut to
     it; a shorter row is an error, as in CS188), and every character CS188 ignores an empty cell ``' '``."""
     field = "state.layout"
-    if isinstance(layout, str) and "%" not in layout and layout.strip() and "\n" not in layout.strip():
-        # one line and no wall: a layout's name (CS188's -l smallClassic), which no maze can be
-        raise InvalidState(f"the layout is the maze itself, not the name of one ({layout.strip()!r}): its rows "
-                           "as in a CS188 .lay file, a list of strings top row first or one string of lines",
-                           field=field)
     if isinstance(layout, str):
+        name = layout.strip()
+        if name and "%" not in name and "\n" not in name:  # one line, no wall: a layout's name (-l smallClassic)
+            raise InvalidState(f"the layout is the maze itself, not the name of one ({name!r}): its rows as in "
+                               "a CS188 .lay file, a list of strings top row first or one string of lines",
+                               field=field)
         layout = layout.splitlines()
     if not isinstance(layout, list) or not all(isinstance(row, str) for row in layout):
         raise InvalidState("the layout is a list of rows, top row first, or one string of lines", field=field)
