@@ -33,8 +33,9 @@ def free_port() -> int:
 
 
 def program(name: str) -> str | None:
-    """Where a Debian package's program is (nginx lives in /usr/sbin, often not on a user's PATH)."""
-    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    """Where a Debian package's program is (nginx lives in /usr/sbin and stockfish in /usr/games, often not on
+    a user's PATH)."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin:/usr/games")
 
 
 def wait_for(url: str, process, seconds: float = BOOT_SECONDS) -> None:

@@ -1,0 +1,76 @@
+"""The stages of a learning run for chess, and the run's report (learn/reports/<game>-<time>/: report.md,
+report.json and losses.svg, committed beside the weights they describe)."""
+import json
+import shutil
+import time
+from pathlib import Path
+
+from learn import accept, curves, export, shards, train
+
+REPORTS = Path(__file__).resolve().parent / "reports"
+
+
+def committed_weights() -> Path:
+    from engine.games.chess import nnue
+    return nnue.DEFAULT_PATH
+
+
+def starting_params(hidden: int, seed: int, log=print) -> tuple:
+    """The committed net's floats when there is one of ``hidden`` units, else a fresh initialisation."""
+    from engine.games.chess import nnue
+    path = committed_weights()
+    if path.exists():
+        net = nnue.read_weights(path)
+        if net.hidden == hidden:
+            log(f"training from the committed net {path.name} ({net.header.get('trained')})")
+            return export.dequantised(net.W1, net.b1, net.W2, net.b2), "the committed net"
+    log(f"training a fresh net of {hidden} hidden units")
+    return train.initial_params(hidden, seed), "a fresh initialisation"
+
+
+def train_stage(data: Path, out: Path, hidden: int, seconds: float, seed: int, log=print) -> dict:
+    positions = shards.read(data)
+    train_mask, validation_mask = shards.split(positions)
+    log(f"{len(positions.fens)} positions: {int(train_mask.sum())} to train, {int(validation_mask.sum())} to validate")
+    params, start = starting_params(hidden, seed, log)
+    best, history = train.fit(params, train.dataset(positions, train_mask),
+                              train.dataset(positions, validation_mask), seconds)
+    described = {"positions": int(train_mask.sum()), "validation_positions": int(validation_mask.sum()),
+                 "games": int(len(set(positions.games.tolist()))), "label": "stockfish 15.1 fixed depth",
+                 "lambda": train.LAMBDA, "started_from": start}
+    candidate = out / "candidate.bin"
+    export.export(best, candidate, described)
+    log(f"best epoch {history.best_epoch} of {len(history.epochs) - 1} ({history.stopped}); wrote {candidate}")
+    return {"data": described, "history": history, "candidate": candidate}
+
+
+def write_report(game: str, trained: dict, generated: dict | None, matched: dict | None) -> Path:
+    folder = REPORTS / f"{game}-{time.strftime('%Y%m%d-%H%M')}"
+    folder.mkdir(parents=True, exist_ok=True)
+    history = trained["history"]
+    curves.save(history, folder / "losses.svg", f"{game}: loss by epoch")
+    summary = {"commit": export.commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "generated": generated, "data": trained["data"], "epochs": history.epochs,
+               "best_epoch": history.best_epoch, "stopped": history.stopped,
+               "match": {k: v for k, v in (matched or {}).items() if k != "games"} or None}
+    (folder / "report.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    lines = [f"# {game}: a learning run on {summary['commit']}, {summary['date']}", "",
+             f"- data: {json.dumps(trained['data'])}",
+             f"- generated: {json.dumps(generated) if generated else 'none this run (earlier shards)'}",
+             f"- best epoch {history.best_epoch}; stopped by {history.stopped}",
+             f"- match: {matched['text'] + ', ' + matched['verdict'] if matched else 'not played'}", "",
+             "| epoch | training loss | validation loss | lr | s |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {e['epoch']} | {e['train'] if e['train'] is None else round(e['train'], 6)} | "
+              f"{round(e['validation'], 6)} | {e['lr']:g} | {e['seconds']} |" for e in history.epochs]
+    lines += ["", "![losses](losses.svg)", ""]
+    (folder / "report.md").write_text("\n".join(lines))
+    return folder
+
+
+def accept_stage(candidate: Path, games: int, time_ms: float, workers: int, log=print) -> dict:
+    result = accept.run(candidate, "classic", games, time_ms, workers, log=log)
+    log(f"{result['text']}: {result['verdict']}")
+    if result["verdict"] == "stronger":
+        shutil.copyfile(candidate, committed_weights())
+        log(f"the candidate replaces {committed_weights()}")
+    return result
