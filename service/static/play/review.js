@@ -185,7 +185,7 @@ export class Review {
       this.length = Math.max(this.length, this.entries.length - 1);
       // A review ends by its time limit: the moves it had no time for are not judged (`complete` false).
       const partial = result.complete === false ? " The time ran out before the end: the later moves are not judged." : "";
-      this.setStatus(`Review done: ${result.plies.length} moves judged.${partial} The graph's marked points and `
+      this.setStatus(`Review done: ${result.plies.length} moves judged.${partial} The graph's points and `
                      + "the moves listed go to their positions.");
       this.panel.show();
     } catch (error) {
