@@ -6,7 +6,7 @@ import json
 import re
 
 from tests.browser.test_play import choose, wait_for_human
-from tests.browser.test_review import XX_OO, load
+from tests.browser.test_review import XX_OO, load, paste
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -145,9 +145,7 @@ def test_a_game_from_a_fen_is_numbered_from_it_and_its_review_says_mate_in_the_p
     review asks for the page's time limit a move (it had the server's 100 ms); a mate reads "mate"."""
     choose(page, "chess", "both (hot seat)", "alphabeta", 300)
     page.fill("#depth", "1")
-    page.click("#paste summary")
-    page.fill("#state-text", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
-    page.click("#load-state")
+    paste(page, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     wait_for_human(page, "white", ply=1)
     page.click('svg.board [data-square="h5"]')
     page.click('svg.board [data-square="f7"]')

@@ -13,8 +13,13 @@ XX_OO = {"board": ["XX.", "OO.", "..."]}  # X to move: 2 wins at once, 5 draws, 
 
 
 def load(page, state) -> None:
+    paste(page, json.dumps(state))
+
+
+def paste(page, text: str) -> None:
+    """Load the state `text` (JSON, or a chess FEN) as the position."""
     page.click("#paste summary")
-    page.fill("#state-text", json.dumps(state))
+    page.fill("#state-text", text)
     page.click("#load-state")
 
 
