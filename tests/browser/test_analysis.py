@@ -62,6 +62,7 @@ def test_on_a_desktop_the_moves_sit_beside_the_board_and_chess_lines_need_no_app
         before = top(page, "svg.board")
         page.fill("#ai-delay", "0")
         page.select_option("#side", NOBODY)
+        page.wait_for_selector("svg.board .arrow.best")  # the AI's best move so far, while it thinks
         page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 6")
         page.click("#stop")
         page.wait_for_selector("#eval:not([hidden])")
