@@ -261,7 +261,8 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
                                              arrows = [], flipped = false } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
   const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
-  const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`, class: `board ${board.kind}`, "data-testid": "board",
+  const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`,
+                            class: `board ${board.kind}${flipped ? " flipped" : ""}`, "data-testid": "board",
                             role: "grid", "aria-label": `board, ${board.rows} by ${board.cols}` });
   const choice = html("div", { class: "choice", "data-testid": "choice", hidden: "" });
   const targeted = onMove ? moves.map((m) => ({ ...m, ...targetsOf(m.move, board, moveSchema) }))
