@@ -307,6 +307,7 @@ export class PlayPanel {
    */
   key(event) {
     if ($("play").hidden || TYPING.has(event.target.tagName) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.getAttribute?.("role") === "tab") return;  // the tabs' own arrow keys (main.js)
     const names = KEY_MOVES[event.key];
     if (!names || !this.position) return;
     const directions = this.position.info.moves.some((m) => Object.values(KEY_MOVES).flat().includes(m));
