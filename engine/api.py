@@ -232,7 +232,8 @@ class Search:
                 return result
             game = self.game
             if on_progress is not None:
-                self.deadline.on_progress = lambda progress: on_progress(to_json_progress(game, progress))
+                self.deadline.on_progress = lambda progress: on_progress(
+                    to_json_progress(game, progress, self.state, self.deadline))
             deadline = forced_budget(self.deadline) if self.forced else self.deadline
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
                                 trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
@@ -317,11 +318,20 @@ def json_lines(game: Game, lines: list[Line], state: State = None, until: float 
     return out
 
 
-def to_json_progress(game: Game, progress: Progress) -> Progress:
-    return dataclasses.replace(progress, move=game.move_to_json(progress.move),
-                               value=game.value_to_json(progress.value),
-                               pv=[game.move_to_json(m) for m in progress.pv],
-                               lines=None if progress.lines is None else json_lines(game, progress.lines))
+def to_json_progress(game: Game, progress: Progress, state: State = None,
+                     deadline: Deadline | None = None) -> Progress:
+    """A progress report in JSON form; given the searched ``state`` in a game with a notation of its own
+    (chess: SAN), its line and its multi-PV lines in that notation too, written as a search's answer's
+    are (until ``NOTATION_GRACE`` past ``deadline``), so that a client needs no request to read them."""
+    if game.notation is None:
+        state = None
+    until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
+    return dataclasses.replace(
+        progress, move=game.move_to_json(progress.move), value=game.value_to_json(progress.value),
+        pv=[game.move_to_json(m) for m in progress.pv],
+        lines=None if progress.lines is None else json_lines(game, progress.lines, state, until),
+        notation=None if state is None else game.notation,
+        pv_notation=None if state is None else game.line_notation(state, progress.pv, until))
 
 
 def legal_moves(game_id: str, state_json: JSON, limits: Limits = Limits(),

@@ -100,6 +100,8 @@ class Progress:
     seldepth: int | None = None
     iterations: int | None = None
     lines: list | None = None  # multi-PV: the iteration's best lines (Line), best first
+    notation: str | None = None     # the name of the game's own notation (chess: "san"), if it has one
+    pv_notation: list | None = None  # the line in it
 
     def __post_init__(self):
         self.value = finite(self.value)

@@ -80,8 +80,9 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
 
 def progress_info(progress: Progress, game_id: str) -> dict:
     """A progress report as the data of a streamed ``info`` event: the fields of a UCI ``info`` line, with
-    the value's ``score`` and ``win_probability`` (no proof yet: from the value alone), and with
-    ``algorithm.multi_pv`` the iteration's best ``lines`` (:func:`line_json`; no game notation)."""
+    the value's ``score`` and ``win_probability`` (no proof yet: from the value alone), in a game with a
+    notation (chess: ``san``) the line in it (``pv_san``), and with ``algorithm.multi_pv`` the
+    iteration's best ``lines`` (:func:`line_json`, their lines in the notation too)."""
     seconds = progress.time_ms / 1000.0
     info = {
         "depth": progress.depth,
@@ -95,7 +96,9 @@ def progress_info(progress: Progress, game_id: str) -> dict:
         "time_ms": progress.time_ms,
         "iterations": progress.iterations,
     }
+    if progress.notation is not None:
+        info["pv_" + progress.notation] = progress.pv_notation
     if progress.lines is not None:
         value_scale = game_value_scale(game_id)
-        info["lines"] = [line_json(line, None, value_scale) for line in progress.lines]
+        info["lines"] = [line_json(line, progress.notation, value_scale) for line in progress.lines]
     return info

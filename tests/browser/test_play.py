@@ -12,6 +12,7 @@ WATCHED_PRUNED = {'["C",1]', '["C",2]'}  # figure 5.2: textbook alpha-beta never
 
 
 def choose(page, game, side, algorithm, time_limit_ms):
+    page.evaluate("() => { const s = document.getElementById('settings'); if (s) s.open = true; }")  # folded on a phone
     page.select_option("#game", game)
     page.select_option("#side", side)
     page.select_option("#algorithm", algorithm)

@@ -44,6 +44,7 @@ def test_a_hint_marks_the_engine_s_best_move_for_the_human_and_plays_nothing(pag
     assert sent[-1]["algorithm"] == {"name": "auto"}
     assert page.locator("#moves button.hinted").get_attribute("data-move") == "2"  # the win at once
     assert page.locator("svg.board g.hinted").get_attribute("data-cell") == "2"
+    assert page.locator("svg.board .arrow.hint").get_attribute("data-move") == "2"  # and drawn on the board
     assert page.locator("#move-list li").count() == 0 and page.locator("svg.board [data-piece]").count() == 4
     page.locator('svg.board g.playable[data-cell="2"]').click()
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('X wins')")

@@ -13,8 +13,13 @@ XX_OO = {"board": ["XX.", "OO.", "..."]}  # X to move: 2 wins at once, 5 draws, 
 
 
 def load(page, state) -> None:
+    paste(page, json.dumps(state))
+
+
+def paste(page, text: str) -> None:
+    """Load the state `text` (JSON, or a chess FEN) as the position."""
     page.click("#paste summary")
-    page.fill("#state-text", json.dumps(state))
+    page.fill("#state-text", text)
     page.click("#load-state")
 
 
@@ -39,7 +44,7 @@ def test_best_moves_lists_the_multi_pv_lines_and_marks_one_on_the_board(page):
     assert lines.nth(0).locator(".best-line").text_content() == "2"
     assert page.get_by_test_id("best-view").text_content() == "Values for X."
     assert page.locator("#move-list li").count() == 0 and page.locator("svg.board [data-piece]").count() == 4
-    lines.nth(1).get_by_role("button").focus()  # a line's move, marked on the board from the keyboard
+    lines.nth(1).locator(".best-move").focus()  # a line's move, marked on the board from the keyboard
     page.keyboard.press("Enter")
     assert page.locator("#moves button.hinted").get_attribute("data-move") == "5"
     assert page.locator("svg.board g.hinted").get_attribute("data-cell") == "5"
@@ -77,8 +82,9 @@ def test_review_a_game_played_marks_its_blunders_graphs_it_and_shows_the_better_
     points = page.locator("#review-graph circle.point")
     assert points.count() == 5
     assert page.locator("#review-graph svg").get_attribute("data-scale") == "probability"
-    marked = page.locator('#review-graph circle.point[role="button"]')
-    assert [m.get_attribute("data-ply") for m in marked.all()] == ["2", "5"]  # the blunders, and only they
+    assert all(p.get_attribute("role") == "button" for p in points.all())  # every point goes to its position
+    marked = page.locator('#review-graph circle.point.blunder')
+    assert [m.get_attribute("data-ply") for m in marked.all()] == ["2", "5"]
     summary = page.get_by_test_id("review-summary")
     assert summary.locator('tr[data-player="X"] [data-stat="blunder"]').text_content() == "1"
     assert summary.locator('tr[data-player="O"] [data-stat="blunder"]').text_content() == "1"
@@ -165,6 +171,8 @@ def test_review_a_pasted_pgn_plays_it_out_and_marks_the_blunder(page):
     items.nth(5).get_by_role("button").click()
     wait_for_human(page, "white", ply=7)
     assert "black played Nf6" in page.get_by_test_id("review-ply").text_content()
+    assert "→ mated (now lost by force)" in page.get_by_test_id("review-ply").text_content()  # not "lost 100.5"
+    assert sent[-1]["time_limit_ms"] == 7 * 1000  # the page's time limit, for each of the PGN's 7 plies
     assert page.get_by_test_id("review-line").text_content().strip()  # the better line, in SAN
 
 

@@ -68,6 +68,23 @@ def test_deepening_reports_each_depth_then_the_search_body(client):
     assert without_timings(final) == without_timings(body)
 
 
+@pytest.mark.parametrize("algorithm", [{"name": "alphabeta", "depth": 4}, {"name": "alphabeta", "depth": 3, "multi_pv": 2},
+                                       {"name": "alphabeta", "depth": 3, "core": "python"}])
+def test_chess_progress_writes_its_lines_in_san(client, algorithm):
+    """Issue 50 item 16: every info event carries the SAN of its line (and of its multi-PV lines), so that
+    a client needs no /apply a move to read them."""
+    request = {"game": "chess", "state": {"fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"},
+               "algorithm": algorithm, "time_limit_ms": 5000}
+    events = parse(streamed(client, request)[1])
+    check_against_the_spec(events)
+    infos = [data for name, data in events if name == "info"]
+    assert infos and all(len(info["pv_san"]) == len(info["pv"]) for info in infos)
+    assert infos[-1]["pv_san"][0] == "Rd8#"
+    for info in infos:
+        assert all(len(line["pv_san"]) == len(line["pv"]) for line in info.get("lines", []))
+    assert ("lines" in infos[-1]) == ("multi_pv" in algorithm)
+
+
 @pytest.mark.parametrize("algorithm, game, state", [
     ({"name": "expectimax"}, "tictactoe", {"board": ["X..", ".O.", "..."]}),
     ({"name": "maxn", "depth": 3}, "tictactoe", {"board": ["X..", ".O.", "..."]}),

@@ -13,17 +13,25 @@ export function multiPvAlgorithm(chosen, game) {
 
 /**
  * Fill the <ol> `list` with the answer's `lines`; `label(move)` writes a root move as the position's
- * buttons do, and `onPick(move)` marks that move on the board.
+ * buttons do, `onPick(move)` marks that move on the board, and `onFollow(pv, plies)` goes down the line
+ * `pv` to its `plies`-th move (each move of a line is a button).
  */
-export function drawBestLines(list, answer, label, onPick) {
+export function drawBestLines(list, answer, label, onPick, onFollow) {
   list.replaceChildren(...(answer.lines || []).map((line) => {
     const name = label(line.move);
     const button = html("button", { type: "button", class: "best-move", "aria-label": `mark ${name} on the board` }, name);
     button.addEventListener("click", () => onPick(line.move));
     const value = `${scoreText(line.score)}${line.bound === "estimate" ? " (mean)" : ""}`;
-    const pv = (line.pv_san || line.pv.map(moveText)).join(" ");
+    const words = line.pv_san || line.pv.map(moveText);
+    const pv = html("span", { class: "best-line" });
+    words.forEach((word, i) => {
+      const step = html("button", { type: "button", class: "line-move", "data-plies": String(i + 1),
+                                    "aria-label": `go down the line to ${word}` }, word);
+      step.addEventListener("click", () => onFollow(line.pv.slice(0, words.length), i + 1));
+      pv.append(...(i ? [" ", step] : [step]));
+    });
     const item = html("li", { "data-move": JSON.stringify(line.move) });
-    item.append(button, html("span", { class: "best-value" }, value), html("span", { class: "best-line" }, pv));
+    item.append(button, html("span", { class: "best-value" }, value), pv);
     return item;
   }));
 }

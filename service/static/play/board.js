@@ -208,16 +208,61 @@ function cellName(board, r, c) {
   return null;
 }
 
+/** The kinds of arrow drawn over a board, each with its arrowhead (style.css colours them). */
+const ARROW_KINDS = ["hint", "best", "line"];
+
+/**
+ * The arrows over `board` for `arrows` ([{move, kind, rank?}]: the hint, the AI's best move, the best
+ * moves' lines, rank 1 the best): from the move's first cell to its last, or a ring on the cell of a move
+ * of one cell (a Connect Four column: where the disc lands). They take no clicks.
+ */
+function arrowLayer(board, arrows, moveSchema, flipped) {
+  const layer = svg("g", { class: "arrows", "data-testid": "arrows" });
+  const defs = svg("defs");
+  for (const kind of ARROW_KINDS) {
+    const head = svg("marker", { id: `arrowhead-${kind}`, class: `arrowhead ${kind}`, viewBox: "0 0 10 10", refX: 5, refY: 5,
+                                 markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" });
+    head.append(svg("path", { d: "M 0 0 L 10 5 L 0 10 z" }));
+    defs.append(head);
+  }
+  layer.append(defs);
+  const centre = (i) => {
+    const r = Math.floor(i / board.cols), c = i % board.cols;
+    const [x, y] = flipped ? [board.cols - 1 - c, board.rows - 1 - r] : [c, r];
+    return [x * CELL + CELL / 2, y * CELL + CELL / 2];
+  };
+  for (const { move, kind, rank } of arrows) {
+    const t = targetsOf(move, board, moveSchema);
+    if (!t) continue;
+    const attrs = { class: `arrow ${kind}`, "data-kind": kind, "data-move": JSON.stringify(move),
+                    ...(rank ? { "data-rank": String(rank), style: `opacity: ${Math.max(0.35, 1 - 0.2 * (rank - 1))}` } : {}) };
+    if (t.from !== null) {
+      const [x1, y1] = centre(t.from), [x2, y2] = centre(t.to[0]);
+      const length = Math.hypot(x2 - x1, y2 - y1) || 1, back = CELL * 0.3;  // the head ends inside the square
+      layer.append(svg("line", { ...attrs, x1, y1, x2: x2 - ((x2 - x1) / length) * back,
+                                 y2: y2 - ((y2 - y1) / length) * back, "marker-end": `url(#arrowhead-${kind})` }));
+      continue;
+    }
+    const cell = t.to.length === 1 ? t.to[0] : landingCell(board, t.to[0] % board.cols);
+    if (cell < 0) continue;
+    const [cx, cy] = centre(cell);
+    layer.append(svg("circle", { ...attrs, cx, cy, r: CELL * 0.42 }));
+  }
+  return layer;
+}
+
 /**
  * Draw `board` into `container`. `moves`: the legal moves as [{move, label}]; `onMove(move)` plays one
  * (null: no clicks now); `marks`: {class: [cells]}, the cells to mark with that class (the last move,
- * a hint, a winning line); `flipped`: the board turned round (chess, for Black).
+ * a hint, a winning line); `arrows`: the moves drawn as arrows over it (arrowLayer); `flipped`: the
+ * board turned round (chess, for Black).
  */
 export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, marks = {},
-                                             flipped = false } = {}) {
+                                             arrows = [], flipped = false } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
   const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
-  const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`, class: `board ${board.kind}`, "data-testid": "board",
+  const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`,
+                            class: `board ${board.kind}${flipped ? " flipped" : ""}`, "data-testid": "board",
                             role: "grid", "aria-label": `board, ${board.rows} by ${board.cols}` });
   const choice = html("div", { class: "choice", "data-testid": "choice", hidden: "" });
   const targeted = onMove ? moves.map((m) => ({ ...m, ...targetsOf(m.move, board, moveSchema) }))
@@ -303,6 +348,7 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       root.append(g);
     }
   }
+  if (arrows.length) root.append(arrowLayer(board, arrows, moveSchema, flipped));
   const extra = [];
   if (board.kind === "othello") {
     for (let i = 0; i < board.cols; i++) {

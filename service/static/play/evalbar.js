@@ -1,4 +1,4 @@
-// The evaluation bar: the AI's latest value of the position, always from the first player's point of view
+// The evaluation bar (vertical, beside the board): the AI's latest value of the position, always from the first player's point of view
 // (White in chess), read from the answer's `score` and `win_probability` (the API's common scale), so that
 // no game needs code of its own here.
 import { formatNumber, html } from "./svg.js";
@@ -55,12 +55,13 @@ export function drawEvalBar(container, answer, game) {
                             "aria-valuemin": "0", "aria-valuemax": "100",
                             "aria-valuenow": share === null ? undefined : String(Math.round(share * 100)) });
   const fill = html("div", { class: "eval-fill", "data-testid": "eval-fill" });
-  fill.style.width = `${share === null ? 50 : share * 100}%`;
+  fill.style.height = `${share === null ? 50 : share * 100}%`;
   bar.classList.toggle("no-scale", share === null);
   bar.append(fill);
   const label = html("span", { class: "eval-text", "data-testid": "eval-text" }, text);
   const chance = share === null ? "" : ` · ${view} wins ${Math.round(share * 100)}%`;
   container.replaceChildren(html("span", { class: "eval-view" }, `${view}:`), label,
                             html("span", { class: "eval-chance" }, chance), bar);
+  container.title = `${view}: ${text}${chance}`;
   container.hidden = false;
 }

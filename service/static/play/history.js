@@ -35,11 +35,12 @@ export function drawMoveList(list, line, shown, players, onGo, classOf = () => u
   const paired = alternates(line, players);
   list.classList.toggle("paired", paired);
   const firstIsSecond = paired && line.length > 1 && line[0].info.to_move === players[1];
+  const first = fullmoveOf(line[0].info);
   list.replaceChildren(...texts.map((text, i) => {
     const mover = line[i].info.to_move;
     const item = html("li", { "data-mover": mover, "data-ply": String(i + 1) });
     if (paired) {
-      const n = Math.floor((i + (firstIsSecond ? 1 : 0)) / 2) + 1;
+      const n = Math.floor((i + (firstIsSecond ? 1 : 0)) / 2) + first;
       if (mover === players[0]) item.append(html("span", { class: "num" }, `${n}.`));
       else if (i === 0) {
         item.append(html("span", { class: "num" }, `${n}…`));
@@ -66,6 +67,11 @@ export function drawMoveList(list, line, shown, players, onGo, classOf = () => u
   list.scrollTop = current ? current.offsetTop - list.offsetTop - list.clientHeight / 2 : list.scrollHeight;
 }
 
+/** The number of the first move from the position `info`: its FEN's fullmove number (chess), else 1. */
+function fullmoveOf(info) {
+  return (info.fen && Number(info.fen.split(" ")[5])) || 1;
+}
+
 /** The game as PGN (chess: `line` from a FEN, its moves in SAN), the players' names in `names`. */
 export function pgnOf(line, names, result) {
   const start = line[0].info.fen;
@@ -73,7 +79,7 @@ export function pgnOf(line, names, result) {
                    ["Date", new Date().toISOString().slice(0, 10).replaceAll("-", ".")],
                    ["White", names.white], ["Black", names.black], ["Result", result]];
   if (start && start !== STANDARD_START) headers.push(["SetUp", "1"], ["FEN", start]);
-  const [fullmove, side] = start ? [Number(start.split(" ")[5]) || 1, start.split(" ")[1]] : [1, "w"];
+  const [fullmove, side] = [fullmoveOf(line[0].info), start ? start.split(" ")[1] : "w"];
   const words = [];
   playedTexts(line).forEach((san, i) => {
     const ply = i + (side === "b" ? 1 : 0);

@@ -1,7 +1,6 @@
 // Moves in the game's own notation (chess: SAN). The rules give it for the legal moves of a position (an
-// array beside `moves`, such as `san`) and for a move just played (`played_san`); a streamed search's
-// progress gives its line as moves only, so the page has each move of it written by the rules.
-import { postJSON } from "./api.js";
+// array beside `moves`, such as `san`) and for a move just played (`played_san`); a search writes its lines
+// in it too (`pv_san`, in its progress as in its answer).
 import { moveText } from "./svg.js";
 
 // The lists of a rules answer that are not the legal moves in a notation (openapi.yaml's Position).
@@ -35,37 +34,4 @@ function outcomeText(move) {
     return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
   }
   return moveText(move);
-}
-
-/**
- * Writes lines of moves from one position in its notation: each move by the rules' `apply`, in the
- * position after the moves before it. Each answer is kept by the line up to it, so that a line grown by
- * a ply costs one request and a line seen before none.
- */
-export class LineWriter {
-  /** `rules(body)` completes a rules request (the game's options); `position` is {state, info}. */
-  constructor(gameId, position, rules) {
-    this.url = `/v1/games/${encodeURIComponent(gameId)}/apply`;
-    this.notation = notationOf(position.info);
-    this.root = { state: position.state };
-    this.rules = rules;
-    this.answers = new Map();
-  }
-
-  /** The line's moves as text: in the notation, else as the moves themselves. */
-  async write(line) {
-    if (!this.notation) return line.map(moveText);
-    let before = Promise.resolve(this.root);
-    const written = [];
-    for (let i = 0; i < line.length; i++) {
-      const key = JSON.stringify(line.slice(0, i + 1));
-      if (!this.answers.has(key)) {
-        const move = line[i];
-        this.answers.set(key, before.then((answer) => postJSON(this.url, this.rules({ state: answer.state, move }))));
-      }
-      before = this.answers.get(key);
-      written.push(before.then((answer) => answer[`played_${this.notation}`]));
-    }
-    return Promise.all(written);
-  }
 }

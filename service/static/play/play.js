@@ -7,12 +7,12 @@ import { drawBestLines, multiPvAlgorithm } from "./bestmoves.js";
 import { showExport, wireExport } from "./export.js";
 import { drawMoveList } from "./history.js";
 import { playersOf } from "./maze.js";
-import { LineWriter, moveLabel, moveLabels } from "./notation.js";
+import { moveLabel, moveLabels } from "./notation.js";
 import { readSettings, restore, save } from "./persist.js";
 import { drawOutcome, resultText } from "./outcome.js";
 import { Review } from "./review.js";
 import { levelName, searchAlgorithm } from "./settings.js";
-import { clearThinking, showInfo, showInfoLine, showResult } from "./thinking.js";
+import { clearThinking, showInfo, showResult } from "./thinking.js";
 import { drawPosition } from "./view.js";
 import { html, showError } from "./svg.js";
 
@@ -24,10 +24,13 @@ const CHANCE_DELAY_MS = 250;
 // the page's own cancellation is that search's, not a busy server: the page asks again shortly, quietly.
 const OWN_CANCEL_WINDOW_MS = 3000, OWN_CANCEL_RETRY_MS = 150;
 const FIRST_GAME = "tictactoe";
+const MAX_REVIEW_MS = 120_000;  // openapi.yaml's ReviewRequest.time_limit_ms
 // The arrow keys play the move of that name, in games whose moves are directions (2048, Pacman); Space
 // plays Pacman's Stop.
 const KEY_MOVES = { ArrowUp: ["up", "North"], ArrowDown: ["down", "South"], ArrowLeft: ["left", "West"],
                     ArrowRight: ["right", "East"], " ": ["Stop"] };
+const STEPS = { ArrowLeft: -1, ArrowRight: 1 };  // through the game, in games whose moves are no directions
+const NARROW = "(max-width: 760px)";  // style.css's one-column layout
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -45,6 +48,7 @@ export class PlayPanel {
     this.editing = false;   // the state box holds text typed since a position was asked for: drawing keeps it
     this.hint = null;       // {position, move} of the last hint asked for
     this.best = null;       // {position, answer} of the last best moves asked for
+    this.thought = null;    // {position, move}: the AI's best move so far, while it searches there
     this.perspective = new Map();  // game id -> the fixed player whose view a search's values take, if not the mover's
     const select = $("game");
     for (const g of games) select.append(html("option", { value: g.id }, g.name || g.id));
@@ -63,6 +67,7 @@ export class PlayPanel {
     $("load-state").addEventListener("click", () => this.loadPasted());
     $("state-text").addEventListener("input", () => { this.editing = true; });
     $("extra").addEventListener("change", () => this.refresh());
+    if (window.matchMedia(NARROW).matches) $("settings").open = false;  // a phone: the board first, the settings folded under it
     wireExport();
     this.review = new Review(this);
     document.addEventListener("keydown", (event) => this.key(event));
@@ -162,7 +167,7 @@ export class PlayPanel {
     this.editing = false;
     clearThinking();  // the answer shown was for another position: the one that chose the last move, if any
     const before = this.history[this.history.length - 2];
-    if (before && before.answer) showResult(before.answer, this.game);
+    if (before && before.answer) showResult(before.answer, this.game, before.info);
     this.clearError();
     this.show();
   }
@@ -295,13 +300,25 @@ export class PlayPanel {
     return human === BOTH || human === position.info.to_move;
   }
 
-  /** An arrow key (or Space) plays the direction of that name, when it is legal and a human's turn. */
+  /**
+   * An arrow key (or Space) plays the direction of that name, when it is legal and a human's turn, in the
+   * games whose moves are directions (2048, Pacman); in the others ← and → go one move back and forward
+   * along the game.
+   */
   key(event) {
     if ($("play").hidden || TYPING.has(event.target.tagName) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.getAttribute?.("role") === "tab") return;  // the tabs' own arrow keys (main.js)
     const names = KEY_MOVES[event.key];
-    if (!names || !this.humanTurn()) return;
+    if (!names || !this.position) return;
+    const directions = this.position.info.moves.some((m) => Object.values(KEY_MOVES).flat().includes(m));
+    if (!directions && STEPS[event.key]) {
+      const ply = this.history.length - 1 + STEPS[event.key];
+      event.preventDefault();
+      if (ply >= 0 && ply < this.line.length) this.goTo(ply);
+      return;
+    }
     const move = this.position.info.moves.find((m) => names.includes(m));
-    if (move === undefined) return;
+    if (move === undefined || !this.humanTurn()) return;
     event.preventDefault();
     this.play(move);
   }
@@ -320,15 +337,15 @@ export class PlayPanel {
     const delay = mover === "chance" ? CHANCE_DELAY_MS : human === NOBODY ? Math.max(0, Number($("ai-delay").value) || 0) : 0;
     const next = () => {
       this.waiting = null;
+      $("stop").disabled = true;  // until the AI's search, if it is the AI's move, enables it
       if (generation !== this.generation) return;
       const side = $("side").value;  // it may have changed meanwhile
       if (mover === "chance") this.play(drawOutcome(position.info), false);
       else if (side !== BOTH && side !== mover) this.aiMove();
-      else $("stop").disabled = true;
     };
     if (!delay) return next();
     this.waiting = setTimeout(next, delay);
-    $("stop").disabled = mover === "chance";  // the AI's next move can be stopped while it waits
+    $("stop").disabled = false;  // the next move, the AI's or chance's, can be stopped while it waits
   }
 
   /** The search request's algorithm: the one chosen, its depth, auto's level, and the settings typed. */
@@ -352,10 +369,12 @@ export class PlayPanel {
     return this.perspective.get(this.game.id) || position.info.to_move;
   }
 
+  /** The AI's move at the position shown (chance's outcome, drawn at once, where chance moves). */
   async aiMove() {
     const position = this.position;
-    if (!position || position.info.terminal || position.info.to_move === "chance") return;
+    if (!position || position.info.terminal) return;
     if (this.pending) return;  // the rules are checking a move or a position: their answer moves on
+    if (position.info.to_move === "chance") return this.play(drawOutcome(position.info), false);
     this.stopThinking();
     const generation = ++this.generation;
     this.clearError();
@@ -374,16 +393,13 @@ export class PlayPanel {
     this.setStatus(`${position.info.to_move} (AI, ${algorithm.name}) is thinking…`);
     clearThinking();
     const game = this.game;
-    const writer = new LineWriter(game.id, position, (b) => this.rules(b));
     const labels = moveLabels(position.info);
-    let latest = 0;  // the last progress shown: a line written late for an earlier one is dropped
     const onInfo = (info) => {
-      const shown = ++latest;
       showInfo(info, labels[position.info.moves.findIndex((m) => same(m, info.move))], game,
                this.perspectiveAt(position));
-      writer.write(info.pv).then((pv) => {
-        if (shown === latest && this.search === controller) showInfoLine(pv);
-      }, () => {});
+      if (this.search !== controller || same(this.thought?.move, info.move)) return;
+      this.thought = { position, move: info.move };
+      this.drawBoard();
     };
     try {
       this.streaming = controller;
@@ -394,7 +410,7 @@ export class PlayPanel {
       $("stop").disabled = true;
       if (result.perspective !== position.info.to_move) this.perspective.set(game.id, result.perspective);
       position.answer = result;  // shown again when the game goes back to the position after its move
-      showResult(result, game);
+      showResult(result, game, position.info);
       await this.play(result.move, false);
     } catch (error) {
       if (error.name === "AbortError" || generation !== this.generation) return;
@@ -429,7 +445,7 @@ export class PlayPanel {
                                       `Looking for a good move for ${position.info.to_move}…`);
     if (!result) return;
     this.hint = { position, move: result.move };
-    showResult(result, this.game);
+    showResult(result, this.game, position.info);
     this.show();
     this.setStatus(`Hint for ${position.info.to_move}: ${moveLabel(position.info, result.move)}.`);
   }
@@ -506,22 +522,61 @@ export class PlayPanel {
     const { state, info } = position;
     if (!this.editing) $("state-text").value = JSON.stringify(state, null, 1).replace(/\n\s*(?=[\]\d"'.-])/g, " ");
     this.sideOptions(playersOf(state, this.game.players));
-    const humanTurn = this.humanTurn();  // not the AI's turn (the side chosen), nor its search, nor a pending move
-    const hint = this.hint && this.hint.position === position ? this.hint.move : undefined;
-    $("board").classList.remove("checking");
-    $("help").textContent = drawPosition($("board"), $("moves"), this.history,
-                                         this.game, { onMove: humanTurn ? (move) => this.play(move) : null, hint,
-                                                      second: $("side").value === this.game.players[1] });
+    const humanTurn = this.drawBoard();
     drawMoveList($("move-list"), this.line, this.history.length, this.game.players, (ply) => this.goTo(ply),
                  (ply) => this.review.classOf(this.line, ply));
     this.review.draw();
     this.showBestMoves();
     showExport(this.history, this.game, (p) => this.playerName(p));
     $("undo").disabled = this.history.length < 2;
-    $("ai-move").disabled = info.terminal || info.to_move === "chance";
+    $("ai-move").disabled = info.terminal;
     $("hint").disabled = !humanTurn;
     this.showStatus();
     if (!this.pending) this.save();
+  }
+
+  /**
+   * The board of the position shown, its move buttons and help, and its arrows; whether a human may move
+   * now (not the AI's turn, nor during its search, nor with a move pending).
+   */
+  drawBoard() {
+    const position = this.position;
+    const humanTurn = this.humanTurn();
+    const hint = this.hint && this.hint.position === position ? this.hint.move : undefined;
+    $("board").classList.remove("checking");
+    $("help").textContent = drawPosition($("board"), $("moves"), this.history, this.game, {
+      onMove: humanTurn ? (move) => this.play(move) : null, hint, arrows: this.arrowsAt(position, hint),
+      second: $("side").value === this.game.players[1] });
+    return humanTurn;
+  }
+
+  /**
+   * The arrows at `position`: the best moves' lines (the best first), the AI's best move (while it searches
+   * there, or the move it chose there) and the `hint`.
+   */
+  arrowsAt(position, hint) {
+    const lines = this.best && this.best.position === position ? this.best.answer.lines || [] : [];
+    const arrows = lines.map((line, i) => ({ move: line.move, kind: "line", rank: i + 1 }));
+    const thought = this.search && this.thought?.position === position ? this.thought.move : position.answer?.move;
+    if (thought !== undefined) arrows.push({ move: thought, kind: "best" });
+    if (hint !== undefined) arrows.push({ move: hint, kind: "hint" });
+    return arrows;
+  }
+
+  /**
+   * Follow `pv`, a line of the best moves at the position shown, to its `plies`-th move: the line's
+   * positions (by the rules) become the game's moves from here, to be stepped through (← →).
+   */
+  async followLine(pv, plies) {
+    const position = this.position, generation = this.generation;
+    try {
+      const line = await this.review.lineFrom(position.state, pv);
+      if (generation !== this.generation || position !== this.position) return;
+      this.line = [...this.history, ...line.slice(1)];
+      this.goTo(this.history.length - 1 + plies);
+    } catch (error) {
+      this.showError(error.message);
+    }
   }
 
   /** The best moves asked for at the position shown, if they were; the button, when they can be. */
@@ -529,7 +584,8 @@ export class PlayPanel {
     const position = this.position;
     const best = this.best && this.best.position === position ? this.best.answer : null;
     $("best-view").textContent = best ? `Values for ${best.perspective}.` : "";
-    drawBestLines($("best-lines"), best || {}, (move) => moveLabel(position.info, move), (move) => this.markHint(move));
+    drawBestLines($("best-lines"), best || {}, (move) => moveLabel(position.info, move), (move) => this.markHint(move),
+                  (pv, plies) => this.followLine(pv, plies));
     $("best-moves").disabled = Boolean(this.search) || this.pending || position.info.terminal
                                || position.info.to_move === "chance" || !multiPvAlgorithm($("algorithm").value, this.game);
   }
@@ -539,6 +595,15 @@ export class PlayPanel {
     const algorithm = this.algorithmRequest();
     delete algorithm.level;
     return algorithm;
+  }
+
+  /**
+   * The review's whole time limit for `plies` decisions: the time limit set, for each (at most the API's
+   * 120,000 ms); null when none is set (the server's default).
+   */
+  reviewBudget(plies) {
+    const limit = Number($("time-limit").value.trim());
+    return limit > 0 && plies > 0 ? Math.min(MAX_REVIEW_MS, Math.round(limit) * plies) : null;
   }
 
   /** Who plays `player`: "Human", or the AI and its algorithm. */

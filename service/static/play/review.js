@@ -25,6 +25,17 @@ export function parseMoves(text) {
   });
 }
 
+/**
+ * The plies of a PGN's main line, as near as the page can count them without the rules: its words once
+ * the tag pairs, comments, variations, move numbers, annotations and the result are taken out.
+ */
+export function pgnPlies(pgn) {
+  let text = pgn.replace(/^\s*\[[^\]]*\]\s*$/gm, " ").replace(/\{[^}]*\}/g, " ").replace(/;[^\n]*/g, " ");
+  while (/\([^()]*\)/.test(text)) text = text.replace(/\([^()]*\)/g, " ");  // variations, nested ones too
+  return text.split(/\s+/).map((word) => word.replace(/^\d+\.+/, "").replace(/[?!]+$/, ""))
+    .filter((word) => word && !/^(\$\d+|1-0|0-1|1\/2-1\/2|\*|\.+)$/.test(word)).length;
+}
+
 /** Whether the pasted text is a PGN rather than a move list: chess, and not a JSON array. */
 function isPgn(text, game) {
   if (game.id !== "chess") return false;
@@ -33,6 +44,23 @@ function isPgn(text, game) {
   } catch {
     return true;
   }
+}
+
+/** A position's worth for its mover: "mate" or "mated" (chess), "won" or "lost" where proven, else the value. */
+function worthText(value, outcome, game) {
+  const chess = game.value_scale === "pawns";
+  if (outcome === "win") return chess ? "mate" : "won";
+  if (outcome === "loss") return chess ? "mated" : "lost";
+  if (outcome === "draw") return "a draw";
+  return formatNumber(value);
+}
+
+/** What a move gave up: a proven result, or so much value. */
+function givenUp(p) {
+  if (p.outcome_before === "win" && p.outcome_after !== "win") return "a forced win let go";
+  if (p.outcome_after === "loss" && p.outcome_before !== "loss") return "now lost by force";
+  if (p.outcome_before === "draw" && p.outcome_after === "loss") return "a draw let go";
+  return p.loss > 0 ? `gave up ${formatNumber(p.loss)}` : "nothing given up";
 }
 
 export class Review {
@@ -135,6 +163,8 @@ export class Review {
     this.setStatus(`Reviewing the game with ${algorithm.name}…`);
     this.panel.show();
     const body = this.panel.rules({ game: this.panel.game.id, ...game, algorithm });
+    const budget = this.panel.reviewBudget(game.moves ? game.moves.length : pgnPlies(game.pgn));
+    if (budget) body.time_limit_ms = budget;
     try {
       const result = await streamEvents("/v1/review/stream", body, (event, ply) => {
         if (event !== "ply" || this.running !== controller) return;
@@ -155,7 +185,7 @@ export class Review {
       this.length = Math.max(this.length, this.entries.length - 1);
       // A review ends by its time limit: the moves it had no time for are not judged (`complete` false).
       const partial = result.complete === false ? " The time ran out before the end: the later moves are not judged." : "";
-      this.setStatus(`Review done: ${result.plies.length} moves judged.${partial} The graph's marked points and `
+      this.setStatus(`Review done: ${result.plies.length} moves judged.${partial} The graph's points and `
                      + "the moves listed go to their positions.");
       this.panel.show();
     } catch (error) {
@@ -298,8 +328,10 @@ export class Review {
       ? `; ${p.player}'s winning chances ${Math.round(p.win_probability_before * 100)} % → ${Math.round(p.win_probability_after * 100)} %`
       : "";
     const played = html("p", { class: "review-played" });
+    const game = this.panel.game;
     played.append(html("strong", {}, `${p.player} played ${label(p)}`), `: ${p.class}`,
-                  `. Value ${formatNumber(p.value_before)} → ${formatNumber(p.value_after)} (lost ${formatNumber(p.loss)})${units}.`);
+                  `. Value ${worthText(p.value_before, p.outcome_before, game)} → ${worthText(p.value_after, p.outcome_after, game)}`
+                  + ` (${givenUp(p)})${units}.`);
     const better = html("p", { class: "review-better" });
     if (p.class !== "best") {
       const best = p.best_san ?? moveLabel(before.info, p.best_move);

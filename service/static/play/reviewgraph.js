@@ -1,7 +1,7 @@
 // The review's evaluation graph: the position's worth after each decision judged, over the plies of the
 // game, from the first player's point of view (the win probability where the game has one, else the
-// value); its inaccuracies, mistakes and blunders marked, each a button to the position after it, and the
-// position shown as a vertical line.
+// value); every point a button to the position after its move, the inaccuracies, mistakes and blunders
+// marked larger, and the position shown as a vertical line.
 import { flips } from "./evalbar.js";
 import { clickable, formatNumber, svg } from "./svg.js";
 
@@ -47,10 +47,10 @@ export function drawReviewGraph(container, plies, game, { length, shown, label, 
   chart.append(svg("polyline", { points: points.join(" "), class: "trace" }));
   plies.forEach((p, i) => {
     const marked = MARKED.has(p.class);
-    const dot = svg("circle", { cx: x(p.ply + 1), cy: y(ys[i]), r: marked ? 5 : 2.5, class: `point ${p.class}`,
+    const dot = svg("circle", { cx: x(p.ply + 1), cy: y(ys[i]), r: marked ? 5 : 3.5, class: `point ${p.class}`,
                                 "data-ply": String(p.ply + 1), "data-class": p.class });
     dot.append(svg("title", {}, `${p.ply + 1}. ${label(p)}: ${p.class}`));
-    if (marked) clickable(dot, `${label(p)}: ${p.class}; show the position after it`, () => onGo(p.ply + 1));
+    clickable(dot, `${label(p)}: ${p.class}; show the position after it`, () => onGo(p.ply + 1));
     chart.append(dot);
   });
   container.replaceChildren(chart);

@@ -2,6 +2,7 @@
 // root moves' chart), and the evaluation bar above the board, from either.
 import { drawBars } from "./chart.js";
 import { drawEvalBar } from "./evalbar.js";
+import { moveLabel } from "./notation.js";
 import { fillStats, formatDistinct, formatNumber, moveText } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,25 +13,19 @@ export function clearThinking() {
   drawEvalBar($("eval"), null);
 }
 
-/** A search's progress; `move` as written in the game's notation (the line comes by showInfoLine). */
+/** A search's progress; `move` as written in the game's notation, and its line too where the server wrote it (chess: `pv_san`). */
 export function showInfo(info, move, game, perspective) {
-  const line = $("stats").querySelector('[data-stat="PV"]');
   fillStats($("stats"), [
     ["depth", info.depth], ...(info.seldepth ? [["deepest ply", info.seldepth]] : []), ["value", info.value],
-    ["best move", move ?? moveText(info.move)], ["PV", line ? line.textContent : ""], ["nodes", info.nodes],
-    ["nodes/s", info.nodes_per_second], ["time (ms)", info.time_ms],
+    ["best move", move ?? moveText(info.move)], ["PV", (info.pv_san || info.pv.map(moveText)).join(" ")],
+    ["nodes", info.nodes], ["nodes/s", info.nodes_per_second], ["time (ms)", info.time_ms],
     ...(info.iterations !== null ? [["iterations", info.iterations]] : []),
   ], "info");
   drawEvalBar($("eval"), { ...info, perspective }, game);
 }
 
-/** The live line, written in the game's notation, while the progress it belongs to is shown. */
-export function showInfoLine(pv) {
-  const line = $("stats").querySelector('[data-stat="PV"]');
-  if (line && $("stats").dataset.kind === "info") line.textContent = pv.join(" ");
-}
-
-export function showResult(result, game) {
+/** A search's answer for the position whose rules answer is `info` (its legal moves, as the page writes them). */
+export function showResult(result, game, info) {
   const s = result.stats;
   const notation = Object.keys(result).find((k) => k.startsWith("pv_"))?.slice(3);
   const pv = notation ? result[`pv_${notation}`] : result.pv.map(moveText);
@@ -48,6 +43,6 @@ export function showResult(result, game) {
   if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
   if (result.algorithm && result.algorithm.level !== undefined) rows.push(["level", result.algorithm.level]);
   fillStats($("stats"), rows, "result");
-  drawBars($("bars"), result.moves, result.move, notation);
+  drawBars($("bars"), result.moves, result.move, (move) => moveLabel(info, move));
   drawEvalBar($("eval"), result, game);
 }

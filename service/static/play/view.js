@@ -30,9 +30,10 @@ function won(info) {
 /**
  * Draw the position at the end of `history` ([{state, info, move}], the positions played to it) into the
  * board area and the move buttons. `onMove(move)` plays a move (null: no move now); `hint` is a move to mark; `second`: the
- * human plays the second player (a chess board is then turned round). Returns the help for the board.
+ * human plays the second player (a chess board is then turned round); `arrows`, moves to draw as arrows on a
+ * board ([{move, kind, rank?}]: board.js). Returns the help for the board.
  */
-export function drawPosition(area, buttons, history, game, { onMove, hint, second }) {
+export function drawPosition(area, buttons, history, game, { onMove, hint, second, arrows = [] }) {
   const position = history[history.length - 1], previous = history[history.length - 2];
   const { state, info } = position;
   const labels = moveLabels(info);
@@ -52,7 +53,8 @@ export function drawPosition(area, buttons, history, game, { onMove, hint, secon
     // k in a row (tic-tac-toe, Connect Four): the line the winning move completed.
     if (["plain", "column"].includes(kind) && won(info) && last.length === 1) marks.win = lineThrough(board, last[0]);
     drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
-                            moveSchema: game.move_schema, onMove, marks, flipped: board.kind === "chess" && second });
+                            moveSchema: game.move_schema, onMove, marks, arrows,
+                            flipped: board.kind === "chess" && second });
     if (kind === "tiles") {
       area.prepend(html("p", { class: "tile-score", "data-testid": "tile-score" }, `Score ${tileScore(history)}`));
     }
