@@ -222,12 +222,13 @@ class Loaded:
 LOADED: list[Loaded] = []                     # the one entry, once read (current)
 
 
-def use(path=DEFAULT_PATH) -> Loaded:
-    """Read the net at ``path`` and make it the one in use, in both cores (the compiled core takes the
-    arrays verified here); a file missing or refused leaves none in use, and the reason."""
+def use(path=None) -> Loaded:
+    """Read the net at ``path`` (by default ``nnue.bin``) and make it the one in use, in both cores (the
+    compiled core takes the arrays verified here); a file missing or refused leaves none in use, and the
+    reason."""
     from engine.search.native import tactician_native
     try:
-        loaded = Loaded(read_weights(path))
+        loaded = Loaded(read_weights(DEFAULT_PATH if path is None else path))
     except WeightsError as error:
         loaded = Loaded(reason=str(error))
     if tactician_native is not None:
