@@ -46,3 +46,11 @@ def default_net(monkeypatch):
     yield at
     monkeypatch.undo()
     nnue.use()
+
+
+def flip_a_byte_of(path: Path) -> Path:
+    """The file with a byte of its payload changed (its checksum then fails); its path."""
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 1
+    path.write_bytes(bytes(data))
+    return path

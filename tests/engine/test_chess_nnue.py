@@ -15,7 +15,7 @@ from engine.errors import InvalidState
 from engine.games.chess import (CENTIPAWNS_PER_UNIT, CLASSIC, EVAL_LIMIT, GAME, NNUE, NnueChess, drawish, load, nnue,
                                 notation)
 from engine.games.chess.position import BOARD, PLY
-from tests.nnue_nets import BOUND, net_file, random_weights
+from tests.nnue_nets import BOUND, flip_a_byte_of, net_file, random_weights
 
 FENS = [chess.STARTING_FEN,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -211,7 +211,7 @@ def test_classic_is_the_default_and_nnue_needs_a_net(tmp_path, default_net):
 
 
 def test_a_refused_file_is_said_and_classic_is_unaffected(tmp_path, default_net):
-    default_net(rewritten(net_file(tmp_path / "nnue.bin"), None, flip_a_byte))
+    default_net(flip_a_byte_of(net_file(tmp_path / "nnue.bin")))
     assert not nnue.status()["loaded"] and "sha256" in nnue.status()["reason"]
     game, state = load(chess.STARTING_FEN)
     assert game.evaluate(state, 0) == GAME.evaluate(state, 0)
