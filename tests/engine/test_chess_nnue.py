@@ -234,3 +234,17 @@ def test_the_nnue_game_values_by_the_net_scaled_and_bounded_as_the_classic(insta
         mover = state[PLY] & 1
         assert game.evaluate(state, mover) == v and game.evaluate(state, 1 - mover) == -v
         assert game.native_state(state) == (*GAME.native_state(state), net.sha256)
+
+
+def test_a_net_wider_than_the_compiled_core_takes_is_refused(tmp_path):
+    """The compiled core's states hold 512 hidden units: a wider net is refused in both cores (never one
+    core alone), and the reason said."""
+    from engine.search import native
+    if not native.available():
+        pytest.skip("no compiled core")
+    loaded = nnue.use(net_file(tmp_path / "wide.bin", hidden=513, w1=1, w2=1))
+    try:
+        assert loaded.net is None and "1 to 512 hidden units" in loaded.reason
+        assert nnue.status() == {"loaded": False, "reason": loaded.reason}
+    finally:
+        nnue.use()

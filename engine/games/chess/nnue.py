@@ -224,21 +224,32 @@ LOADED: list[Loaded] = []                     # the one entry, once read (curren
 
 def use(path=None) -> Loaded:
     """Read the net at ``path`` (by default ``nnue.bin``) and make it the one in use, in both cores (the
-    compiled core takes the arrays verified here); a file missing or refused leaves none in use, and the
-    reason."""
-    from engine.search.native import tactician_native
+    compiled core takes the arrays verified here); a file missing or refused, by the reader or by the
+    compiled core, leaves none in use, and the reason."""
+    path = DEFAULT_PATH if path is None else path
     try:
-        loaded = Loaded(read_weights(DEFAULT_PATH if path is None else path))
+        loaded = Loaded(read_weights(path))
+        hand_to_native(path, loaded.net)
     except WeightsError as error:
         loaded = Loaded(reason=str(error))
-    if tactician_native is not None:
-        net = loaded.net
-        if net is None:
-            tactician_native.chess_nnue_clear()
-        else:
-            tactician_native.chess_nnue_install(net.W1, net.b1, net.W2, net.b2, net.sha256)
+        hand_to_native(path, None)
     LOADED[:] = [loaded]
     return loaded
+
+
+def hand_to_native(path, net: Network | None) -> None:
+    """Install ``net`` in the compiled core, where there is one (None: forget its net); :class:`WeightsError`
+    when the core refuses it (wider than its states hold)."""
+    from engine.search.native import tactician_native
+    if tactician_native is None:
+        return
+    if net is None:
+        tactician_native.chess_nnue_clear()
+        return
+    try:
+        tactician_native.chess_nnue_install(net.W1, net.b1, net.W2, net.b2, net.sha256)
+    except ValueError as error:
+        raise WeightsError(path, str(error)) from None
 
 
 def current() -> Loaded:
