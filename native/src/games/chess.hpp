@@ -296,21 +296,16 @@ class Chess {
 
   // The position with the turn passed (position.py's passed, for null-move pruning): no en passant, no
   // history. None (false) in check, and when the mover has only pawns and king (zugzwang is likely).
-  bool null_move(const State& s, State& out) const {
-    if (!passable(s)) return false;
-    out = s;
-    pass(out);
-    return true;
-  }
-  static bool passable(const State& s) {
+  // `S`: Chess's state, or one built on it (ChessNnue's, whose accumulators a pass leaves as they are).
+  template <class S>
+  bool null_move(const S& s, S& out) const {
     const auto& own = s.pieces[mover(s)];
-    return !s.check && (own[chess::KNIGHT] | own[chess::BISHOP] | own[chess::ROOK] | own[chess::QUEEN]);
-  }
-  // Passes the turn of `out`, a copy of a passable state.
-  static void pass(State& out) {
+    if (s.check || !(own[chess::KNIGHT] | own[chess::BISHOP] | own[chess::ROOK] | own[chess::QUEEN])) return false;
+    out = s;
     out.ep = -1, out.history_length = 0, out.history_hash = 0;
     ++out.ply;
     complete(out);
+    return true;
   }
 
   double evaluate(const State& s, int player) const {

@@ -123,6 +123,8 @@ class ChessNnue : public Chess {
     return out;
   }
 
+  // Chess's result, its accumulators `s`'s plus the features the move adds less those it removes (one
+  // pass, no copy of `s`'s first). The null move is Chess's: a pass changes no feature.
   State result(const State& s, int move) const {
     State n;
     static_cast<Chess::State&>(n) = s;
@@ -132,15 +134,10 @@ class ChessNnue : public Chess {
     return n;
   }
 
-  bool null_move(const State& s, State& out) const {
-    if (!passable(s)) return false;
-    out = s;
-    pass(out);
-    return true;
-  }
-
+  // The net's centipawns for the side to move (nnue.py's centipawns).
   int centipawns(const State& s) const { return chess::nnue_centipawns(*net_, s.acc, mover(s)); }
 
+  // The Chess game's evaluate with the net's centipawns in place of the classic score (NnueChess's).
   double evaluate(const State& s, int player) const {
     if (s.status != ONGOING) return utility(s, player);
     return bounded(double(centipawns(s)), s, player);
