@@ -248,3 +248,11 @@ def test_a_net_wider_than_the_compiled_core_takes_is_refused(tmp_path):
         assert nnue.status() == {"loaded": False, "reason": loaded.reason}
     finally:
         nnue.use()
+
+
+def test_the_environment_may_name_another_file(tmp_path, default_net, monkeypatch):
+    """``TACTICIAN_CHESS_NNUE`` (learn/'s candidate net in its acceptance match) in place of nnue.bin."""
+    default_net(tmp_path / "absent.bin")
+    candidate = nnue.read_weights(net_file(tmp_path / "candidate.bin", seed=9))
+    monkeypatch.setenv(nnue.PATH_VARIABLE, str(tmp_path / "candidate.bin"))
+    assert nnue.status() == {"loaded": True, "hidden": candidate.hidden, "sha256": candidate.sha256}

@@ -17,11 +17,13 @@ Everything is integer arithmetic, so that the compiled core (native/src/games/ch
 same number; the reader also refuses weights under which an accumulator (32 pieces and the bias) could
 leave int16 or the output int32, where the two cores' integers could part.
 
-The net the service uses is ``nnue.bin`` beside this module, read once (:func:`current`); without it, or
-with a file refused, the classic evaluation is unaffected and :func:`status` says why.
+The net the service uses is ``nnue.bin`` beside this module (or the file ``TACTICIAN_CHESS_NNUE`` names),
+read once (:func:`current`); without it, or with a file refused, the classic evaluation is unaffected and
+:func:`status` says why.
 """
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +33,8 @@ FORMAT, VERSION = "tactician-chess-nnue", 1
 INPUTS, ACTIVATION, QA, QB, SCALE = 768, "crelu", 255, 64, 400
 FIXED = {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "activation": ACTIVATION, "qa": QA, "qb": QB,
          "scale": SCALE}
-DEFAULT_PATH = Path(__file__).with_name("nnue.bin")
+DEFAULT_PATH = Path(__file__).with_name("nnue.bin")   # the committed net
+PATH_VARIABLE = "TACTICIAN_CHESS_NNUE"   # names another file to use instead (learn/'s candidate in a match)
 MAX_PIECES = 32                               # on a chess board at most: the accumulator's worst case
 INT16_MAX, INT32_MAX = 2 ** 15 - 1, 2 ** 31 - 1
 PIECES = "PNBRQK"                             # the piece types in the features' order
@@ -222,11 +225,16 @@ class Loaded:
 LOADED: list[Loaded] = []                     # the one entry, once read (current)
 
 
+def configured_path() -> Path:
+    """The file the service reads: ``TACTICIAN_CHESS_NNUE``'s where it is set, else ``nnue.bin``."""
+    return Path(os.environ.get(PATH_VARIABLE) or DEFAULT_PATH)
+
+
 def use(path=None) -> Loaded:
-    """Read the net at ``path`` (by default ``nnue.bin``) and make it the one in use, in both cores (the
-    compiled core takes the arrays verified here); a file missing or refused, by the reader or by the
-    compiled core, leaves none in use, and the reason."""
-    path = DEFAULT_PATH if path is None else path
+    """Read the net at ``path`` (by default :func:`configured_path`'s) and make it the one in use, in both
+    cores (the compiled core takes the arrays verified here); a file missing or refused, by the reader or
+    by the compiled core, leaves none in use, and the reason."""
+    path = configured_path() if path is None else path
     try:
         loaded = Loaded(read_weights(path))
         hand_to_native(path, loaded.net)
@@ -253,7 +261,7 @@ def hand_to_native(path, net: Network | None) -> None:
 
 
 def current() -> Loaded:
-    """The net in use: ``nnue.bin``'s, read on first use."""
+    """The net in use: :func:`configured_path`'s, read on first use."""
     return LOADED[0] if LOADED else use()
 
 
