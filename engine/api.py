@@ -42,7 +42,7 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "replayed", "review", "from_pgn", "describe_games", "describe_game", "preload", "settings_for",
-           "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
+           "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_nnue_status", "chess_board",
            "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
 
@@ -118,13 +118,24 @@ def echoed_defaults(name: str) -> dict[str, Any]:
 
 def option_schemas() -> dict[str, JSON]:
     """``{option: JSON Schema}``: every game option any game declares (:class:`~engine.registry.GameOption`).
-    Two games that declare an option of the same name declare the same schema (a ValueError otherwise)."""
+    Two games that declare an option of the same name declare the same schema (a ValueError otherwise), but
+    for the values and default of a string one: its schema takes every game's values, with no default
+    (pacman's and chess's ``evaluation``; each game refuses the values of the other)."""
     out: dict[str, JSON] = {}
     for declared in game_types():
         for option in declared.options:
-            if out.setdefault(option.name, option.schema) != option.schema:
-                raise ValueError(f"{declared.id} declares option {option.name} unlike another game")
+            known = out.setdefault(option.name, option.schema)
+            if known != option.schema:
+                out[option.name] = merged_enum(declared.id, option.name, known, option.schema)
     return out
+
+
+def merged_enum(game_id: str, name: str, known: JSON, schema: JSON) -> JSON:
+    """One schema for a string option two games declare with values of their own (see option_schemas)."""
+    for each in (known, schema):
+        if each.get("type") != "string" or "enum" not in each or set(each) - {"type", "enum", "default"}:
+            raise ValueError(f"{game_id} declares option {name} unlike another game")
+    return {"type": "string", "enum": known["enum"] + [v for v in schema["enum"] if v not in known["enum"]]}
 
 
 def value_scale(game_id: str) -> str:
@@ -136,6 +147,13 @@ def cores_status() -> dict[str, Any]:
     """The compiled core's state (:func:`engine.search.native.status`): for ``/readyz``, the start-up log
     and the metrics."""
     return native.status()
+
+
+def chess_nnue_status() -> dict[str, Any]:
+    """Whether chess's learned net is loaded (``options.evaluation: "nnue"``), and its size and sha256, or
+    why not (:func:`engine.games.chess.nnue.status`): for ``/readyz`` and the start-up log."""
+    from engine.games.chess import nnue
+    return nnue.status()
 
 
 def chess_board(fen: JSON, field: str = "fen") -> Any:

@@ -48,12 +48,17 @@ def create_app(config: dict | None = None) -> Flask:
 
 def announce_cores() -> None:
     """Say at start-up which core runs the searches: a server without its compiled core is slower, and
-    should never be so silently."""
+    should never be so silently; and whether chess's learned net is loaded (read now, before any fork)."""
     status = engine.api.cores_status()
     if status["native"]:
         log.info("compiled core loaded: native searches for %s", ", ".join(status["games"]))
     else:
         log.warning("running on the python core only: %s", status["reason"])
+    net = engine.api.chess_nnue_status()
+    if net["loaded"]:
+        log.info("chess nnue loaded: %d hidden units, sha256 %s", net["hidden"], net["sha256"])
+    else:
+        log.warning("chess nnue unavailable (the classic evaluation is unaffected): %s", net["reason"])
 
 
 # How long a browser may cache a preflight's answer.

@@ -115,3 +115,18 @@ def test_two_games_may_not_declare_one_option_unlike(monkeypatch):
     monkeypatch.setattr(engine.api, "game_types", lambda: ours)
     with pytest.raises(ValueError, match="speed"):
         engine.api.option_schemas()
+
+
+def test_a_string_option_two_games_declare_takes_both_games_values(monkeypatch):
+    """Pacman's and chess's ``evaluation``: one schema with every value and no default; an option of another
+    kind declared with values of its own stays an error."""
+    from engine.registry import GameOption
+    schemas = ({"type": "string", "enum": ["a", "b"], "default": "a"}, {"type": "string", "enum": ["c", "b"],
+                                                                          "default": "c"})
+    ours = [type("T", (), {"id": game, "options": (GameOption("speed", schema, ""),)})
+            for game, schema in zip("xy", schemas)]
+    monkeypatch.setattr(engine.api, "game_types", lambda: ours)
+    assert engine.api.option_schemas() == {"speed": {"type": "string", "enum": ["a", "b", "c"]}}
+    ours[1].options = (GameOption("speed", {"type": "integer", "enum": [1]}, ""),)
+    with pytest.raises(ValueError, match="speed"):
+        engine.api.option_schemas()

@@ -16,7 +16,8 @@ is 100.
 """
 from engine.game import (ASPIRATION, EVALUATION, EXCHANGE, EXTENSIONS, FUTILITY, HASHING, MOVE_ORDERING, NULL_MOVE,
                          QUIESCENCE, REPETITION, Game)
-from engine.games.chess import drawish, notation
+from engine.errors import InvalidState
+from engine.games.chess import drawish, nnue, notation
 from engine.games.chess.activity import activity
 from engine.games.chess.board import PROMOTIONS, attacked, uci
 from engine.games.chess.evaluation import TABLES, blend, structure
@@ -25,7 +26,7 @@ from engine.games.chess.position import (BOARD, CHECK, CLOCK, EG, EP, HISTORY, K
                                          REPEATS, RIGHTS, moves,
                                          STATUS, CHECKMATE, FLIP, ONGOING, noisy_moves, passed, play)
 from engine.games.chess.threats import threats
-from engine.registry import NO_CHANCE, GameType, Player, player_ids
+from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
 
 GAME_ID = "chess"
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -40,6 +41,14 @@ ASPIRATION_WIDTH = 35 / CENTIPAWNS_PER_UNIT   # a third of a pawn each side of t
 FUTILITY_MARGIN = 100 / CENTIPAWNS_PER_UNIT   # a pawn a ply: what a shallow search may move the evaluation
 
 PLAYER_INFO = (Player("white", "White", "#ffffff"), Player("black", "Black", "#222222"))
+CLASSIC, NNUE = "classic", "nnue"
+EVALUATION_OPTION = GameOption(
+    name="evaluation",
+    schema={"type": "string", "enum": [CLASSIC, NNUE], "default": CLASSIC},
+    description="the evaluation at the search's horizon: \"classic\" (default: PeSTO's tables, pawn structure, "
+                "activity, king safety, threats) or \"nnue\" (the learned net of engine/games/chess/nnue.bin, "
+                "both cores); either scaled down in drawish material. \"nnue\" is refused (422) while the "
+                "server has no net (GET /readyz says why)")
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -74,6 +83,7 @@ GAME_TYPE = GameType(
     value_unit="pawns (centipawns / 100) for the side to move; a won game 100, a lost one -100 (a proven mate: outcome and plies_to_end; score {\"mate\": N})",
     value_scale="pawns",
     move_schema={"type": "string", "minLength": 2, "maxLength": 10},
+    options=(EVALUATION_OPTION,),
     sample_states=({"fen": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
                    {"fen": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},
                    {"fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}),
@@ -128,9 +138,14 @@ class Chess(Game):
     def evaluate(self, state, player):
         if state[STATUS] != ONGOING:
             return self.utility(state, player)
-        v = drawish.scaled(unscaled_score(state), state[BOARD]) / CENTIPAWNS_PER_UNIT
+        v = drawish.scaled(self.score(state), state[BOARD]) / CENTIPAWNS_PER_UNIT
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
+
+    def score(self, state) -> float:
+        """The evaluation in centipawns for the mover of an ongoing state, before drawish material scales it:
+        the classic one (:func:`unscaled_score`)."""
+        return unscaled_score(state)
 
     def key(self, state):
         return state[KEY]
@@ -259,10 +274,40 @@ class Chess(Game):
         return {"fen": notation.fen(state)}
 
 
+class NnueChess(Chess):
+    """Chess valued by a learned net (:mod:`.nnue`) instead of the classic evaluation, scaled and bounded
+    alike; the compiled core values it with the same net, which the state names by its digest."""
+
+    def __init__(self, net: nnue.Network):
+        self.net = net
+
+    def score(self, state) -> float:
+        return float(nnue.centipawns(self.net, state[BOARD], bool(state[PLY] & 1)))
+
+    def native_state(self, state):
+        """Chess's native state and the net's sha256 (native/src/bindings/chess.cpp refuses a net other
+        than the one it was handed)."""
+        return (*super().native_state(state), self.net.sha256)
+
+
 GAME = Chess()
 
 
-def load(state_json, limits=None, **_):
-    """``(game, state)`` from a FEN string, ``{"fen"?, "moves"?}`` or ``{"pgn"}``; :class:`InvalidState`
-    names the field at fault."""
-    return GAME, notation.load_state(state_json)
+def game_for(evaluation) -> Chess:
+    """The game valued by the ``evaluation`` option; :class:`InvalidState` on ``options.evaluation`` for
+    another value, or for ``"nnue"`` while no net is loaded (saying why)."""
+    if evaluation is None or evaluation == CLASSIC:
+        return GAME
+    if evaluation != NNUE:
+        raise InvalidState(f"evaluation is {CLASSIC!r} or {NNUE!r}", field="options.evaluation")
+    loaded = nnue.current()
+    if loaded.net is None:
+        raise InvalidState(f"the nnue evaluation is unavailable on this server: {loaded.reason}",
+                           field="options.evaluation")
+    return NnueChess(loaded.net)
+
+
+def load(state_json, limits=None, evaluation=None, **_):
+    """``(game, state)`` from a FEN string, ``{"fen"?, "moves"?}`` or ``{"pgn"}``, under the ``evaluation``
+    option; :class:`InvalidState` names the field at fault."""
+    return game_for(evaluation), notation.load_state(state_json)

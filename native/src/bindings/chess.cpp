@@ -3,19 +3,24 @@
 // (board, rights, ep, clock, ply, history) of position.py, the board a 120-character string in the mover's
 // view (board.py), the history its position keys (each board + chr(48 + rights) + chr(ep)). Refused (the
 // Python core runs them): MCTS (its playouts draw numbers as the Python game does), and minimax and the
-// textbook alpha-beta without a depth limit (see refusal).
+// textbook alpha-beta without a depth limit (see refusal). A state valued by the learned net
+// (NnueChess.native_state) carries the net's sha256 seventh; the net itself is handed over once
+// (chess_nnue_install: the arrays engine/games/chess/nnue.py verified), and a state naming another is refused.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
 #include "games/chess.hpp"
+#include "games/chess_nnue.hpp"
 #include "search/dispatch.hpp"
 
 namespace tactician {
@@ -23,6 +28,9 @@ namespace {
 
 using State = Chess::State;
 const Chess GAME;
+// The net Python installed (none: "nnue" states are refused). Replaced only while no search runs (under
+// the GIL); a search holds its own reference.
+std::shared_ptr<const chess::Network> NET;
 const char* const PIECES = "PNBRQK";
 
 // A mailbox square of the mover's view -> the absolute square (0 = a1).
@@ -53,7 +61,8 @@ State parse_position(const std::string& board, int rights, int ep, int ply) {
 
 State decode(nb::handle state) {
   auto t = nb::cast<nb::tuple>(state);
-  if (t.size() != 6) throw std::invalid_argument("a chess native state is (board, rights, ep, clock, ply, history)");
+  if (t.size() != 6 && t.size() != 7)
+    throw std::invalid_argument("a chess native state is (board, rights, ep, clock, ply, history[, net's sha256])");
   const int clock = nb::cast<int>(t[3]), ply = nb::cast<int>(t[4]);
   if (clock < 0 || ply < 0) throw std::invalid_argument("chess clock and ply are not negative");
   State s = parse_position(nb::cast<std::string>(t[0]), nb::cast<int>(t[1]), nb::cast<int>(t[2]), ply);
@@ -101,10 +110,66 @@ nb::tuple encode(const State& s) {
                         int(s.repeats), sign * s.mg, sign * s.eg, s.phase, GAME.key(s));
 }
 
+// The net a state is valued by: none for a classic state (six fields), the installed net for one that
+// names it by its sha256; std::invalid_argument when the state names a net the core does not hold.
+std::shared_ptr<const chess::Network> net_of(nb::handle state) {
+  auto t = nb::cast<nb::tuple>(state);
+  if (t.size() != 7) return nullptr;
+  const std::string digest = nb::cast<std::string>(t[6]);
+  if (!NET) throw std::invalid_argument("no chess NNUE was handed to the compiled core (chess_nnue_install)");
+  if (NET->sha256 != digest) throw std::invalid_argument("the compiled core holds chess NNUE " + NET->sha256 + ", not " + digest);
+  return NET;
+}
+
 Result search(nb::handle state, const Request& request, const Budget& budget) {
   State s = decode(state);
+  if (auto net = net_of(state)) {
+    const ChessNnue game(net);
+    const ChessNnue::State root = game.with_accumulators(s);
+    nb::gil_scoped_release release;
+    return run_search(game, root, request, budget);
+  }
   nb::gil_scoped_release release;
   return run_search(GAME, s, request, budget);
+}
+
+template <class T>
+using Weights = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// The net of nnue.py's arrays, copied: W1 (768 x hidden), b1 (hidden), W2 (2 x hidden) int16, b2.
+std::shared_ptr<const chess::Network> network(nb::ndarray<const int16_t, nb::ndim<2>, nb::c_contig, nb::device::cpu> w1,
+                                              Weights<int16_t> b1, Weights<int16_t> w2, int32_t b2,
+                                              const std::string& sha256) {
+  const int hidden = int(b1.shape(0));
+  if (hidden <= 0 || hidden > chess::NNUE_MAX_HIDDEN)
+    throw std::invalid_argument("the compiled core takes a chess NNUE of 1 to " + std::to_string(chess::NNUE_MAX_HIDDEN) +
+                                " hidden units");
+  if (w1.shape(0) != size_t(chess::NNUE_INPUTS) || w1.shape(1) != size_t(hidden) || w2.shape(0) != size_t(2 * hidden))
+    throw std::invalid_argument("a chess NNUE is W1 (768, H), b1 (H,), W2 (2H,)");
+  auto net = std::make_shared<chess::Network>();
+  net->hidden = hidden;
+  net->w1.assign(w1.data(), w1.data() + w1.size());
+  net->b1.assign(b1.data(), b1.data() + hidden);
+  net->w2.assign(w2.data(), w2.data() + 2 * hidden);
+  net->b2 = b2;
+  net->sha256 = sha256;
+  net->zero.assign(size_t(hidden), 0);
+  return net;
+}
+
+// The net's evaluations along `line` from `state` (a "nnue" one), each move made incrementally as the
+// searches make it: (centipawns, evaluate for the mover) of the root and after each move.
+nb::list nnue_line(nb::handle state, const std::vector<int>& line) {
+  auto net = net_of(state);
+  if (!net) throw std::invalid_argument("chess_nnue_line takes a state valued by the net (seven fields)");
+  const ChessNnue game(net);
+  ChessNnue::State s = game.with_accumulators(decode(state));
+  nb::list out;
+  for (size_t i = 0;; ++i) {
+    out.append(nb::make_tuple(game.centipawns(s), game.evaluate(s, Chess::mover(s))));
+    if (i == line.size()) return out;
+    s = game.result(s, line[i]);
+  }
 }
 
 const char* refusal(nb::handle, const Request& request) {
@@ -163,7 +228,20 @@ void bind_chess(nb::module_& m, Entries& entries) {
         "Static exchange evaluation of `move` in `s` (Chess::exchange), in evaluation units.");
   m.def("chess_forcing_move", [](nb::handle s, int move) { return GAME.forcing_move(decode(s), move); },
         "Whether `move` gives check (Chess::forcing_move), found without making it.");
-  m.def("chess_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
+  m.def("chess_evaluate", [](nb::handle s, int player) {
+    if (auto net = net_of(s)) {
+      const ChessNnue game(net);
+      return game.evaluate(game.with_accumulators(decode(s)), player);
+    }
+    return GAME.evaluate(decode(s), player);
+  }, "The evaluation of `s` for `player` (the classic one, or the net's for a state that names it).");
+  m.def("chess_nnue_install", [](nb::ndarray<const int16_t, nb::ndim<2>, nb::c_contig, nb::device::cpu> w1,
+                                 Weights<int16_t> b1, Weights<int16_t> w2, int32_t b2, const std::string& sha256) {
+    NET = network(w1, b1, w2, b2, sha256);
+  }, "Hand the core the chess NNUE that engine/games/chess/nnue.py read and verified (the arrays, its sha256).");
+  m.def("chess_nnue_clear", [] { NET.reset(); }, "Forget the chess NNUE: states that name one are refused.");
+  m.def("chess_nnue_line", &nnue_line,
+        "(centipawns, evaluation for the mover) of `s` and after each move of `line`, made incrementally.");
   m.def("chess_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
   m.def("chess_perft", [](nb::handle s, int depth) {
     State state = decode(s);

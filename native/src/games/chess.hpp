@@ -254,8 +254,14 @@ class Chess {
   }
 
   State result(const State& s, int move) const {
-    using namespace chess;
     State n = s;
+    play(s, move, n);
+    return n;
+  }
+
+  // Makes `move` on `n`, a copy of `s` (result's work, for the games built on Chess's state).
+  static void play(const State& s, int move, State& n) {
+    using namespace chess;
     const int us = mover(s), them = us ^ 1;
     const int from = move_from(move), to = move_to(move), promotion = move & 7;
     const int p = s.board[from], q = s.board[to];
@@ -286,12 +292,13 @@ class Chess {
     n.clock = irreversible ? 0 : s.clock + 1;
     ++n.ply;
     complete(n);
-    return n;
   }
 
   // The position with the turn passed (position.py's passed, for null-move pruning): no en passant, no
   // history. None (false) in check, and when the mover has only pawns and king (zugzwang is likely).
-  bool null_move(const State& s, State& out) const {
+  // `S`: Chess's state, or one built on it (ChessNnue's, whose accumulators a pass leaves as they are).
+  template <class S>
+  bool null_move(const S& s, S& out) const {
     const auto& own = s.pieces[mover(s)];
     if (s.check || !(own[chess::KNIGHT] | own[chess::BISHOP] | own[chess::ROOK] | own[chess::QUEEN])) return false;
     out = s;
@@ -315,8 +322,13 @@ class Chess {
     chess::threats(army, white_attacks, black_attacks, white_mg, white_eg, black_mg, black_eg);
     mg += white_mg - black_mg, eg += white_eg - black_eg;
     if (mover(s) == chess::BLACK) mg = -mg, eg = -eg;  // the mover's side, as Python sums it
-    const double score = chess::scaled_for_draws(chess::blend(mg, eg, s.phase), s.pieces, mover(s));
-    double v = score / CENTIPAWNS_PER_UNIT;
+    return bounded(chess::blend(mg, eg, s.phase), s, player);
+  }
+
+  // An ongoing state's evaluation for `player` from `score`, the mover's centipawns: scaled down in drawish
+  // material, in evaluation units, within EVAL_LIMIT (the Chess game's evaluate).
+  static double bounded(double score, const State& s, int player) {
+    double v = chess::scaled_for_draws(score, s.pieces, mover(s)) / CENTIPAWNS_PER_UNIT;
     v = v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
     return player == mover(s) ? v : -v;
   }
