@@ -22,7 +22,7 @@ from learn.features import INPUTS
 SCALE = 400          # centipawns a unit of the net's output
 K = 400.0            # centipawns a unit of the sigmoid
 LAMBDA = 0.75        # the reference engine's share of the target; the result has the rest
-W1_LIMIT = 32767 / 33 / 255   # |W1|, |b1| after quantising by QA = 255 stay within int16 with 32 pieces
+W1_LIMIT = 992 / 255         # quantised by QA = 255 and rounded: 33 * 992 (32 pieces and the bias) fits int16
 W2_LIMIT = 127 / 64           # |W2| after quantising by QB = 64
 
 
