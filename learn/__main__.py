@@ -22,6 +22,7 @@ def parse(argv=None):
     p.add_argument("--depth", type=int, default=7, help="the reference engine's depth a label")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hidden", type=int, default=128, help="the net's hidden units a perspective")
+    p.add_argument("--lr", type=float, default=3e-3, help="the trainer's first learning rate (halved on a stall)")
     p.add_argument("--games", type=int, default=400, help="the acceptance match's games")
     p.add_argument("--time-ms", type=float, default=100, help="the acceptance match's time a move")
     p.add_argument("--data", type=Path, default=None, help="the shards' folder (default learn/data/<game>)")
@@ -38,7 +39,7 @@ def main(argv=None):
         generated = generate.generate(data, seconds, args.processes, args.depth, args.seed)
     if args.stage in ("train", "all"):
         seconds = budget * (0.1 if args.stage == "all" else 1.0)
-        trained = run.train_stage(data, data, args.hidden, seconds, args.seed)
+        trained = run.train_stage(data, data, args.hidden, seconds, args.seed, args.lr)
     if args.stage in ("accept", "all"):
         matched = run.accept_stage(data / "candidate.bin", args.games, args.time_ms, args.processes)
     if trained:

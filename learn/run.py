@@ -28,13 +28,13 @@ def starting_params(hidden: int, seed: int, log=print) -> tuple:
     return train.initial_params(hidden, seed), "a fresh initialisation"
 
 
-def train_stage(data: Path, out: Path, hidden: int, seconds: float, seed: int, log=print) -> dict:
+def train_stage(data: Path, out: Path, hidden: int, seconds: float, seed: int, lr: float, log=print) -> dict:
     positions = shards.read(data)
     train_mask, validation_mask = shards.split(positions)
     log(f"{len(positions.fens)} positions: {int(train_mask.sum())} to train, {int(validation_mask.sum())} to validate")
     params, start = starting_params(hidden, seed, log)
     best, history = train.fit(params, train.dataset(positions, train_mask),
-                              train.dataset(positions, validation_mask), seconds)
+                              train.dataset(positions, validation_mask), seconds, lr=lr)
     described = {"positions": int(train_mask.sum()), "validation_positions": int(validation_mask.sum()),
                  "games": int(len(set(positions.games.tolist()))), "label": "stockfish 15.1 fixed depth",
                  "lambda": train.LAMBDA, "started_from": start}
