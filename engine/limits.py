@@ -1,6 +1,11 @@
 """Caps that keep every request bounded in memory and time."""
 from dataclasses import dataclass
 
+# The deepest a tree may be made to be (MAX_TREE_DEPTH at most): the Python core searches a ply in a few
+# frames, and the service sends a state to a search process nested two levels a ply (service/body.py:
+# SENT_NESTING), each within Python's limits at this depth.
+LARGEST_TREE_DEPTH = 2_000
+
 
 @dataclass(frozen=True)
 class Limits:
