@@ -131,9 +131,10 @@ class StateRequestSchema(StrictSchema):
 class ChanceOutcomeSchema(StrictSchema):
     """A move at a chance state of 2048: the tile that appears, and where."""
 
-    cell = fields.List(JSONInteger(validate=validate.Range(min=0)), required=True,
+    # 2048's board is 4 x 4, and its largest tile 32768 (engine/games/twenty48)
+    cell = fields.List(JSONInteger(validate=validate.Range(min=0, max=3)), required=True,
                        validate=validate.Length(equal=2))
-    tile = JSONInteger(required=True, validate=validate.Range(min=2))
+    tile = JSONInteger(required=True, validate=validate.Range(min=2, max=32768))
 
 
 class ApplyRequestSchema(StrictSchema):
