@@ -5,6 +5,9 @@ from dataclasses import dataclass
 # frames, and the service sends a state to a search process nested two levels a ply (service/body.py:
 # SENT_NESTING), each within Python's limits at this depth.
 LARGEST_TREE_DEPTH = 2_000
+# The most root moves an answer lists (chess has at most 218, a 19 x 19 board 361): a tree's root of 80,000
+# children took a second past the deadline to write, and 8 MB (engine.api.listed_moves).
+MAX_LISTED_MOVES = 500
 
 
 @dataclass(frozen=True)
