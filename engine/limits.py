@@ -19,3 +19,7 @@ class Limits:
     tt_max_entries: int = 1_000_000
     max_trace_entries: int = 10_000
     max_trace_bytes: int = 256 * 1024
+
+    def __post_init__(self):
+        if self.max_tree_depth > LARGEST_TREE_DEPTH:
+            raise ValueError(f"MAX_TREE_DEPTH must be at most {LARGEST_TREE_DEPTH}")

@@ -6,7 +6,6 @@ import os
 import re
 
 from engine.api import Limits
-from engine.limits import LARGEST_TREE_DEPTH
 
 ANY_ORIGIN = "*"
 # Settings that may be 0: a per-client limit of 0 is no limit; SEARCH_NICE 0 is the worker's own priority.
@@ -69,8 +68,7 @@ class Settings:
             if f.type is int and getattr(self, f.name) < (0 if f.name in MAY_BE_ZERO else 1):
                 qualifier = "0 or a positive" if f.name in MAY_BE_ZERO else "a positive"
                 raise ValueError(f"{f.name.upper()} must be {qualifier} integer")
-        if self.max_tree_depth > LARGEST_TREE_DEPTH:
-            raise ValueError(f"MAX_TREE_DEPTH must be at most {LARGEST_TREE_DEPTH}")
+        self.limits()  # the engine's own checks of its caps (MAX_TREE_DEPTH at most 2000)
         if not 0 <= self.search_nice <= 19:
             raise ValueError("SEARCH_NICE must be an integer from 0 to 19")
         if self.default_time_limit_ms > self.max_time_limit_ms:
