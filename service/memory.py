@@ -1,10 +1,14 @@
 """A process's resident memory, and giving back what its allocator keeps once freed.
 
-A worker that answered a 1 MiB batch of 524,000 ``1``s (before its length was checked first) went from 69
-MiB to 551-642 MiB resident, and stayed there: tracemalloc found nothing held (the request's objects were
-all freed), but glibc's malloc keeps freed memory for reuse, in one arena per thread that allocated it,
-and gives back only what lies at the top of each. ``malloc_trim`` gives back the rest. A worker still over
-its bound after that retires (service/worker.py), as the search processes do (service/search_pool.py).
+A worker flooded with 1 MiB batches of 524,000 ``1``s (before their length was checked first) went from
+69 MiB to 551-642 MiB resident, and stayed there until ``max_requests`` recycled it. What held it was no
+object: once the requests were answered tracemalloc traced nothing left of them. It was memory freed and
+kept by the allocators, glibc's malloc (an arena per thread, given back only from its top) and the
+interpreter's own (an arena given back only when empty): four such batches at once left a process 125 MiB
+larger, of which ``malloc_trim`` gave back 9. Checking sizes first (service/fields.py) and listing few
+errors (service/errors.py) took away the cause (four at once now: 58 MiB, the bodies themselves); the bound
+is that a worker still over ``WORKER_MAX_RSS_MB`` after ``malloc_trim`` retires (service/worker.py), as
+the search processes do (service/search_pool.py).
 """
 import ctypes
 import ctypes.util

@@ -1,6 +1,6 @@
 """Issue 50, item 3: a worker's memory is bounded as its search processes' are. Under a flood of 1 MiB
 batches of 524,000 ``1``s a worker went from 69 MiB to 551-642 MiB resident, and only ``max_requests``
-brought it down: tracemalloc found nothing held, glibc's malloc kept what the 31.7 MB errors had freed.
+brought it down: tracemalloc found nothing held; the allocators kept what the 31.7 MB errors had freed.
 The batch is now refused by its length (tests/service/test_answer_sizes.py), the allocator gives its free
 memory back, and a worker over ``WORKER_MAX_RSS_MB`` all the same retires and is replaced."""
 import time
