@@ -94,3 +94,19 @@ def test_deep_junk_in_any_game_state_is_a_short_4xx(client, game, state):
     for path in ("/v1/search", "/v1/search/stream"):
         response = post(client, path, text)
         assert 400 <= response.status_code < 500 and len(response.data) < 4 * SHORT, response.data[:300]
+
+
+DEEP_OBJECT = '{"a":' * 6_000 + '"%s"' % ("x" * 40_000) + "}" * 6_000  # a big body, nested 6,000 deep
+BOARD = '{"board":["...","...","..."]}'
+
+
+@pytest.mark.parametrize("path, text", [
+    ("/v1/search", '{"game":"tictactoe","state":%s,"algorithm":{"name":"minimax","depth":%s}}' % (BOARD, DEEP_OBJECT)),
+    ("/v1/search", '{"game":"tictactoe","state":%s,"algorithm":{"name":"minimax"},"options":%s}' % (BOARD, DEEP_OBJECT)),
+    ("/v1/games/tictactoe/apply", '{"state":%s,"move":%s}' % (BOARD, DEEP_OBJECT)),
+    ("/v1/review", '{"game":"tictactoe","state":%s,"moves":[%s],"algorithm":{"name":"minimax"}}' % (BOARD, DEEP_OBJECT)),
+    ("/v1/search/batch", '{"searches":[{"game":"tree","state":%s,"algorithm":{"name":"minimax"}}]}' % DEEP_OBJECT),
+])
+def test_deep_junk_in_any_field_is_a_short_422(client, path, text):
+    response = post(client, path, text)
+    assert response.status_code == 422 and len(response.data) < SHORT, response.data[:300]
