@@ -7,6 +7,8 @@ Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:
 from collections.abc import Callable, Set
 import dataclasses
 from dataclasses import dataclass
+import heapq
+import math
 import sys
 import time
 from types import ModuleType
@@ -17,7 +19,7 @@ from engine.deadline import Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
                            unknown_option_message, unknown_setting_message)
 from engine import scale
-from engine.limits import Limits
+from engine.limits import MAX_LISTED_MOVES, Limits
 from engine.game import JSON, Game, State
 from engine.result import ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
@@ -293,6 +295,7 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     root move written too late has no notation."""
     to_json, value = game.move_to_json, game.value_to_json
     until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
+    result.moves = listed_moves(result.moves, result.move, result.value)
     if state is not None:
         result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
@@ -320,6 +323,25 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
         if mv.certainty_equivalent is not None:
             mv.certainty_equivalent = value(mv.certainty_equivalent)
     return result
+
+
+def listed_moves(moves: list[MoveValue], chosen: Any, value: float) -> list[MoveValue]:
+    """``moves``, or where there are more than ``MAX_LISTED_MOVES`` the best of them, in the search's order:
+    the chosen move, then the most visited (MCTS), else those valued nearest the root's ``value`` (the
+    best for the player to move, whichever way the perspective faces)."""
+    if len(moves) <= MAX_LISTED_MOVES:
+        return moves
+    keys: list[float]
+    if moves[0].visits is not None:  # MCTS lists every root move with its visits
+        keys = [-float(mv.visits or 0) for mv in moves]
+    else:
+        keys = [abs(mv.value - value) for mv in moves]
+    for k, mv in enumerate(moves):
+        if mv.move == chosen:
+            keys[k] = -math.inf
+            break
+    kept = heapq.nsmallest(MAX_LISTED_MOVES, range(len(moves)), key=keys.__getitem__)
+    return [moves[k] for k in sorted(kept)]
 
 
 def json_lines(game: Game, lines: list[Line], state: State = None, until: float | None = None) -> list[Line]:

@@ -11,7 +11,7 @@ import math
 import re
 import sys
 
-from flask import current_app, g, request
+from flask import current_app, g, has_request_context, request
 import orjson
 from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import NoMoreData, ParseException
@@ -65,6 +65,13 @@ MAX_CHUNK_SIZE_DIGITS = 16                  # a chunk size beyond 64 bits is no 
 INLINE_BYTES = 32 * 1024
 # The WSGI environ key under which the body's size is kept once it is read.
 BODY_BYTES = "tactician.body_bytes"
+# The deepest nesting of a body (objects and arrays) whose parts the worker sends to a search process
+# unread: pickling one recurses twice a level, and 5,000 levels of a tree (10,000) overran Python's limit
+# (a 500). A tree of MAX_TREE_DEPTH plies (2,000 at most: service/config.py) is nested two levels a ply,
+# well within it. orjson refuses nesting beyond 1,024, so only the bodies it refuses are measured.
+SENT_NESTING = 4_200
+# The WSGI environ key under which a body nested deeper than SENT_NESTING is marked.
+DEEP_BODY = "tactician.deep_body"
 
 
 def read_body() -> bytes:
@@ -171,7 +178,27 @@ def decoded(raw: bytes):
     path = non_finite_path(data) if MAYBE_NOT_FINITE.search(raw) else None
     if path is not None:
         raise Unprocessable({path: ["Must be a finite number."]})
+    if has_request_context() and nesting(data) > SENT_NESTING:
+        request.environ[DEEP_BODY] = True
     return data
+
+
+def deep_body() -> bool:
+    """Whether the request in hand has a body nested too deeply (``SENT_NESTING``) for the worker to send
+    its parts to a search process unread: its state is read here, and refused by its game."""
+    return request.environ.get(DEEP_BODY, False)
+
+
+def nesting(data) -> int:
+    """How deeply ``data`` nests objects and arrays (a number: 0; ``[]``: 1). Iterative: the standard
+    decoder reads nesting that a recursive walk could not."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def non_finite_path(data) -> str | None:

@@ -31,7 +31,9 @@ class Settings:
     limits, where 0 (the default) is no limit: an internal service is limited by its admission alone
     (service/admission.py), and a public one switches them on. A worker's search processes
     (service/search_pool.py) are replaced after ``search_process_max_searches`` searches, or once their
-    resident memory exceeds ``search_process_max_rss_mb`` MiB. The strings: ``cors_origins``, ``*`` (any
+    resident memory exceeds ``search_process_max_rss_mb`` MiB; a worker retires (service/worker.py) once
+    its own exceeds ``worker_max_rss_mb`` MiB after a request, even with its allocator's free memory given
+    back (service/memory.py). The strings: ``cors_origins``, ``*`` (any
     origin, without credentials) or a comma-separated list of origins (``https://example.org``) whose
     browser pages may call the API; ``rate_limit_storage_uri``, where the per-client counts live;
     ``trusted_proxies``, the addresses or networks (``10.0.0.0/8,127.0.0.1``) whose ``X-Forwarded-For``
@@ -59,12 +61,14 @@ class Settings:
     search_nice: int = 5
     search_process_max_searches: int = 200
     search_process_max_rss_mb: int = 1024
+    worker_max_rss_mb: int = 512
 
     def __post_init__(self):
         for f in fields(self):
             if f.type is int and getattr(self, f.name) < (0 if f.name in MAY_BE_ZERO else 1):
                 qualifier = "0 or a positive" if f.name in MAY_BE_ZERO else "a positive"
                 raise ValueError(f"{f.name.upper()} must be {qualifier} integer")
+        self.limits()  # the engine's own checks of its caps (MAX_TREE_DEPTH at most 2000)
         if not 0 <= self.search_nice <= 19:
             raise ValueError("SEARCH_NICE must be an integer from 0 to 19")
         if self.default_time_limit_ms > self.max_time_limit_ms:

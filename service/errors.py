@@ -1,4 +1,5 @@
 """Every error as RFC 9457 problem details (``application/problem+json``), never HTML, never a trace."""
+import itertools
 import logging
 from typing import TypeVar
 
@@ -13,6 +14,7 @@ UNPROCESSABLE = 422
 BODY = "body"  # the field path of the request body as a whole
 BODY_KEY = "tactician_json_body"  # flask.g's name for the decoded body (service/body.py), read by the errors
 INTERNAL_DETAIL = "The server failed to answer; the error has been logged."
+MAX_LISTED_ERRORS = 10  # the fields a 422 names at most; its detail says how many there are
 
 log = logging.getLogger(__name__)
 
@@ -114,15 +116,26 @@ def flatten(messages, prefix: str = "") -> dict:
     return flat
 
 
-def unprocessable_body(errors: dict, kind: str = "validation") -> dict:
+def listed(errors: dict) -> dict:
+    """The first ``MAX_LISTED_ERRORS`` of ``errors``: an answer names a few fields, not every one a body
+    of a megabyte can get wrong (80,000 unknown settings were a 15 MB 422)."""
+    return errors if len(errors) <= MAX_LISTED_ERRORS else dict(itertools.islice(errors.items(), MAX_LISTED_ERRORS))
+
+
+def unprocessable_body(errors: dict, kind: str = "validation", total: int | None = None) -> dict:
+    """A 422 listing the first of ``errors`` (:func:`listed`) and, in its ``detail``, how many there are
+    (``total``, where ``errors`` is already a part of them)."""
+    total = len(errors) if total is None else total
+    errors = listed(errors)
     fields = ", ".join(sorted(errors))
-    return problem_body(UNPROCESSABLE, "Unprocessable Content", f"The request is not acceptable; see: {fields}.",
-                        errors=errors, kind=kind)
+    more = f" ({total} errors; the first {len(errors)} are listed)" if total > len(errors) else ""
+    return problem_body(UNPROCESSABLE, "Unprocessable Content",
+                        f"The request is not acceptable; see: {fields}{more}.", errors=errors, kind=kind)
 
 
-def unprocessable(errors: dict, kind: str = "validation") -> Response:
-    return Response(json.dumps(unprocessable_body(errors, kind), separators=(",", ":")), status=UNPROCESSABLE,
-                    mimetype=PROBLEM_JSON)
+def unprocessable(errors: dict, kind: str = "validation", total: int | None = None) -> Response:
+    return Response(json.dumps(unprocessable_body(errors, kind, total), separators=(",", ":")),
+                    status=UNPROCESSABLE, mimetype=PROBLEM_JSON)
 
 
 def engine_problem(exc: EngineError) -> dict:
@@ -134,13 +147,22 @@ def engine_problem(exc: EngineError) -> dict:
 def validation_problem(exc: ValidationError) -> Response:
     """The schemas' errors, unknown settings said as the engine says them (naming what the algorithm or
     the game takes): ``unknown-setting`` when that is all there is."""
-    errors, unknown = unknown_settings(flatten(exc.messages))
-    return unprocessable(errors, "unknown-setting" if unknown == len(errors) else "validation")
+    every = flatten(exc.messages)
+    errors = unknown_settings(listed(every))
+    kind = "unknown-setting" if all(is_unknown_setting(f, m) for f, m in every.items()) else "validation"
+    return unprocessable(errors, kind, len(every))
 
 
-def unknown_settings(errors: dict) -> tuple:
+def is_unknown_setting(field: str, messages: list) -> bool:
+    """Whether marshmallow's ``messages`` on ``field`` say that it is an unknown ``algorithm.<key>`` or
+    ``options.<key>``."""
+    head, _, key = field.partition(".")
+    return messages == [UNKNOWN_FIELD] and head in ("algorithm", "options") and bool(key) and "." not in key
+
+
+def unknown_settings(errors: dict) -> dict:
     """``errors`` with marshmallow's "Unknown field." on ``algorithm.<key>`` and ``options.<key>`` written in
-    the engine's words, and how many fields that touched."""
+    the engine's words."""
     from engine.api import unknown_setting_text
     body = g.get(BODY_KEY) if has_request_context() else None
     algorithm = body.get("algorithm") if isinstance(body, dict) else None
@@ -148,14 +170,13 @@ def unknown_settings(errors: dict) -> tuple:
     game = request.view_args.get("game") if has_request_context() and request.view_args else None
     if game is None and isinstance(body, dict) and isinstance(body.get("game"), str):  # a search's body names it
         game = body.get("game")
-    out, unknown = {}, 0
+    out = {}
     for field, messages in errors.items():
-        head, _, key = field.partition(".")
-        if messages == [UNKNOWN_FIELD] and head in ("algorithm", "options") and key and "." not in key:
+        if is_unknown_setting(field, messages):
+            head, _, key = field.partition(".")
             messages = [unknown_setting_text(head, key, name, game)]
-            unknown += 1
         out[field] = messages
-    return out, unknown
+    return out
 
 
 UNKNOWN_FIELD = "Unknown field."

@@ -5,7 +5,7 @@ service accepts must also be finite (a JSON literal like ``1e400`` decodes to in
 """
 import math
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 
 def is_json_number(value) -> bool:
@@ -112,3 +112,26 @@ class State(fields.Field):
         if isinstance(value, (dict, str)):
             return value
         raise self.make_error("invalid")
+
+
+class SizeFirst:
+    """A collection field whose length (its ``validate.Length`` validators) is checked before its items:
+    marshmallow loads every item first, and a batch of 524,000 ``1``s (a 1 MiB body) took 18.5 s to
+    answer a 31.7 MB 422 naming each one before saying that a batch has 1 to 32 searches."""
+
+    validators: list
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, (list, dict)):
+            for validator in self.validators:
+                if isinstance(validator, validate.Length):
+                    validator(value)
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
+
+
+class BoundedList(SizeFirst, fields.List):
+    """A list, its length checked first (:class:`SizeFirst`)."""
+
+
+class BoundedDict(SizeFirst, fields.Dict):
+    """An object of keys and values, its size checked first (:class:`SizeFirst`)."""

@@ -13,7 +13,8 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 import engine.api
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
+from service.fields import (BoundedDict, BoundedList, JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State,
+                            Utility)
 
 GAMES = tuple(engine.api.GAME_MODULES)
 ALGORITHMS = tuple(engine.api.ALGORITHM_MODULES)
@@ -30,7 +31,7 @@ def field_for(schema: dict) -> fields.Field:
     if schema.get("$ref") == UTILITY_REF:
         return Utility()
     if schema["type"] == "object":
-        return fields.Dict(keys=JSONString(validate=validate.Regexp(schema["propertyNames"]["pattern"])),
+        return BoundedDict(keys=JSONString(validate=validate.Regexp(schema["propertyNames"]["pattern"])),
                            values=field_for(schema["additionalProperties"]),
                            validate=validate.Length(min=schema.get("minProperties"), max=schema.get("maxProperties")))
     validators: list[validate.Validator] = []
@@ -131,9 +132,10 @@ class StateRequestSchema(StrictSchema):
 class ChanceOutcomeSchema(StrictSchema):
     """A move at a chance state of 2048: the tile that appears, and where."""
 
-    cell = fields.List(JSONInteger(validate=validate.Range(min=0)), required=True,
+    # 2048's board is 4 x 4, and its largest tile 32768 (engine/games/twenty48)
+    cell = BoundedList(JSONInteger(validate=validate.Range(min=0, max=3)), required=True,
                        validate=validate.Length(equal=2))
-    tile = JSONInteger(required=True, validate=validate.Range(min=2))
+    tile = JSONInteger(required=True, validate=validate.Range(min=2, max=32768))
 
 
 class ApplyRequestSchema(StrictSchema):
@@ -141,7 +143,7 @@ class ApplyRequestSchema(StrictSchema):
 
     state = State(required=True)
     move = Move(ChanceOutcomeSchema())
-    moves = fields.List(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_APPLIED_MOVES))
+    moves = BoundedList(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_APPLIED_MOVES))
     options = fields.Nested(GameOptionsSchema)
 
     @validates_schema
@@ -215,7 +217,7 @@ class ReviewRequestSchema(StrictSchema):
 
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = State()
-    moves = fields.List(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_REVIEW_PLIES))
+    moves = BoundedList(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_REVIEW_PLIES))
     pgn = JSONString(validate=validate.Length(min=1, max=MAX_PGN_CHARS))
     algorithm = AlgorithmField(required=True)
     options = fields.Nested(GameOptionsSchema)
@@ -246,7 +248,7 @@ class BatchRequestSchema(StrictSchema):
     """``POST /v1/search/batch``: searches, each a ``POST /v1/search`` body (its ``time_limit_ms`` bounded
     by the server's setting, given at construction)."""
 
-    searches = fields.List(fields.Nested(StrictSchema), required=True,
+    searches = BoundedList(fields.Nested(StrictSchema), required=True,
                            validate=validate.Length(min=1, max=MAX_BATCH_SEARCHES))
 
     def __init__(self, max_time_limit_ms: int, **kwargs):

@@ -61,6 +61,7 @@ from typing import Any
 import warnings
 
 from engine.errors import EngineError
+from service.memory import rss_bytes
 
 INFO, RESULT, ERROR, FAILED = "info", "result", "error", "failed"
 # Sent, to a search whose progress is asked for (the stream's), once its state is read: the request's errors
@@ -78,7 +79,6 @@ WORKER_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, 
 # Sent to a whole process group by a terminal (Ctrl-C, Ctrl-\) or a supervisor: the worker decides what
 # happens to the searches, and the process leaves with it.
 IGNORED_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP)
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
 class SearchFailed(RuntimeError):
@@ -113,11 +113,7 @@ class PoolProcess:
 
     def rss_bytes(self) -> int:
         """Its resident memory (0 where /proc cannot tell)."""
-        try:
-            with open(f"/proc/{self.pid}/statm", "rb") as f:
-                return int(f.read().split()[1]) * PAGE_BYTES
-        except (OSError, ValueError, IndexError):
-            return 0
+        return rss_bytes(self.pid)
 
     def alive(self) -> bool:
         """Whether it still runs and waits, as it should when idle, with nothing to say."""

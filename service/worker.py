@@ -14,6 +14,9 @@
   begun to arrive waits on the poller, and comes to the door when it does.
 - **Only searches count toward ``max_requests``** (they are what grows a worker's memory): gthread counted
   every request, so a flood of refusals and health checks recycled the workers mid-flood.
+- **A worker's memory is bounded** as its search processes' are: one over ``WORKER_MAX_RSS_MB`` as a
+  response starts, even once its allocator has given back what it freed (service/memory.py), retires as at
+  ``max_requests``.
 - **A recycled worker is replaced at once**: a worker that reaches ``max_requests`` still finishes the
   searches it holds (up to ``MAX_TIME_LIMIT_MS``), and has stopped accepting meanwhile. gunicorn forks its
   replacement only when it exits, so when every worker retired at once, new connections waited in the
@@ -57,6 +60,7 @@ from service.admission import ARRIVED, SEARCH_STARTED, TICKET, admission
 from service.config import Settings
 from service.errors import problem_text
 from service.fairness import fairness
+from service.memory import rss_bytes, trimmed_rss_bytes
 from service.search_pool import pool_for
 
 DRAIN_QUIET_SECONDS = 0.5
@@ -210,19 +214,38 @@ class Worker(gthread.ThreadWorker):
         """gunicorn counts every request; that count is not kept (see :attr:`nr`)."""
 
     searches = 0
+    retiring = False
 
     def count_search(self) -> bool:
         """One more search run; whether it was this worker's last (``max_requests`` reached): if so, the
-        worker stops accepting, finishes what it holds and exits, and its replacement is asked for."""
+        worker retires (:meth:`retire`)."""
         with self.search_count_lock:
             self.searches += 1
             last = self.searches == self.max_requests
         if last:
-            self.log.info("Autorestarting worker after %s searches.", self.searches)
-            self.alive = False
-            self.ask_for_replacement()
-            self.method_queue.defer(lambda: None)  # wake the main loop: it stops accepting now
+            self.retire("Autorestarting worker after %s searches.", self.searches)
         return last
+
+    def retire(self, message: str, *args) -> None:
+        """The worker stops accepting, finishes what it holds and exits, and its replacement is asked for
+        (once, whatever asks: ``max_requests``, or its memory)."""
+        with self.search_count_lock:
+            if self.retiring:
+                return
+            self.retiring = True
+        self.log.info(message, *args)
+        self.alive = False
+        self.ask_for_replacement()
+        self.method_queue.defer(lambda: None)  # wake the main loop: it stops accepting now
+
+    def over_memory(self) -> bool:
+        """Whether this worker's resident memory exceeds ``WORKER_MAX_RSS_MB`` even once its allocator has
+        given back what it can (service/memory.py): if so, it retires (:meth:`retire`), as its search
+        processes do. Asked as each response starts, the request's work done."""
+        if rss_bytes() <= self.max_rss_bytes or trimmed_rss_bytes() <= self.max_rss_bytes:
+            return False
+        self.retire("Autorestarting worker: %s MiB resident, over WORKER_MAX_RSS_MB.", rss_bytes() >> 20)
+        return True
 
     def ask_for_replacement(self) -> None:
         app = getattr(self, "flask_app", None)
@@ -237,7 +260,9 @@ class Worker(gthread.ThreadWorker):
 
     def init_process(self):
         gthread.TConn = Connection
-        seconds = Settings.from_env().read_timeout_ms / 1000.0
+        settings = Settings.from_env()
+        self.max_rss_bytes = settings.worker_max_rss_mb << 20
+        seconds = settings.read_timeout_ms / 1000.0
         self.read_timeout = struct.pack("ll", int(seconds), int(seconds % 1 * 1e6))
         self.last_accept = time.monotonic()
         self.search_count_lock = threading.Lock()
@@ -263,7 +288,8 @@ class Worker(gthread.ThreadWorker):
         ``environ["tactician.arrived"]``, a ``time.perf_counter()``. A search's time limit counts from
         then, not from when a thread got round to it. The app tells when it admits a search
         (``environ["tactician.search_started"]``), which :meth:`count_search` counts; the response of the
-        worker's last search closes its connection."""
+        worker's last search (or the first response once its memory is over its bound) closes its
+        connection."""
         super().load_wsgi()
         self.flask_app = app = self.wsgi
         pool_for(app).start()  # the worker's search processes, forked while it has no other thread yet
@@ -277,7 +303,7 @@ class Worker(gthread.ThreadWorker):
             environ[SEARCH_STARTED] = lambda: last.append(self.count_search())
 
             def closing_start_response(status, headers, exc_info=None):
-                if any(last):
+                if any(last) or self.over_memory():
                     start_response.__self__.force_close()  # gunicorn's response, whose method this is
                 return start_response(status, headers, exc_info)
             return app(environ, closing_start_response)

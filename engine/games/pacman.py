@@ -52,8 +52,8 @@ RESULTS = {WIN: "win", LOSS: "loss"}
 MAX_SIDE = 32                                           # rows and columns of a maze, at most
 MAX_GHOSTS = 8
 GHOST_NUMBERS = {"G": 1, "1": 1, "2": 2, "3": 3, "4": 4}   # CS188's layout.py: a ghost's agent index
-LAYOUT_CHARS = "%.oP" + "".join(GHOST_NUMBERS)            # anything else is an empty cell, as in CS188
-EMPTY = " "
+LAYOUT_CHARS = "%.oP" + "".join(GHOST_NUMBERS)
+EMPTY = " "  # a cell with nothing in it; any character not in LAYOUT_CHARS or EMPTY is refused
 SCORE, BETTER = "score", "better"
 GHOST_COLOURS = ("#e60000", "#004de6", "#fa6912", "#1abfb3", "#ff9900", "#6621e8", "#ffb8ff", "#2ecc40")
 PLAYER_INFO = (Player("Pacman", "Pacman", "#ffeb3b"),) + tuple(
@@ -79,7 +79,7 @@ GAME_TYPE = GameType(
                 "game is lost. Depth counts plies: CS188's depth 2 with two ghosts is depth 6, or "
                 "depth_rounds 2.",
     state_format="{\"layout\": [rows, top row first: '%' wall, '.' food, 'o' capsule, 'P' Pacman, 'G' a "
-                 "ghost, '1'..'4' a numbered ghost, anything else empty]} is the start of a game (score 0, "
+                 "ghost, '1'..'4' a numbered ghost, ' ' empty; any other character is a 422 naming its row]} is the start of a game (score 0, "
                  "nobody scared); read as CS188's layout.py reads a .lay file: the layout may be one string "
                  "of lines, each row loses its trailing whitespace, the first row's width is the maze's "
                  "(longer rows are cut to it), and the ghosts' order is by number ('G' is 1), then start "
@@ -433,7 +433,8 @@ def layout_rows(layout) -> tuple:
     """The rows of ``layout`` (a list of rows, or one string of lines) as CS188's ``tryToLoad`` and
     ``Layout`` read a .lay file: each row without its trailing whitespace (a newline included), blank
     rows at the end dropped (a file's last newline), the maze as wide as its first row (longer rows cut to
-    it; a shorter row is an error, as in CS188), and every character CS188 ignores an empty cell ``' '``."""
+    it; a shorter row is an error, as in CS188). A character that is no cell (CS188 would read ``X`` as an
+    empty one, hiding a typo) is an error naming its row."""
     field = "state.layout"
     if isinstance(layout, str):
         name = layout.strip()
@@ -454,7 +455,12 @@ def layout_rows(layout) -> tuple:
         if len(row) < width:
             raise InvalidState(f"row {r} has {len(row)} cells without its trailing spaces; the maze is as wide "
                                f"as its first row, {width}", field=f"{field}[{r}]")
-    return tuple("".join(ch if ch in LAYOUT_CHARS else EMPTY for ch in row[:width]) for row in rows)
+        unknown = next((ch for ch in row[:width] if ch not in LAYOUT_CHARS and ch != EMPTY), None)
+        if unknown is not None:
+            raise InvalidState(f"row {r} has {unknown!r} in column {row.index(unknown)}: a cell is '%' wall, "
+                               "'.' food, 'o' capsule, 'P' Pacman, 'G' or '1'..'4' a ghost, or ' ' empty",
+                               field=f"{field}[{r}]")
+    return tuple(row[:width] for row in rows)
 
 
 def check_walled(layout) -> None:

@@ -254,9 +254,9 @@ def parse(root, max_nodes: int, max_depth: int) -> Tree:
             if parent is not None:
                 children[parent].append(i)
             children.append([])
+            if depth > max_depth:
+                raise too_deep(root, max_depth)
             try:
-                if depth > max_depth:
-                    raise InvalidState(f"the tree is deeper than {max_depth} plies", field="")
                 if not isinstance(node, dict):
                     raise InvalidState("a node must be an object", field="")
                 if not NODE_KEYS.issuperset(node):
@@ -350,6 +350,26 @@ def widened(payoff_value, n_player: bool, lo: float, hi: float) -> tuple:
     if n_player:
         return len(payoff_value), min(lo, *payoff_value), max(hi, *payoff_value)
     return None, min(lo, payoff_value), max(hi, payoff_value)
+
+
+def too_deep(root, max_depth: int) -> InvalidState:
+    """The error for a tree deeper than ``max_depth`` plies: on ``state.root`` (the path of its deepest
+    node would be ``.children[0]`` a thousand times over), with the depth found and the limit."""
+    return InvalidState(f"the tree is {height(root)} plies deep; the limit is {max_depth} (MAX_TREE_DEPTH)",
+                        field="state.root")
+
+
+def height(root) -> int:
+    """The plies from ``root`` (JSON, not yet read) to its deepest node, counting every list of children
+    (iteratively: the tree is too deep for recursion)."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        kids = node.get("children") if isinstance(node, dict) else None
+        if isinstance(kids, list):
+            stack.extend((kid, depth + 1) for kid in kids)
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def out_of_time(tree: Tree) -> ReadTimeout:

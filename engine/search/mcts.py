@@ -61,6 +61,9 @@ NAME = "mcts"
 RANDOM, HEURISTIC = "random", "heuristic"
 MAX_EXPLORATION = 100.0
 MAX_SEED = 2**64 - 1
+# The most iterations a request may cap a search at: more than any time limit allows (a million a second
+# for at most MAX_TIME_LIMIT_MS), within the compiled core's 64-bit count (2**63 was a std::bad_cast, a 500).
+MAX_ITERATIONS = 10**9
 ROLLOUT_EPSILON = 0.1
 TERMINAL = -2          # the mover of a terminal node
 PROGRESS_EVERY = 1024  # iterations between two progress reports (a power of two)
@@ -76,7 +79,7 @@ class Settings(MultiPVSettings):
     (:mod:`engine.search.multipv`): the number of root moves listed in ``lines``, the most visited first
     (the move chosen's order), each with its mean value and its most visited line."""
 
-    iterations: int | None = setting(None, INTEGER, minimum=1)
+    iterations: int | None = setting(None, INTEGER, minimum=1, maximum=MAX_ITERATIONS)
     exploration: float = setting(math.sqrt(2), NUMBER, minimum=0, maximum=MAX_EXPLORATION)
     seed: int | None = setting(None, INTEGER, minimum=0, maximum=MAX_SEED)
     rollout: str = setting(RANDOM, STRING, choices=(RANDOM, HEURISTIC))

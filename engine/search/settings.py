@@ -19,6 +19,10 @@ from engine.errors import AlgorithmMismatch, UnknownSetting, unknown_setting_mes
 # A setting's JSON type (JSON Schema's names); UTILITY: an expectimax risk attitude (engine.search.utility).
 INTEGER, NUMBER, BOOLEAN, STRING, UTILITY = "integer", "number", "boolean", "string", "utility"
 SETTING = "setting"  # the key of a field's metadata that holds its Setting
+# The deepest search a request may ask for, in plies or in rounds: longer than any game played here lasts
+# in practice (a tree is at most 2,000 plies deep), so that a search this deep goes to the end, and well
+# within the compiled core's int (2**31 and beyond were a std::bad_cast there, a 500).
+MAX_DEPTH = 10_000
 UTILITY_REF = "#/components/schemas/Utility"
 
 
@@ -145,8 +149,8 @@ class DepthSettings(AlgorithmSettings):
     """Settings of a search whose only setting is its depth: plies, or None for no depth limit (or
     ``depth_rounds``, see :func:`depth_in_plies`); at most one of the two."""
 
-    depth: int | None = setting(None, INTEGER, minimum=1)
-    depth_rounds: int | None = setting(None, INTEGER, minimum=1)
+    depth: int | None = setting(None, INTEGER, minimum=1, maximum=MAX_DEPTH)
+    depth_rounds: int | None = setting(None, INTEGER, minimum=1, maximum=MAX_DEPTH)
 
     def check(self):
         if self.depth is not None and self.depth_rounds is not None:

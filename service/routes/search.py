@@ -11,7 +11,7 @@ import engine.api
 
 from service import schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
-from service.body import big_body, json_body
+from service.body import big_body, deep_body, json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
@@ -105,8 +105,9 @@ BIG_BODY_INLINE_MS = 25
 
 def reads_state_here(request: dict) -> bool:
     """Whether the worker reads the state of search ``request`` itself: unless its body is big
-    (``big_body``) and its limit leaves time to send the body to a search process unread."""
-    return not big_body() or request["time_limit_ms"] <= BIG_BODY_INLINE_MS
+    (``big_body``) and its limit leaves time to send the body to a search process unread; always when it is
+    nested too deeply to be sent (``deep_body``: its game refuses it here, 422)."""
+    return not big_body() or deep_body() or request["time_limit_ms"] <= BIG_BODY_INLINE_MS
 
 
 def run_search(request: dict):

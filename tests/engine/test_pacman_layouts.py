@@ -69,12 +69,21 @@ def test_every_shared_layout_loads_as_it_is_with_cs188s_meaning(path):
     ("trailing spaces and a newline", "%%%%%  \n%P.G%\n%%%%%   \n"),
     ("a row longer than the first, as capsuleClassic's last", "%%%%%\n%P.G%\n%%%%%%\n"),
     ("numbered ghosts: by number, then (x, y)", "%%%%%%%\n%2P.G3%\n%1...4%\n%%%%%%%"),
-    ("characters CS188 ignores are empty", "%%%%%\n%P*G%\n%-x.%\n%%%%%"),
     ("no ghost", "%%%%\n%P.%\n%%%%"),
 ])
 def test_what_cs188_accepts_loads_with_the_same_meaning(name, text):
     for form, layout in the_forms(text).items():
         assert ours(layout) == cs188_layout(text), form
+
+
+@pytest.mark.parametrize("layout, row, ch", [(["%%%%%", "%PXG%", "%%%%%"], 1, "X"),
+                                             ("%%%%%\n%P.G%\n%-x.%\n%%%%%", 2, "-"), (["%%%%%", "%P\tG%", "%%%%%"], 1, "\t")])
+def test_a_character_that_is_no_cell_is_refused_naming_its_row(layout, row, ch):
+    """CS188 reads any other character as an empty cell, so a typo (``X`` for ``%``) made a floor."""
+    with pytest.raises(InvalidState) as refused:
+        api.load("pacman", {"layout": layout})
+    (message,) = refused.value.errors[f"state.layout[{row}]"]
+    assert repr(ch) in message
 
 
 def test_a_maze_without_ghosts_is_played_and_searched_to_its_win():

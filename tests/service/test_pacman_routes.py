@@ -95,3 +95,13 @@ def test_malformed_pacman_input_is_never_a_server_error(state, algorithm, move):
     no_server_error(CLIENT.post("/v1/search", json={"game": "pacman", "state": state, "algorithm": algorithm}))
     no_server_error(CLIENT.post("/v1/games/pacman/legal-moves", json={"state": state}))
     no_server_error(CLIENT.post("/v1/games/pacman/apply", json={"state": state, "move": move}))
+
+
+@pytest.mark.parametrize("route, extra", [("/v1/games/pacman/legal-moves", {}),
+                                          ("/v1/games/pacman/apply", {"move": "East"})])
+def test_a_layout_with_a_character_that_is_no_cell_is_a_422_naming_its_row(client, route, extra):
+    """Issue 50: ``%PXG%`` was a maze with a floor where the X is."""
+    response = client.post(route, json={"state": {"layout": ["%%%%%", "%PXG%", "%%%%%"]}, **extra})
+    assert response.status_code == 422
+    (message,) = response.get_json()["errors"]["state.layout[1]"]
+    assert "'X' in column 2" in message

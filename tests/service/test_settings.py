@@ -23,3 +23,10 @@ def test_a_search_runs_with_search_nice_0():
     client = make_app(SEARCH_NICE=0).test_client()
     answer = client.post("/v1/search", json={"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "minimax"}})
     assert answer.status_code == 200 and (answer.get_json()["move"], answer.get_json()["value"]) == ("B", 3)
+
+
+def test_max_tree_depth_is_at_most_2000():
+    """A deeper tree could not be sent to a search process (service/body.py: SENT_NESTING)."""
+    assert Settings(max_tree_depth=2_000).max_tree_depth == 2_000
+    with pytest.raises(ValueError, match="MAX_TREE_DEPTH must be at most 2000"):
+        Settings(max_tree_depth=2_001)

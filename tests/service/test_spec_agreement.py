@@ -13,7 +13,7 @@ from engine.registry import GAME_MODULES, all_option_names, game_types
 from engine.search import ALGORITHM_MODULES, algorithm_module
 from engine.search.native import CORES
 from service.config import Settings
-from service.fields import JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
+from service.fields import BoundedDict, JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 from service.spec import load_spec
 from service.schemas import (ALGORITHM_SCHEMAS, AlgorithmField, AnyAlgorithmSchema, ApplyRequestSchema,
                              BatchRequestSchema, ChanceOutcomeSchema, GameOptionsSchema, ReviewRequestSchema,
@@ -33,7 +33,7 @@ MIRRORS = {
 # Each algorithm's own schema of ``algorithm``: its fields are some of the spec's Algorithm properties.
 ALGORITHMS = {name: schema() for name, schema in ALGORITHM_SCHEMAS.items()}
 SIMPLE_TYPES = {JSONInteger: "integer", JSONNumber: "number", JSONBoolean: "boolean", JSONString: "string",
-                fields.Dict: "object"}
+                fields.Dict: "object", BoundedDict: "object"}
 
 
 def resolve(spec, schema: dict) -> dict:

@@ -34,7 +34,7 @@ MOVE_SCHEMA = {"oneOf": [
      "required": ["cell", "tile"], "additionalProperties": False,
      "properties": {"cell": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 3},
                              "minItems": 2, "maxItems": 2},
-                    "tile": {"type": "integer", "minimum": 2}}}]}
+                    "tile": {"type": "integer", "minimum": 2, "maximum": 1 << MAX_EXPONENT}}}]}
 TILE_PROBABILITIES = GameOption(
     name="tile_probabilities",
     schema={"type": "object", "minProperties": 1, "maxProperties": 16,
