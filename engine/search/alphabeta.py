@@ -163,9 +163,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
 
     def traced_value(s, alpha, beta, ply):
         entry = tracer.visit(ply, alpha, beta)
-        v = value(s, alpha, beta, ply)
-        if entry:
-            entry["value"] = v
+        entry["value"] = v = value(s, alpha, beta, ply)
         return v
 
     node = traced_value if tracer else value

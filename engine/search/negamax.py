@@ -218,8 +218,7 @@ class Negamax:
             return self.node(s, d, alpha, beta, ply, player)
         entry = self.trace_visit(ply, alpha, beta, player)
         v = self.node(s, d, alpha, beta, ply, player)
-        if entry:
-            entry["value"] = self.as_value(v if self.sides[player] == self.sides[self.perspective] else -v)
+        entry["value"] = self.as_value(v if self.sides[player] == self.sides[self.perspective] else -v)
         return v
 
     def node(self, s, d, alpha, beta, ply, player):

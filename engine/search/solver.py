@@ -299,8 +299,7 @@ class Prover:
         player = self.to_move(s)
         entry = self.trace_visit(ply, alpha, beta, player)
         v = self.probe(s, alpha, beta, ply, may_win)
-        if entry:
-            entry["value"] = as_value(v if player == self.perspective else -v)
+        entry["value"] = as_value(v if player == self.perspective else -v)
         return v
 
     def trace_visit(self, ply, alpha, beta, player):
