@@ -344,7 +344,7 @@ class Negamax:
                     alpha = v
                     pv[ply] = [a] + pv[ply + 1]
                     if v >= beta:
-                        stats.cutoffs += 1
+                        stats.cutoffs += i < len(moves) - 1  # a cut after the last move prunes nothing
                         if self.ordering:
                             self.remember_cutoff(a, ply, d, moves[:i], noisy)
                         break
