@@ -74,4 +74,7 @@ export const WATCH_ALGORITHMS = {
   "expectimax-full": { label: "expectimax without pruning", algorithm: { name: "expectimax", pruning: false },
                        compare: { label: "expectimax (Star1 pruning)", algorithm: { name: "expectimax" } } },
   maxn: { label: "max^n", algorithm: { name: "maxn" }, compare: null },
+  // Seeded and capped: the same iterations at every run, few enough to step through.
+  mcts: { label: "MCTS (UCT, 12 iterations, seed 1)", algorithm: { name: "mcts", iterations: 12, seed: 1 },
+          compare: null },
 };

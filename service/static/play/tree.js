@@ -59,7 +59,8 @@ function shape(kind, node) {
  * Draw the tree. `view`: {at(key) (what is known of the node at path key `key` at the step shown, as
  * story.js's `tellTrace(...).at` gives it; absent: a tree not searched yet), chosen (the principal
  * variation's moves), windows (show each visited node's alpha and beta), onChild(label) to make the root's
- * children clickable}.
+ * children clickable, mcts (instead of `at`: mctsstory.js's `{at, edge}` at the step shown, each node
+ * then drawn with its U/N, each edge in the tree with its N and UCB, and the step's playout dotted)}.
  */
 export function drawTree(container, root, view = {}) {
   const nodes = layout(root);
@@ -75,7 +76,9 @@ export function drawTree(container, root, view = {}) {
   canvas.append(edges, marks);
   for (const n of nodes) {
     const known = view.at ? view.at(n.key) : null;
+    const grown = view.mcts ? view.mcts.at(n.key) : null;
     const classes = ["node", kindOf(n.node)];
+    if (grown) classes.push(...mctsClasses(grown));
     if (known) {
       if (known.pruned) classes.push("pruned");
       else if (known.beyond) classes.push("beyond");
@@ -87,8 +90,14 @@ export function drawTree(container, root, view = {}) {
     const p = at(n);
     if (n.parent) {
       const q = at(n.parent);
-      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "beyond", "unseen", "chosen"].includes(c))];
+      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "beyond", "unseen", "chosen", "playout"]
+        .includes(c))];
       edges.append(svg("line", { x1: q.x, y1: q.y, x2: p.x, y2: p.y, class: edgeClasses.join(" ") }));
+      const stats = view.mcts ? view.mcts.edge(n.key) : null;
+      if (stats) {
+        edges.append(svg("text", { x: (p.x + q.x) / 2 - 4, y: (p.y + q.y) / 2 - 6, class: "edge-ucb",
+                                   "text-anchor": "end" }, `N ${stats.n} · UCB ${stats.ucb.toFixed(2)}`));
+      }
       const label = n.path[n.path.length - 1];
       const probability = n.node.p !== undefined ? ` p=${formatNumber(n.node.p)}` : "";
       if (n.node.move !== undefined || probability) {
@@ -113,6 +122,10 @@ export function drawTree(container, root, view = {}) {
     if (n.node.player !== undefined && !leaf) {
       g.append(svg("text", { y: -R - 4, class: "node-id" }, `P${n.node.player}`));
     }
+    if (grown && grown.inTree) {
+      g.setAttribute("data-visits", String(grown.n));
+      g.append(svg("text", { y: R + 13, class: "mcts-stats" }, `${formatNumber(grown.u, 2)}/${grown.n}`));
+    }
     if (known && known.seen && view.windows) {
       const [alpha, beta] = known.window;
       g.append(svg("text", { y: R + 13, class: "alpha-beta" }, `α ${bound(alpha, "−∞")} β ${bound(beta, "+∞")}`));
@@ -124,6 +137,14 @@ export function drawTree(container, root, view = {}) {
   }
   container.replaceChildren(canvas);
   return canvas;
+}
+
+/** A node's classes in a growing MCTS tree: in it or not yet, on this iteration's path, in its playout. */
+function mctsClasses(grown) {
+  const classes = [grown.inTree ? "visited" : "unseen"];
+  if (grown.current) classes.push("current");
+  if (grown.playout) classes.push("playout");
+  return classes;
 }
 
 const bound = (x, infinity) => (x === null || x === undefined ? infinity : formatNumber(x));

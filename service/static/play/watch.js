@@ -5,6 +5,7 @@
 // node count against the same search with pruning off, or on) is shown at the last step only.
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
+import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
 import { drawTree } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
@@ -102,10 +103,12 @@ export class WatchPanel {
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
       if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
-      const story = tellTrace(state.root, entries, {
-        windows: windowed(choice.algorithm), result,
-        opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
-      });
+      const story = choice.algorithm.name === "mcts"
+        ? tellIterations(entries, { exploration: choice.algorithm.exploration ?? Math.SQRT2, result })
+        : tellTrace(state.root, entries, {
+          windows: windowed(choice.algorithm), result,
+          opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
+        });
       this.forget();
       this.run = { root: state.root, entries, story, result, compared, choice };
       for (const id of STEPPING) $(id).disabled = false;
@@ -126,21 +129,27 @@ export class WatchPanel {
     const total = entries.length;
     this.step = Math.max(0, Math.min(total, step));
     const over = this.step === total;
-    drawTree($("tree"), this.run.root, { at: (key) => story.at(key, this.step), chosen: over ? result.pv : [],
-                                        windows: windowed(choice.algorithm) });
+    const mcts = choice.algorithm.name === "mcts";
+    const at = (key) => story.at(key, this.step);
+    drawTree($("tree"), this.run.root, mcts
+      ? { mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
+      : { at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm) });
     this.keepInView();
     const current = entries[this.step - 1];
+    const path = current && (current.path.length ? current.path.map(moveText).join(" → ") : "root");
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
-      : `step ${this.step} of ${total}: visit ${current.path.length ? current.path.map(moveText).join(" → ") : "root"}`;
+      : `step ${this.step} of ${total}: ${mcts ? "iteration down to" : "visit"} ${path}`;
     this.narrate();
-    const rows = [["visited so far", this.step]];
-    if (over) {
+    const rows = [[mcts ? "iterations so far" : "visited so far", this.step]];
+    if (over && mcts) {
+      rows.push(["best move", moveText(result.move)], ["visits", result.moves.map((m) => `${moveText(m.move)} ${m.visits}`)
+        .join(", ")], ["value", result.value], ["visited nodes", result.stats.nodes]);
+    } else if (over) {
       rows.push(["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
                 ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
       if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
       if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
       else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
-      if (entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
   }
