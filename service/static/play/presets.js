@@ -10,6 +10,17 @@ export const PRESETS = {
       { id: "D", type: "min", children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
     ] } },
   },
+  // The same tree with an evaluation at B, C and D, for a depth limit: at Depth 1 the search stops at
+  // them and trusts the evaluation, which rates C best (6), where the whole search finds B (3).
+  "figure-5-2-eval": {
+    title: "AIMA figure 5.2 with evaluations at B, C, D (try Depth 1)",
+    algorithm: "alphabeta-textbook",
+    state: { root: { id: "A", type: "max", children: [
+      { id: "B", type: "min", eval: 4, children: [{ value: 3 }, { value: 12 }, { value: 8 }] },
+      { id: "C", type: "min", eval: 6, children: [{ value: 2 }, { value: 4 }, { value: 6 }] },
+      { id: "D", type: "min", eval: 5, children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
+    ] } },
+  },
   chance: {
     title: "Chance nodes, after AIMA figure 5.11: Star1 finds nothing to cut (a leaf of 40 keeps every outcome open)",
     algorithm: "expectimax",

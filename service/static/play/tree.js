@@ -109,8 +109,10 @@ export function drawTree(container, root, view = {}) {
                          "data-path": n.key, "data-testid": "tree-node" });
     g.append(shape(kindOf(n.node), n.node));
     const leaf = n.children.length === 0;
-    const text = leaf ? valueText(n.node.value) : known && known.known ? valueText(known.value, known.bound) : "";
-    g.append(svg("text", { y: 4, class: "node-value" }, text));
+    const partial = !leaf && known && !known.known && known.sofar !== null && known.sofar !== undefined;
+    const text = leaf ? valueText(n.node.value) : known && known.known ? valueText(known.value, known.bound)
+      : partial ? valueText(known.sofar, known.sofarBound) : "";
+    g.append(valueLabel(kindOf(n.node), text, partial));
     if (!leaf && known && known.known) {
       g.setAttribute("data-value", JSON.stringify(known.value));
       g.setAttribute("data-bound", known.bound);
@@ -137,6 +139,16 @@ export function drawTree(container, root, view = {}) {
   }
   container.replaceChildren(canvas);
   return canvas;
+}
+
+/** A node's value, inside its shape: in a triangle, at its wide side, and a text longer than three
+ * characters ("≤2.8") squeezed to the width there; `partial`: a bound from the children so far. */
+function valueLabel(kind, text, partial) {
+  const y = kind === "max" ? 9 : kind === "min" ? -1 : 4;
+  const attributes = { y, class: partial ? "node-value partial" : "node-value" };
+  const room = kind === "max" || kind === "min" ? 1.1 * R : kind === "chance" ? 1.6 * R : null;
+  if (room !== null && text.length > 3) Object.assign(attributes, { textLength: room, lengthAdjust: "spacingAndGlyphs" });
+  return svg("text", attributes, text);
 }
 
 /** A node's classes in a growing MCTS tree: in it or not yet, on this iteration's path, in its playout. */

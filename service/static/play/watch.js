@@ -140,6 +140,8 @@ export class WatchPanel {
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
       : `step ${this.step} of ${total}: ${mcts ? "iteration down to" : "visit"} ${path}`;
     this.narrate();
+    $("forward").disabled = $("last").disabled = over;  // nothing after the last step
+    $("back").disabled = $("first").disabled = this.step === 0;
     const rows = [[mcts ? "iterations so far" : "visited so far", this.step]];
     if (over && mcts) {
       rows.push(["best move", moveText(result.move)], ["visits", result.moves.map((m) => `${moveText(m.move)} ${m.visits}`)
