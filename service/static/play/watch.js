@@ -5,6 +5,7 @@
 // node count against the same search with pruning off, or on) is shown at the last step only.
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
+import { LESSONS } from "./lessons.js";
 import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
 import { drawTree } from "./tree.js";
@@ -12,6 +13,7 @@ import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
+const LESSON_HASH = "#watch/lesson/";  // a lesson's link: LESSON_HASH + its key
 const STEPPING = ["first", "back", "forward", "last", "autoplay"];  // the controls of a run's steps
 
 export class WatchPanel {
@@ -26,6 +28,11 @@ export class WatchPanel {
     preset.append(html("option", { value: OWN }, "your own (edit the JSON)"));
     const algorithm = $("watch-algorithm");
     for (const [key, a] of Object.entries(WATCH_ALGORITHMS)) algorithm.append(html("option", { value: key }, a.label));
+    const lesson = $("lesson");
+    lesson.append(html("option", { value: "" }, "none: choose a tree and a search"));
+    for (const [key, l] of Object.entries(LESSONS)) lesson.append(html("option", { value: key }, l.title));
+    lesson.addEventListener("change", () => this.openLesson(lesson.value, true));
+    window.addEventListener("hashchange", () => this.lessonFromHash());
     preset.addEventListener("change", () => this.loadPreset());
     $("tree-text").addEventListener("input", () => this.edited());
     $("run").addEventListener("click", () => this.runSearch());
@@ -44,6 +51,30 @@ export class WatchPanel {
       }
     });
     this.loadPreset();
+    this.lessonFromHash();
+  }
+
+  /** The lesson a link names (/play#watch/lesson/<key>), if any. */
+  lessonFromHash() {
+    const key = location.hash.startsWith(LESSON_HASH) ? decodeURIComponent(location.hash.slice(LESSON_HASH.length)) : "";
+    if (key in LESSONS && key !== $("lesson").value) this.openLesson(key, false);
+  }
+
+  /** Load lesson `key` ("": none): its tree, search and depth, its question, its answer folded away;
+   * `link`: write its link in the address. */
+  openLesson(key, link) {
+    const lesson = LESSONS[key];
+    $("lesson").value = lesson ? key : "";
+    $("lesson-question").hidden = $("lesson-answer").hidden = !lesson;
+    $("lesson-answer").open = false;
+    if (link) history.replaceState(null, "", lesson ? LESSON_HASH + key : "#watch");
+    if (!lesson) return;
+    $("lesson-question").textContent = lesson.question;
+    $("lesson-answer-text").textContent = lesson.answer;
+    $("preset").value = lesson.preset;
+    this.loadPreset();
+    $("watch-algorithm").value = lesson.algorithm;
+    $("watch-depth").value = lesson.depth === undefined ? "" : String(lesson.depth);
   }
 
   loadPreset() {
