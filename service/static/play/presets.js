@@ -21,6 +21,12 @@ export const PRESETS = {
       { id: "D", type: "min", eval: 5, children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
     ] } },
   },
+  // A real position (issue 54 #3): O to move, four empty cells; O wins at once at 7 (the middle column).
+  "tictactoe-win": {
+    title: "Tic-tac-toe: O to move, a win on the board",
+    game: "tictactoe", algorithm: "alphabeta-textbook",
+    state: { board: ["XOX", "XO.", "..."] },
+  },
   chance: {
     title: "Chance nodes, after AIMA figure 5.11: Star1 finds nothing to cut (a leaf of 40 keeps every outcome open)",
     algorithm: "expectimax",

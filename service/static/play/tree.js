@@ -117,6 +117,7 @@ export function drawTree(container, root, view = {}) {
       g.setAttribute("data-value", JSON.stringify(known.value));
       g.setAttribute("data-bound", known.bound);
     }
+    if (typeof n.node.board === "string") g.append(miniBoard(n.node.board));
     if (n.node.id !== undefined) {
       const left = n.node.player !== undefined ? -1.8 * R : -R;  // beside the box
       g.append(svg("text", { x: left - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
@@ -139,6 +140,18 @@ export function drawTree(container, root, view = {}) {
   }
   container.replaceChildren(canvas);
   return canvas;
+}
+
+/** A game position's board (nine cells, row-major) drawn small beside its node, to its left. */
+function miniBoard(cells) {
+  const size = 8, board = svg("g", { class: "mini-board", transform: `translate(${-R - 3 * size - 3},${-R})` });
+  board.append(svg("rect", { width: 3 * size, height: 3 * size }));
+  [...cells].forEach((c, i) => {
+    if (c === ".") return;
+    board.append(svg("text", { x: (i % 3) * size + size / 2, y: Math.floor(i / 3) * size + size - 1.5,
+                               class: c === "X" ? "x" : "o" }, c));
+  });
+  return board;
 }
 
 /** A node's value, inside its shape: in a triangle, at its wide side, and a text longer than three

@@ -6,6 +6,7 @@
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
 import { LESSONS } from "./lessons.js";
+import { ticTacToeTree } from "./positions.js";
 import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
 import { drawTree } from "./tree.js";
@@ -80,10 +81,12 @@ export class WatchPanel {
   loadPreset() {
     const key = $("preset").value;
     if (key === OWN) {
+      this.game = "tree";
       $("tree-editor").open = true;
       return;
     }
     const preset = PRESETS[key];
+    this.game = preset.game || "tree";
     $("tree-text").value = JSON.stringify(preset.state, null, 2);
     $("watch-algorithm").value = preset.algorithm;
     this.edited();
@@ -99,8 +102,18 @@ export class WatchPanel {
     $("step").textContent = "";
     this.forget();
     for (const id of STEPPING) $(id).disabled = true;  // nothing to step through until a run
-    const state = this.parsedState();
-    if (state && state.root) drawTree($("tree"), state.root);
+    const root = this.rootOf(this.parsedState());
+    if (root) drawTree($("tree"), root);
+  }
+
+  /** The tree to draw for `state`: a `tree` state's root, or a game position's tree (positions.js). */
+  rootOf(state) {
+    if (!state) return null;
+    if (this.game === "tree") return state.root || null;
+    const rows = state.board;
+    const valid = Array.isArray(rows) && rows.length === 3 && rows.every((r) => typeof r === "string" && r.length === 3);
+    if (!valid) this.showError("A tic-tac-toe position here is a 3 x 3 board: {\"board\": [three rows of X, O, .]}");
+    return valid ? ticTacToeTree(state) : null;
   }
 
   parsedState() {
@@ -116,15 +129,15 @@ export class WatchPanel {
     const full = { ...algorithm };
     const depth = $("watch-depth").value.trim();
     if (depth) full.depth = Number(depth);
-    return { game: "tree", state, algorithm: full, trace };
+    return { game: this.game, state, algorithm: full, trace };
   }
 
   /** One run at a time (the API lets a client hold one search): Run is disabled until it has answered. */
   async runSearch() {
     this.pause();
     this.clearError();
-    const state = this.parsedState();
-    if (!state) return;
+    const state = this.parsedState(), root = this.rootOf(state);
+    if (!state || (!root && this.game !== "tree")) return;  // a tree without a root: the server says why
     const generation = ++this.generation;
     const choice = WATCH_ALGORITHMS[$("watch-algorithm").value];
     $("run").disabled = true;
@@ -136,12 +149,12 @@ export class WatchPanel {
       const entries = result.trace || [];
       const story = choice.algorithm.name === "mcts"
         ? tellIterations(entries, { exploration: choice.algorithm.exploration ?? Math.SQRT2, result })
-        : tellTrace(state.root, entries, {
+        : tellTrace(root, entries, {
           windows: windowed(choice.algorithm), result,
-          opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
+          opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(root),
         });
       this.forget();
-      this.run = { root: state.root, entries, story, result, compared, choice };
+      this.run = { root, entries, story, result, compared, choice };
       for (const id of STEPPING) $(id).disabled = false;
       this.goTo(0);
     } catch (error) {
