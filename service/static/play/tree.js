@@ -60,7 +60,9 @@ function shape(kind, node) {
  * story.js's `tellTrace(...).at` gives it; absent: a tree not searched yet), chosen (the principal
  * variation's moves), windows (show each visited node's alpha and beta), onChild(label) to make the root's
  * children clickable, mcts (instead of `at`: mctsstory.js's `{at, edge}` at the step shown, each node
- * then drawn with its U/N, each edge in the tree with its N and UCB, and the step's playout dotted)}.
+ * then drawn with its U/N, each edge in the tree with its N and UCB, and the step's playout dotted),
+ * predicted (the path keys of the leaves a student predicts will be pruned) and onLeaf(key) to make the
+ * leaves clickable for that prediction}.
  */
 export function drawTree(container, root, view = {}) {
   const nodes = layout(root);
@@ -133,6 +135,8 @@ export function drawTree(container, root, view = {}) {
       const [alpha, beta] = known.window;
       g.append(svg("text", { y: R + 13, class: "alpha-beta" }, `α ${bound(alpha, "−∞")} β ${bound(beta, "+∞")}`));
     }
+    if (view.predicted && view.predicted.has(n.key)) g.classList.add("predicted");
+    if (view.onLeaf && leaf) clickable(g, `predict ${n.key} pruned`, () => view.onLeaf(n.key));
     if (view.onChild && n.depth === 1) {
       clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
     }

@@ -9,7 +9,7 @@ import { LESSONS } from "./lessons.js";
 import { ticTacToeTree } from "./positions.js";
 import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
-import { drawTree } from "./tree.js";
+import { drawTree, layout } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,6 +24,7 @@ export class WatchPanel {
     this.timer = null;  // the next step of a playing run
     this.shown = -1;  // the last step whose lines are in the narration
     this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
+    this.predicted = new Set();  // the leaves a student predicts will be pruned (CS188's exercise)
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
     preset.append(html("option", { value: OWN }, "your own (edit the JSON)"));
@@ -37,6 +38,7 @@ export class WatchPanel {
     preset.addEventListener("change", () => this.loadPreset());
     $("tree-text").addEventListener("input", () => this.edited());
     $("run").addEventListener("click", () => this.runSearch());
+    $("random-tree").addEventListener("click", () => this.randomTree());
     $("first").addEventListener("click", () => this.goTo(0));
     $("back").addEventListener("click", () => this.goTo(this.step - 1));
     $("forward").addEventListener("click", () => this.goTo(this.step + 1));
@@ -101,9 +103,33 @@ export class WatchPanel {
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
     this.forget();
+    this.predicted.clear();
     for (const id of STEPPING) $(id).disabled = true;  // nothing to step through until a run
+    this.drawUnsearched();
+  }
+
+  /** The tree before its search: its leaves clickable, to predict which will be pruned. */
+  drawUnsearched() {
     const root = this.rootOf(this.parsedState());
-    if (root) drawTree($("tree"), root);
+    if (root) drawTree($("tree"), root, { predicted: this.predicted, onLeaf: (key) => this.predict(key) });
+  }
+
+  /** Mark leaf `key` as predicted pruned, or unmark it; before a run's first step only. */
+  predict(key) {
+    if (this.predicted.has(key)) this.predicted.delete(key);
+    else this.predicted.add(key);
+    if (this.run) this.goTo(0);
+    else this.drawUnsearched();
+  }
+
+  /** A random two-ply tree (MAX over three MIN nodes of two or three leaves, 0 to 20) in the editor. */
+  randomTree() {
+    const leaf = () => ({ value: Math.floor(Math.random() * 21) });
+    const min = (id) => ({ id, type: "min", children: Array.from({ length: 2 + Math.floor(Math.random() * 2) }, leaf) });
+    $("preset").value = OWN;
+    this.game = "tree";
+    $("tree-text").value = JSON.stringify({ root: { id: "A", type: "max", children: ["B", "C", "D"].map(min) } }, null, 2);
+    this.edited();
   }
 
   /** The tree to draw for `state`: a `tree` state's root, or a game position's tree (positions.js). */
@@ -177,7 +203,8 @@ export class WatchPanel {
     const at = (key) => story.at(key, this.step);
     drawTree($("tree"), this.run.root, mcts
       ? { mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
-      : { at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm) });
+      : { at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm), predicted: this.predicted,
+          onLeaf: this.step === 0 ? (key) => this.predict(key) : undefined });
     this.keepInView();
     const current = entries[this.step - 1];
     const path = current && (current.path.length ? current.path.map(moveText).join(" → ") : "root");
@@ -195,9 +222,20 @@ export class WatchPanel {
                 ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
       if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
       if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
+      if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
       else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
+  }
+
+  /** The student's prediction of the pruned leaves against the run's. */
+  verdict() {
+    const pruned = layout(this.run.root).filter((n) => !n.children.length && this.run.story.at(n.key, Infinity).pruned)
+      .map((n) => n.key);
+    const missed = pruned.filter((k) => !this.predicted.has(k)).length;
+    const wrong = [...this.predicted].filter((k) => !pruned.includes(k)).length;
+    if (!missed && !wrong) return `right: exactly the ${pruned.length} pruned leaves`;
+    return `${pruned.length - missed} of ${pruned.length} pruned leaves found, ${wrong} marked that were searched`;
   }
 
   /** The story so far: every step's lines up to this one, the current step's marked and read out. Lines
