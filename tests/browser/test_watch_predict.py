@@ -21,6 +21,7 @@ def test_a_prediction_of_the_pruned_leaves_is_checked_at_the_last_step(page):
     page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('step 0 of')")
     page.click("#last")
     assert stat(page, "your prediction") == "right: exactly the 2 pruned leaves"
+    assert page.locator('#watch-stats [data-stat="comparison"]').count() == 0  # alpha-beta has one
     page.click("#first")
     leaf(page, '["D",2]').click()  # D's last leaf is searched: a wrong guess
     page.click("#last")

@@ -222,8 +222,8 @@ export class WatchPanel {
                 ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
       if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
       if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
-      if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
       else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
+      if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
   }
