@@ -55,6 +55,14 @@ class AlgorithmMismatch(EngineError):
         super().__init__(field, message)
 
 
+class TraceTooLarge(EngineError):
+    """A trace asked for that would pass a trace limit (``MAX_TRACE_ENTRIES``, ``MAX_TRACE_BYTES``): the
+    search stops, and the answer is this error rather than a trace cut short."""
+
+    def __init__(self, message: str, field: str = "trace"):
+        super().__init__(field, message)
+
+
 class UnknownSetting(AlgorithmMismatch):
     """A setting the algorithm does not take, or an option the game does not have; the message names those
     it takes (:func:`unknown_setting_message`)."""

@@ -131,9 +131,11 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
         if ply >= limit:
             leaves += 1
             return evaluate(s, player)
+        moves = actions(s)
+        last = len(moves) - 1  # a cut after the last child prunes nothing: it is not counted
         if sides[to_move(s)] == side:  # MAX-VALUE
             v = -math.inf
-            for a in actions(s):
+            for i, a in enumerate(moves):
                 if tracer:
                     tracer.move(ply, a)
                 child = node(result(s, a), alpha, beta, ply + 1)
@@ -141,13 +143,13 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
                     v = child
                     pv[ply] = (a, pv[ply + 1])
                 if v > beta or v == beta and not strict:
-                    cutoffs += 1
+                    cutoffs += i < last
                     break
                 if v > alpha:
                     alpha = v
         else:  # MIN-VALUE
             v = math.inf
-            for a in actions(s):
+            for i, a in enumerate(moves):
                 if tracer:
                     tracer.move(ply, a)
                 child = node(result(s, a), alpha, beta, ply + 1)
@@ -155,7 +157,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
                     v = child
                     pv[ply] = (a, pv[ply + 1])
                 if v < alpha or v == alpha and not strict:
-                    cutoffs += 1
+                    cutoffs += i < last
                     break
                 if v < beta:
                     beta = v
@@ -163,9 +165,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
 
     def traced_value(s, alpha, beta, ply):
         entry = tracer.visit(ply, alpha, beta)
-        v = value(s, alpha, beta, ply)
-        if entry:
-            entry["value"] = v
+        entry["value"] = v = value(s, alpha, beta, ply)
         return v
 
     node = traced_value if tracer else value

@@ -85,6 +85,14 @@ def best_move(moves: list[MoveValue], maximize: bool = True) -> MoveValue:
     return best
 
 
+def chosen_line(passes: list[tuple[list[MoveValue], list[list[Move]]]], moves: list[MoveValue],
+                best: MoveValue) -> list[Move] | None:
+    """The principal variation of ``best`` among ``moves``, the root moves of one of ``passes`` (``(moves,
+    lines)`` pairs: a pass's root moves and the line of each, as :func:`deepen`'s searches keep them); None
+    when ``moves`` is of no pass (no root move was searched)."""
+    return next((lines[moves.index(best)] for searched, lines in passes if searched is moves), None)
+
+
 def unlinked(line: Linked) -> list[Move]:
     """A principal variation kept as nested pairs ``(move, rest)``, None at the end (cheap to extend at
     every node of a search), as a list of moves."""

@@ -53,8 +53,8 @@ from engine.errors import AlgorithmMismatch
 from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
-from engine.search.common import (best_move, deepen, finish, first_move_fallback,
-                                  player_bounds, require_decision_root, sides_of)
+from engine.search.common import (Linked, best_move, chosen_line, deepen, finish, first_move_fallback,
+                                  player_bounds, require_decision_root, sides_of, unlinked)
 from engine.search.settings import BOOLEAN, INTEGER, NUMBER, STRING, UTILITY, DepthSettings, depth_in_plies, setting
 from engine.search.utility import LINEAR, Utility, parse_utility, prize_scale, transformed_bounds
 from engine.search.multipv import MultiPVSettings, best_lines, ranked, threshold
@@ -153,6 +153,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     for mv in moves:
         mv.certainty_equivalent = valuation.certain(mv.value, walk.sign)
     result = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
+                    pv=chosen_line(walk.passes, moves, best),
                     trace=tracer.entries if tracer else None, timed_out=timed_out)
     result.certainty_equivalent = valuation.certain(best.value, walk.sign) if moves else None
     if settings.multi_pv > 1:
@@ -225,6 +226,9 @@ class Walk:
     is fail-soft: exact when the true value lies in ``(alpha, beta)``, else a bound beyond the window on
     the same side (at most ``alpha``, at least ``beta``). Without pruning every window is unbounded and
     every value exact. The counts (``nodes``, ``leaves``, ``cutoffs``, ``max_ply``) add up over passes.
+    ``pv[ply]``: the line (``(move, rest)`` pairs) below the node last valued at that depth, each MAX or
+    MIN node's choice down to a leaf or a chance node (whose outcome no one chooses); ``passes``: the last
+    two passes' root moves, each with the lines of its moves.
     """
 
     def __init__(self, game, state, settings: Settings, valuation: Valuation, deadline: Deadline,
@@ -246,6 +250,8 @@ class Walk:
         self.lo, self.hi = self.bounds or (-math.inf, math.inf)
         self.nodes = self.leaves = self.cutoffs = self.max_ply = 0
         self.limit, self.cut = math.inf, False  # the current pass's depth; whether it cut anywhere
+        self.pv: dict[int, Linked] = {}
+        self.passes: list[tuple[list, list]] = []
 
     # --- the nodes -------------------------------------------------------------------------------
 
@@ -259,6 +265,7 @@ class Walk:
         if ply > self.max_ply:
             self.max_ply = ply
         entry = self.visit(ply, alpha, beta) if self.tracer else None
+        self.pv[ply] = None
         if self.is_terminal(s):
             self.leaves += 1
             v = self.utility(s, self.searcher)
@@ -286,16 +293,17 @@ class Walk:
 
     def max_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
         """A MAX node (the searcher's side): the highest child, cut at ``beta`` (alpha-beta, fail-soft)."""
-        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
-        v = -math.inf
-        for a in moves:
+        value, result, tracer, pruning, pv = self.value, self.result, self.tracer, self.pruning, self.pv
+        v, last = -math.inf, len(moves) - 1
+        for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
             child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child > v:
                 v = child
+                pv[ply] = (a, pv[ply + 1])
                 if v >= beta:
-                    self.cutoffs += 1
+                    self.cutoffs += i < last  # a cut after the last child prunes nothing
                     break
                 if pruning and v > alpha:
                     alpha = v
@@ -303,16 +311,17 @@ class Walk:
 
     def min_value(self, s, alpha: float, beta: float, ply: int, reach: float, moves: list) -> float:
         """A MIN node (the minimax opponent model): the lowest child, cut at ``alpha``."""
-        value, result, tracer, pruning = self.value, self.result, self.tracer, self.pruning
-        v = math.inf
-        for a in moves:
+        value, result, tracer, pruning, pv = self.value, self.result, self.tracer, self.pruning, self.pv
+        v, last = math.inf, len(moves) - 1
+        for i, a in enumerate(moves):
             if tracer:
                 tracer.move(ply, a)
             child = value(result(s, a), alpha, beta, ply + 1, reach)
             if child < v:
                 v = child
+                pv[ply] = (a, pv[ply + 1])
                 if v <= alpha:
-                    self.cutoffs += 1
+                    self.cutoffs += i < last
                     break
                 if pruning and v < beta:
                     beta = v
@@ -324,8 +333,10 @@ class Walk:
         taken between ``lo`` and ``hi``, and the node is cut, fail-soft, as soon as one child falls
         outside its window."""
         lo, hi, value, result, tracer, bounded = self.lo, self.hi, self.value, self.result, self.tracer, self.bounds
-        total, rest = 0.0, 1.0
-        for o, p in outcomes:
+        total, rest, last = 0.0, 1.0, len(outcomes) - 1
+        while last > 0 and outcomes[last][1] <= 0.0:  # a cut after the last outcome searched prunes nothing
+            last -= 1
+        for i, (o, p) in enumerate(outcomes):
             if p <= 0.0:
                 continue
             if tracer:
@@ -340,10 +351,10 @@ class Walk:
             # A cut-off's bound is at most alpha (at least beta) exactly; in floating point it can land
             # a rounding error beyond it, where a caller would read it as an exact value. Clamp it.
             if v <= low:
-                self.cutoffs += 1
+                self.cutoffs += i < last
                 return min(total + rest * hi, alpha)
             if v >= high:
-                self.cutoffs += 1
+                self.cutoffs += i < last
                 return max(total + rest * lo, beta)
         return total
 
@@ -355,8 +366,8 @@ class Walk:
         settled, rest_up, rest_low = self.probe(kids, alpha, beta, ply, reach)
         if settled is not None:
             return settled
-        total = 0.0
-        for kid in kids:
+        total, last = 0.0, len(kids) - 1
+        for i, kid in enumerate(kids):
             p, lower, upper = kid.p, kid.lower, kid.upper
             rest_up -= p * upper
             rest_low -= p * lower
@@ -372,10 +383,10 @@ class Walk:
             v = self.value(kid.state, max(low, lower), min(high, upper), ply + 1, reach * p, kid.moves)
             total += p * v
             if v <= low:
-                self.cutoffs += 1
+                self.cutoffs += i < last  # a cut after the last successor prunes nothing
                 return min(total + rest_up, alpha)
             if v >= high:
-                self.cutoffs += 1
+                self.cutoffs += i < last
                 return max(total + rest_low, beta)
         return total
 
@@ -391,13 +402,18 @@ class Walk:
         for kid in kids:
             up_total += kid.p * kid.upper
             low_total += kid.p * kid.lower
-        for kid in kids:
+        whole = True  # every successor so far searched in full by its probe (a cut then may prune nothing)
+        for i, kid in enumerate(kids):
             c, p = kid.state, kid.p
-            mover = CHANCE if self.is_terminal(c) else self.to_move(c)
+            terminal = self.is_terminal(c)
+            mover = CHANCE if terminal else self.to_move(c)
             maximizing = mover >= 0 and self.sides[mover] == self.ours
             if not maximizing and (mover == CHANCE or self.model != MINIMAX):
+                whole = whole and terminal
                 continue
             kid.moves = moves = self.decision_moves(c, ply + 1)
+            whole = whole and len(moves) == 1
+            pruned = not whole or i < len(kids) - 1
             if self.tracer:
                 self.tracer.move(ply, kid.outcome)
                 self.tracer.move(ply + 1, moves[0])
@@ -408,7 +424,7 @@ class Walk:
                 low_total += p * (v - kid.lower)
                 kid.lower = v
                 if low_total >= beta:
-                    self.cutoffs += 1
+                    self.cutoffs += pruned
                     return max(low_total, beta), up_total, low_total
             else:
                 low = (alpha - (up_total - p * kid.upper)) / p
@@ -416,7 +432,7 @@ class Walk:
                 up_total += p * (v - kid.upper)
                 kid.upper = v
                 if up_total <= alpha:
-                    self.cutoffs += 1
+                    self.cutoffs += pruned
                     return min(up_total, alpha), up_total, low_total
         return None, up_total, low_total
 
@@ -465,6 +481,9 @@ class Walk:
         if entry and self.bounds is not None:  # Star1's range of values, which its cuts and windows rest on
             entry["bounds"] = [self.lo, self.hi] if self.sign == 1 else [-self.hi, -self.lo]
         kernel, state = self.kernel, self.root
+        del self.passes[:-1]
+        self.passes.append((moves, []))
+        lines = self.passes[-1][1]
         exact_values: list[float] = []  # the root mover's exact values so far
         for i, a in enumerate(self.decision_moves(state, 0) if self.keep else self.actions(state)):
             if self.tracer:
@@ -477,6 +496,7 @@ class Walk:
                 self.cut = self.cut or kernel.counts()[2] > horizon
             else:
                 v = self.value(self.result(state, a), alpha, math.inf, 1, 1.0)
+            lines.append([a] if kernel else [a, *unlinked(self.pv[1])])  # the kernel's games: chance next
             exact = kernel or not self.pruning or i < self.multi_pv or v > alpha
             moves.append(MoveValue(a, self.sign * v, EXACT if exact else UPPER if self.sign == 1 else LOWER))
             if exact:
@@ -484,7 +504,8 @@ class Walk:
         best = best_move(moves, maximize=self.sign == 1)
         if entry:
             entry["value"] = best.value
-        self.deadline.report(depth=d or self.max_ply, value=best.value, move=best.move, pv=[best.move],
+        self.deadline.report(depth=d or self.max_ply, value=best.value, move=best.move,
+                             pv=lines[moves.index(best)],
                              nodes=self.nodes, seldepth=self.max_ply,
                              lines=self.lines(moves) if self.multi_pv > 1 else None)
         return not self.cut

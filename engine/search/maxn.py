@@ -4,13 +4,15 @@ Every node is worth a utility vector, one entry per player: terminal states thei
 where the depth limit cuts the search their ``evaluations``. The player to move picks the child whose
 vector is best for itself, the first in natural order on ties; a chance node is worth the
 probability-weighted mean of its children's vectors (outcomes of probability 0 are not searched). In a
-two-player zero-sum game this is minimax.
+two-player zero-sum game this is minimax. The principal variation is the chosen move's line: each mover's
+choice, down to a leaf or to the first chance node (whose outcome no one chooses).
 """
 from engine.deadline import Deadline
 from engine.game import CHANCE
 from engine.result import MoveValue, Stats
 from engine.limits import Limits
-from engine.search.common import deepen, finish, first_move_fallback, require_decision_root
+from engine.search.common import (Linked, chosen_line, deepen, finish, first_move_fallback,
+                                  require_decision_root, unlinked)
 from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
 
@@ -41,6 +43,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     tracer = Tracer(game, limits, deadline) if trace else None
     nodes = leaves = max_ply = 0
     limit, cut = None, False  # the current pass's depth (None: unlimited); whether it cut anywhere
+    pv: dict[int, Linked] = {}  # pv[ply]: the line below the node last valued at that depth, as pairs
 
     def vector(s, ply):
         nonlocal nodes, leaves, max_ply, cut
@@ -50,6 +53,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         if ply > max_ply:
             max_ply = ply
         entry = tracer.visit(ply) if tracer else None
+        pv[ply] = None
         if is_terminal(s):
             leaves += 1
             v = tuple(utilities(s))
@@ -77,28 +81,34 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     child = vector(result(s, a), ply + 1)
                     if best is None or child[mover] > best[mover]:
                         best = child
+                        pv[ply] = (a, pv[ply + 1])
                 assert best is not None  # a state that is not terminal has a legal move
                 v = best
         if entry:
             entry["value"] = list(v)
         return v
 
+    lines: list = []  # (moves, lines): each pass's root moves and the line of each, the last two passes
+
     def root_pass(d, moves):
         nonlocal nodes, limit, cut
         limit, cut = d, False
         nodes += 1
         entry = tracer.visit(0) if tracer else None
+        del lines[:-1]
+        lines.append((moves, []))
         for a in actions(state):
             if tracer:
                 tracer.move(0, a)
             v = vector(result(state, a), 1)
             moves.append(MoveValue(a, v[perspective], values=list(v)))
+            lines[-1][1].append([a, *unlinked(pv[1])])
         best = best_for(root_player, moves)
         if entry:
             assert best.values is not None  # every root move's vector is kept
             entry["value"] = list(best.values)
-        deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=[best.move], nodes=nodes,
-                        seldepth=max_ply)
+        deadline.report(depth=d or max_ply, value=best.value, move=best.move, pv=lines[-1][1][moves.index(best)],
+                        nodes=nodes, seldepth=max_ply)
         return not cut
 
     moves, depth_completed, timed_out = deepen(game, depth, root_pass)
@@ -106,7 +116,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,
-                  values=best.values, trace=tracer.entries if tracer else None, timed_out=timed_out)
+                  values=best.values, pv=chosen_line(lines, moves, best),
+                  trace=tracer.entries if tracer else None, timed_out=timed_out)
 
 
 def best_for(player: int, moves: list) -> MoveValue:

@@ -36,7 +36,11 @@ and roll out from the node where they would have added a child.
 Statistics: ``nodes`` counts every state an iteration passes through (tree nodes from the root, rollout
 states, and the states a heuristic rollout evaluates), ``leaves`` the iterations' end states,
 ``max_depth`` the depth of the tree (rollouts not included), ``iterations`` the iterations completed.
-MCTS keeps no trace. Every ``PROGRESS_EVERY`` iterations it reports its progress to the deadline's listener,
+
+Trace (the Python core): one entry per iteration completed, at most ``MAX_TRACE_ENTRIES`` (more
+``iterations`` asked for is an error, and so is a trace that would pass ``MAX_TRACE_BYTES``):
+:class:`TracedUCT`. A traced search plays the same moves, draws the same random numbers and counts the
+same nodes as the search without a trace. Every ``PROGRESS_EVERY`` iterations it reports its progress to the deadline's listener,
 if any (the tree's depth as ``depth``, the answer so far as ``move`` and ``pv``).
 """
 from bisect import bisect_right
@@ -47,7 +51,7 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 from engine.deadline import Deadline, Timeout
-from engine.errors import AlgorithmMismatch
+from engine.errors import AlgorithmMismatch, TraceTooLarge
 from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
@@ -56,6 +60,7 @@ from engine.search.common import (first_move_fallback, finish, outcome_of, playe
                                   unit_interval)
 from engine.search.endgame import scored_lines
 from engine.search.multipv import MultiPVSettings, best_lines
+from engine.search.trace import Collector
 
 NAME = "mcts"
 RANDOM, HEURISTIC = "random", "heuristic"
@@ -90,6 +95,15 @@ def requires(game_type) -> str | None:
     return None
 
 
+def require_traceable(settings: Settings, limits: Limits) -> None:
+    """A trace has one entry an iteration: more ``iterations`` than ``MAX_TRACE_ENTRIES`` is an error
+    before any search (without a cap, the trace's own limits stop the search: :class:`Collector`)."""
+    if settings.iterations is not None and settings.iterations > limits.max_trace_entries:
+        raise TraceTooLarge(f"a trace has one entry an iteration, at most MAX_TRACE_ENTRIES "
+                            f"({limits.max_trace_entries}): ask for fewer iterations or no trace",
+                            field="algorithm.iterations")
+
+
 def require_budget(settings: Settings, deadline: Deadline) -> None:
     """MCTS stops at its iteration cap or its deadline: a search without either is an error."""
     if settings.iterations is None and deadline.end is None:
@@ -112,14 +126,18 @@ class PlayoutGame(Protocol):
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
-    Values are reported from ``game.perspective(state)``; ``trace`` is ignored (MCTS keeps none)."""
+    Values are reported from ``game.perspective(state)``; ``trace``: the iterations' trace
+    (:class:`TracedUCT`), for at most ``limits.max_trace_entries`` iterations."""
     require_decision_root(game, state)
     require_budget(settings, deadline)
+    if trace:
+        require_traceable(settings, limits)
     uniform = random.Random(settings.seed).random  # the one source of randomness: a float in [0, 1)
     to_unit, from_unit = unit_interval(*(player_bounds(game) or (0.0, 1.0)))
-    rollout = Rollout(game, settings.rollout, uniform, deadline, to_unit)
-    tree = UCT(game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit,
-               settings.multi_pv)
+    rollout = Rollout(game, settings.rollout, uniform, deadline, to_unit, recorded=trace)
+    args = (game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit,
+            settings.multi_pv)
+    tree = TracedUCT(*args, tracer=Collector(game, limits, deadline)) if trace else UCT(*args)
     stop, timed_out = tree.run(settings.iterations)
     listed, chosen = tree.root_moves()
     stats = Stats(nodes=tree.nodes + rollout.nodes, leaves=tree.leaves, max_depth=tree.max_ply,
@@ -133,7 +151,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     best = listed[chosen]
     outcome = None if tree.root.proof is None else outcome_of(tree.sign * tree.root.proof)
     answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=listed,
-                    outcome=outcome, timed_out=timed_out)
+                    outcome=outcome, timed_out=timed_out,
+                    trace=tree.tracer.entries if isinstance(tree, TracedUCT) else None)
     if settings.multi_pv > 1:
         answer.lines = tree.lines(settings.multi_pv)
     return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
@@ -222,12 +241,15 @@ class Rollout:
     scaled to [0, 1] by ``to_unit``. ``random`` plays uniformly random moves (through the game's own
     playout when it has one, :class:`PlayoutGame`); ``heuristic`` the epsilon-greedy rollout of the module
     docstring. Chance outcomes are sampled. ``nodes`` counts the states it passes through before the end
-    and those a heuristic rollout evaluates."""
+    and those a heuristic rollout evaluates. ``recorded``: ``played`` lists the last playout's moves and
+    chance outcomes (the game's own playout, which plays the same moves, is then not used)."""
 
-    def __init__(self, game, kind: str, uniform, deadline: Deadline, to_unit):
+    def __init__(self, game, kind: str, uniform, deadline: Deadline, to_unit, recorded: bool = False):
         self.game, self.uniform, self.deadline, self.to_unit = game, uniform, deadline, to_unit
         self.random = kind == RANDOM
-        self.playout = game.random_playout if self.random and isinstance(game, PlayoutGame) else None
+        self.playout = (game.random_playout if self.random and isinstance(game, PlayoutGame) and not recorded
+                        else None)
+        self.played: list | None = [] if recorded else None
         self.immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
         self.candidates = game.candidate_actions if CANDIDATES in game.capabilities else None
         self.nodes = 0
@@ -242,16 +264,22 @@ class Rollout:
             self.deadline.check()  # the count jumped past the every-16-nodes poll: poll once for the playout
             return self.scaled(final)
         is_terminal, to_move, actions, result = game.is_terminal, game.to_move, game.actions, game.result
+        played = self.played
+        if played is not None:
+            played.clear()
         while not is_terminal(s):
             self.nodes += 1
             if not self.nodes & MASK:
                 self.deadline.check()
             m = to_move(s)
             if m == CHANCE:
-                s = result(s, self.sample(game.chance_outcomes(s)))
+                a = self.sample(game.chance_outcomes(s))
             else:
                 legal = actions(s)
-                s = result(s, legal[int(uniform() * len(legal))] if self.random else self.heuristic_move(s, m, legal))
+                a = legal[int(uniform() * len(legal))] if self.random else self.heuristic_move(s, m, legal)
+            if played is not None:
+                played.append(a)
+            s = result(s, a)
         return self.scaled(game.utilities(s))
 
     def scaled(self, utilities) -> list:
@@ -330,13 +358,15 @@ class UCT:
         except Timeout:
             return None, True
 
-    def iterate(self) -> None:
-        """One iteration: down the tree to a new or final node, its evaluation added along the path."""
+    def iterate(self) -> tuple:
+        """One iteration: down the tree to a new or final node, its evaluation added along the path;
+        ``(path, reward)`` as :meth:`descend` found them."""
         path, reward = self.descend()
         self.leaves += 1
         if len(path) - 1 > self.max_ply:
             self.max_ply = len(path) - 1
         backpropagate(path, reward)
+        return path, reward
 
     def descend(self) -> tuple:
         """Selection and expansion: ``(path, reward)``, the nodes from the root to where the iteration
@@ -353,16 +383,24 @@ class UCT:
             if node.moves is None:
                 node.expand(self.game)
             if node.mover == CHANCE:
-                k = sampled_index(node.cumulative, self.uniform())
+                k = self.sample(node)
                 child = node.children[k]
                 if child is None:
                     return self.grow(node, k, path)
             elif len(node.children) < len(node.moves):
                 return self.grow(node, len(node.children), path)
             else:
-                child = uct_child(node, self.exploration, self.solver)
+                child = self.select(node)
             path.append(child)
             node = child
+
+    def select(self, node: Node) -> "Node | None":
+        """Selection at a decision node whose moves have all been tried: :func:`uct_child`."""
+        return uct_child(node, self.exploration, self.solver)
+
+    def sample(self, node: Node) -> int:
+        """Selection at a chance node: the index of an outcome drawn by its probability."""
+        return sampled_index(node.cumulative, self.uniform())
 
     def grow(self, node: Node, k: int, path: list) -> tuple:
         """Expansion and evaluation: ``node``'s child through its ``k``-th move or outcome joins the
@@ -449,3 +487,88 @@ class UCT:
                                  nodes=self.nodes + self.rollout.nodes, seldepth=self.max_ply,
                                  iterations=self.iterations,
                                  lines=self.lines(self.multi_pv) if self.multi_pv > 1 else None)
+
+
+class TracedUCT(UCT):
+    """UCT that writes a trace entry (collected by ``tracer``) for each iteration it completes, in the
+    course's four steps:
+
+    - ``iteration``: its number, from 1; ``path``: the moves from the root to the node where it ended;
+    - ``selection``: one step per node it left by selection (``ply``: the node's place on ``path``), with
+      ``n``, the node's visits N(parent) before this iteration; at a decision node whose moves have all
+      been tried (``kind`` ``ucb``), the ``player`` to move and every child's ``move``, ``u`` (U: the sum
+      of its owner's scaled utilities), ``n`` (N) and ``ucb`` (``u / n + exploration * sqrt(ln N(parent)
+      / n)``; null for a child proven lost, which is skipped), and the move ``chosen``; at a chance node
+      (``kind`` ``chance``), the outcome ``chosen`` by its probability;
+    - ``expanded``: whether the node where it ended was added to the tree by this iteration;
+    - ``end``: ``playout`` (moves played out from there: ``playout``, the moves and chance outcomes),
+      ``terminal`` (the game is over there) or ``proven`` (MCTS-Solver's proof there);
+    - ``reward``: the result, each player's utility scaled to [0, 1] (0: the game's lowest, 1: its
+      highest), in player order, and ``utilities``, the same in the game's units;
+    - ``backpropagation``: every node on ``path`` from the root, after the update: its ``ply``, the
+      ``player`` who moved into it (whose utility it adds up), the ``reward`` added, and its new ``u``
+      and ``n``."""
+
+    def __init__(self, *args, tracer: Collector):
+        super().__init__(*args)
+        self.tracer = tracer
+        self.to_json, self.players = self.game.move_to_json, self.game.players
+        self.steps: list[dict] = []
+        self.path_moves: list = []
+
+    def iterate(self) -> tuple:
+        """:meth:`UCT.iterate`, then its trace entry."""
+        self.tracer.room()
+        self.steps, self.path_moves = [], []
+        size = self.size
+        path, reward = super().iterate()
+        last = path[-1]
+        expanded = self.size > size
+        if last.mover == TERMINAL:
+            end = "terminal"
+        elif last.proof is not None:
+            end = "proven"
+        else:
+            end = "playout"
+        players = self.players
+        self.tracer.add({
+            "iteration": self.iterations + 1, "path": self.path_moves, "selection": self.steps,
+            "expanded": expanded, "end": end,
+            "playout": [self.to_json(m) for m in self.rollout.played or ()] if end == "playout" else None,
+            "reward": list(reward), "utilities": [self.from_unit(r) for r in reward],
+            "backpropagation": [{"ply": ply, "player": players[node.owner], "reward": reward[node.owner],
+                                 "u": node.wins, "n": node.visits} for ply, node in enumerate(path)]})
+        return path, reward
+
+    def select(self, node: Node) -> "Node | None":
+        """:meth:`UCT.select`, written down with every child's bound."""
+        child = super().select(node)
+        log_n, c = math.log(node.visits), self.exploration
+        self.step(node, child, {
+            "kind": "ucb", "player": self.players[node.mover],
+            "children": [{"move": self.to_json(m), "u": ch.wins, "n": ch.visits,
+                          "ucb": None if self.solver and ch.proof == -1 else
+                          ch.wins / ch.visits + c * math.sqrt(log_n / ch.visits)}
+                         for m, ch in zip(node.moves, node.children)]})
+        return child
+
+    def sample(self, node: Node) -> int:
+        """:meth:`UCT.sample`, written down."""
+        k = super().sample(node)
+        if node.children[k] is not None:  # else the outcome is expanded: :meth:`add_child` writes it
+            self.step(node, node.children[k], {"kind": "chance"})
+        else:
+            self.steps.append({"ply": len(self.path_moves), "n": node.visits, "kind": "chance",
+                               "chosen": self.to_json(node.moves[k])})
+        return k
+
+    def step(self, node: Node, child: "Node | None", written: dict) -> None:
+        """A selection step from ``node`` to ``child``, and the move into it on the path."""
+        move = self.to_json(node.moves[node.children.index(child)])
+        self.steps.append({"ply": len(self.path_moves), "n": node.visits, **written, "chosen": move})
+        self.path_moves.append(move)
+
+    def add_child(self, node: Node, k: int) -> Node:
+        """:meth:`UCT.add_child`, its move on the path."""
+        self.path_moves.append(self.to_json(node.moves[k]))
+        return super().add_child(node, k)

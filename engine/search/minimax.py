@@ -91,9 +91,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if tracer is not None:
         def traced_value(s, ply):
             entry = tracer.visit(ply)
-            v = value(s, ply)
-            if entry:
-                entry["value"] = v
+            entry["value"] = v = value(s, ply)
             return v
 
         node = traced_value

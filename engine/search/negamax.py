@@ -218,8 +218,7 @@ class Negamax:
             return self.node(s, d, alpha, beta, ply, player)
         entry = self.trace_visit(ply, alpha, beta, player)
         v = self.node(s, d, alpha, beta, ply, player)
-        if entry:
-            entry["value"] = self.as_value(v if self.sides[player] == self.sides[self.perspective] else -v)
+        entry["value"] = self.as_value(v if self.sides[player] == self.sides[self.perspective] else -v)
         return v
 
     def node(self, s, d, alpha, beta, ply, player):
@@ -345,7 +344,7 @@ class Negamax:
                     alpha = v
                     pv[ply] = [a] + pv[ply + 1]
                     if v >= beta:
-                        stats.cutoffs += 1
+                        stats.cutoffs += i < len(moves) - 1  # a cut after the last move prunes nothing
                         if self.ordering:
                             self.remember_cutoff(a, ply, d, moves[:i], noisy)
                         break

@@ -203,8 +203,6 @@ class Prover:
                 if alpha >= beta:
                     return alpha
         best, best_move = self.expand(s, alpha, beta, ply, table_move)
-        if best >= beta:
-            stats.cutoffs += 1
         if self.tt_capacity:
             self.store(key, hit, best, best_move, alpha0, beta)
         return best
@@ -232,8 +230,9 @@ class Prover:
 
     def expand(self, s, alpha, beta, ply, table_move) -> tuple:
         """Search the moves of ``s``: the table's move first, then an enhanced transposition cut-off, then
-        the others (only the safe ones where the game lists them). ``(best, best_move)``, fail-soft."""
-        result, tracer, node, may_win = self.result, self.tracer, self.node, self.child_may_win
+        the others (only the safe ones where the game lists them). ``(best, best_move)``, fail-soft. A cut
+        that leaves at least one of those moves unsearched counts in ``stats.cutoffs``."""
+        result, tracer, node, may_win, stats = self.result, self.tracer, self.node, self.child_may_win, self.stats
         best, best_move = -math.inf, None
         if table_move is not None:                     # the table's move first, before ordering the rest
             if tracer:
@@ -242,14 +241,16 @@ class Prover:
             best_move = table_move
             if best > alpha:
                 alpha = best
-        if best >= beta:
-            return best, best_move
         children = self.safe_of(s) if self.safe_of else [(0, a, None) for a in self.moves_of(s)]
+        if best >= beta:
+            stats.cutoffs += len(children) > 1
+            return best, best_move
         if self.tt_capacity and self.safe_of and len(children) > 1:
             cut = self.transposition_cutoff(children, beta)
             if cut is not None:
+                stats.cutoffs += 1
                 return cut
-        for _, a, child in children:
+        for i, (_, a, child) in enumerate(children):
             if a == table_move:
                 continue
             if tracer:
@@ -260,6 +261,7 @@ class Prover:
                 if v > alpha:
                     alpha = v
                     if v >= beta:
+                        stats.cutoffs += any(b != table_move for _, b, _ in children[i + 1:])
                         break
         return best, best_move
 
@@ -299,8 +301,7 @@ class Prover:
         player = self.to_move(s)
         entry = self.trace_visit(ply, alpha, beta, player)
         v = self.probe(s, alpha, beta, ply, may_win)
-        if entry:
-            entry["value"] = as_value(v if player == self.perspective else -v)
+        entry["value"] = as_value(v if player == self.perspective else -v)
         return v
 
     def trace_visit(self, ply, alpha, beta, player):

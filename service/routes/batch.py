@@ -9,6 +9,7 @@ slot at a time, lets the searches waiting for one go first between its own, and 
 toward the client's limits. Each search's ``time_limit_ms`` (default ``DEFAULT_TIME_LIMIT_MS``) counts from
 its turn, and its wait for the slot comes off it.
 """
+from contextlib import contextmanager
 import time
 
 from flask import Blueprint, Response, current_app, jsonify, stream_with_context
@@ -35,12 +36,19 @@ def checked(i: int, search: dict, limits) -> dict:
     request = {"game_id": search["game"], "state_json": search["state"],
                "algorithm": effective_algorithm(search["algorithm"]), "options": search.get("options"),
                "time_limit_ms": search.get("time_limit_ms"), "trace": search.get("trace", False), "limits": limits}
-    try:
+    with named(i):
         engine.api.Search(**{**request, "time_limit_ms": None})
+    return request
+
+
+@contextmanager
+def named(i: int):
+    """An engine error of search ``i`` with its fields named ``searches[i].<field>``."""
+    try:
+        yield
     except EngineError as exc:
         exc.errors = {f"searches[{i}].{field}": messages for field, messages in exc.errors.items()}
         raise
-    return request
 
 
 def batch_request() -> dict:
@@ -56,9 +64,10 @@ def batch_request() -> dict:
 def answers(request: dict, turns: Turns):
     """Each search's ``/v1/search`` body, in the order sent, as it finishes."""
     default_ms = current_app.config["SETTINGS"].default_time_limit_ms
-    for search in request["searches"]:
+    for i, search in enumerate(request["searches"]):
         limit = search["time_limit_ms"] if search["time_limit_ms"] is not None else default_ms
-        result = turns.run({**search, "time_limit_ms": float(limit)})
+        with named(i):  # found only as it runs: a trace past its limits
+            result = turns.run({**search, "time_limit_ms": float(limit)})
         yield search_response(result, search["algorithm"], search["trace"], search["game_id"])
 
 

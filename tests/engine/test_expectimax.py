@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from engine.api import Limits, load, search
-from engine.errors import AlgorithmMismatch, InvalidState
+from engine.errors import AlgorithmMismatch, InvalidState, TraceTooLarge
 from tests.engine import reference_chance as reference
 from tests.engine.strategies_chance import chance_trees
 
@@ -185,10 +185,11 @@ def test_trace_lists_every_visit_with_values_from_max():
     assert len(pruned.trace) == pruned.stats.nodes and any(e["alpha"] is not None for e in pruned.trace)
 
 
-def test_trace_is_capped():
-    r = search("tree", figure_5_12([2, 3, 1, 4]), {"name": "expectimax"}, trace=True,
+def test_a_trace_past_its_cap_is_an_error_not_a_trace_cut_short():
+    with pytest.raises(TraceTooLarge) as error:
+        search("tree", figure_5_12([2, 3, 1, 4]), {"name": "expectimax"}, trace=True,
                limits=Limits(max_trace_entries=4))
-    assert len(r.trace) == 4 and r.stats.nodes > 4
+    assert "MAX_TRACE_ENTRIES (4)" in error.value.errors["trace"][0]
 
 
 def test_refusals():

@@ -79,10 +79,10 @@ def test_a_chance_node_is_its_mean_inside_the_window_and_a_bound_outside():
     outcomes = game.chance_outcomes(node)
     assert walk.expected_value(node, outcomes, -math.inf, math.inf, 1, 1.0) == 3.5
     assert walk.expected_value(node, outcomes, 3.0, 4.0, 1, 1.0) == 3.5
-    high = walk.expected_value(node, outcomes, 0.0, 1.0, 1, 1.0)     # the 10 settles it: at least 1
-    assert high >= 1.0 and walk.cutoffs == 1
+    high = walk.expected_value(node, outcomes, 0.0, 1.0, 1, 1.0)     # at least 1, but only the last leaf
+    assert high >= 1.0 and walk.cutoffs == 0                          # tells: a cut that prunes nothing
     low = walk.expected_value(node, outcomes, 6.0, 9.0, 1, 1.0)      # the first 0 caps it at 5 <= 6
-    assert low <= 6.0 and walk.cutoffs == 2
+    assert low <= 6.0 and walk.cutoffs == 1
 
 
 def test_max_and_min_nodes_cut_fail_soft():

@@ -42,15 +42,16 @@ def finite_within(result, lo, hi) -> None:
     the range. Exact values are checked by the callers where only comparisons are involved."""
     reported = [result.value] + [m.value for m in result.moves] + list(result.values or [])
     reported.extend(u for m in result.moves for u in m.values or [])
-    for entry in result.trace or []:  # a number, or max^n's vector
-        value = entry["value"]
+    for entry in result.trace or []:  # a number, or max^n's vector; MCTS: an iteration's result
+        value = entry["utilities"] if "iteration" in entry else entry["value"]
         reported.extend(value if isinstance(value, list) else [] if value is None else [value])
     low, high = min(lo, -hi), max(hi, -lo)
     slack = 1e-12 * high
     for v in reported:
         assert math.isfinite(v) and low - slack <= v <= high + slack, (v, lo, hi)
-    windows = [x for entry in result.trace or [] for x in (entry["alpha"], entry["beta"]) if x is not None]
-    json.dumps([reported, windows], allow_nan=False)
+    windows = [x for entry in result.trace or [] if "iteration" not in entry
+               for x in (entry["alpha"], entry["beta"]) if x is not None]
+    json.dumps([reported, windows, result.trace], allow_nan=False)  # MCTS's U and UCB values too
 
 
 def run(tree, algorithm, **kwargs):

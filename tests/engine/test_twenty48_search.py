@@ -5,6 +5,7 @@ import pytest
 
 from engine import api
 from engine.deadline import Deadline, Timeout
+from engine.limits import Limits
 from engine.games.twenty48.board import CHANCE_FLAG
 from engine.games.twenty48.kernel import Kernel, empty_cells
 from engine.search import expectimax
@@ -24,10 +25,14 @@ def loaded(cells):
     return api.load("2048", {"board": board_of(cells)})
 
 
+UNBOUNDED_TRACE = Limits(max_trace_entries=10**9, max_trace_bytes=1 << 40)
+
+
 def generic_values(game, state, depth, cutoff=0.0, utility="linear"):
     r = expectimax.search(game, state, expectimax.Settings(depth=depth, pruning=False, utility=utility,
                                                            probability_cutoff=cutoff),
-                          deadline=Deadline(None), trace=True)   # a trace keeps the generic search
+                          deadline=Deadline(None), trace=True,   # a trace keeps the generic search,
+                          limits=UNBOUNDED_TRACE)                   # whatever its size
     return {m.move: m.value for m in r.moves}, r.stats
 
 

@@ -128,3 +128,11 @@ def test_the_client_s_limit_counts_each_search_of_a_batch():
                        "time_limit_ms": 600}
     response = client.post("/v1/search/batch", json={"searches": [spends_its_time] * 2})
     assert response.status_code == 429 and response.headers["Retry-After"]
+
+
+def test_a_trace_past_its_limits_names_the_search_at_fault():
+    """Issue 54: a trace past MAX_TRACE_ENTRIES is a 422; found only as the search runs, it names it too."""
+    client = ValidatingClient(make_app(MAX_TRACE_ENTRIES=10))
+    response = client.post("/v1/search/batch", json={"searches": [CONNECT4, {**TICTACTOE, "trace": True}]})
+    assert response.status_code == 422
+    assert "MAX_TRACE_ENTRIES (10)" in response.get_json()["errors"]["searches[1].trace"][0]

@@ -44,6 +44,32 @@ def test_a_trace_comes_only_when_asked_for(client, figure_5_2):
     assert body["trace"][0]["path"] == [] and len(body["trace"]) == body["stats"]["nodes"]
 
 
+def test_an_mcts_trace_tells_each_iteration_and_matches_the_spec(client, figure_5_2):
+    """Issue 54: ``trace`` with mcts was an empty list, without a word."""
+    body = search(client, game="tree", state=figure_5_2, algorithm={"name": "mcts", "iterations": 8, "seed": 1},
+                  trace=True)
+    trace = body["trace"]
+    assert [e["iteration"] for e in trace] == list(range(1, 9)) and body["stats"]["iterations"] == 8
+    assert [e["path"][0] for e in trace[:3]] == ["B", "C", "D"]  # each move tried once, in turn
+    visits = {m["move"]: m["visits"] for m in body["moves"]}
+    last = trace[-1]
+    assert last["backpropagation"][0]["n"] == 8
+    assert {c["move"]: c["n"] for c in last["selection"][0]["children"]} == {
+        move: n - (move == last["path"][0]) for move, n in visits.items()}
+
+
+@pytest.mark.parametrize("algorithm, field, limit", [
+    ({"name": "mcts", "iterations": 11}, "algorithm.iterations", "MAX_TRACE_ENTRIES (10)"),
+    ({"name": "minimax"}, "trace", "MAX_TRACE_ENTRIES (10)"),
+])
+def test_a_trace_past_its_limits_is_a_422_naming_the_limit(algorithm, field, limit):
+    client = ValidatingClient(make_app(MAX_TRACE_ENTRIES=10))
+    response = client.post("/v1/search", json={"game": "tictactoe", "state": {"board": ["X..", "...", "..."]},
+                                               "algorithm": algorithm, "trace": True})
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert limit in response.get_json()["errors"][field][0]
+
+
 def test_a_search_that_runs_out_of_time_answers_200_with_a_move(client):
     board = ["." * 7] * 7
     body = search(client, game="tictactoe", state={"board": board, "k": 4}, algorithm={"name": "minimax"},

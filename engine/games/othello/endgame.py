@@ -131,7 +131,8 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
         if ply > max_ply:
             max_ply = ply
         best = -math.inf
-        for s in (parity_order(empty, empty) if n > 3 else squares(empty)):
+        order = parity_order(empty, empty) if n > 3 else squares(empty)
+        for i, s in enumerate(order):
             f = flips(me, them, s)
             if not f:
                 continue
@@ -141,8 +142,9 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 best = v
                 if v > alpha:
                     alpha = v
-                    if v >= beta:
-                        cutoffs += 1
+                    if v >= beta:  # counted when a legal square is left unsearched
+                        legal = legal_moves(me, them)
+                        cutoffs += any(legal >> t & 1 for t in order[i + 1:])
                         return v
         if best == -math.inf:                                 # no move: a pass, or the end
             if passed:
@@ -196,7 +198,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 hit_c = tt.get(child_me << 64 | child_them)
                 if hit_c is not None and -hit_c[1] >= beta:
                     tt_hits += 1
-                    cutoffs += 1
+                    cutoffs += legal.bit_count() > 1  # a lone child's entry prunes nothing
                     return -hit_c[1]
         for i, (s, child_me, child_them, replies) in enumerate(children):
             if i == 0:
@@ -210,7 +212,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 if v > alpha:
                     alpha = v
                     if v >= beta:
-                        cutoffs += 1
+                        cutoffs += i < legal.bit_count() - 1  # a cut after the last child prunes nothing
                         break
         if key is not None:
             if len(tt) >= tt_capacity:

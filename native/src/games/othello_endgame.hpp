@@ -370,8 +370,9 @@ class EndgameSolver {
     visit(ply);
     int best = -NONE;
     const uint64_t odd = n > 3 && ordering_ ? odd_regions(empty) : 0;
-    for (uint64_t part : {empty & odd, empty & ~odd})
-      for (uint64_t b = part; b; b &= b - 1) {
+    const uint64_t parts[2] = {empty & odd, empty & ~odd};
+    for (int k = 0; k < 2; ++k)
+      for (uint64_t b = parts[k]; b; b &= b - 1) {
         const int s = lowest(b);
         const uint64_t f = flips(me, them, s);
         if (!f) continue;
@@ -381,8 +382,8 @@ class EndgameSolver {
           best = v;
           if (v > alpha) {
             alpha = v;
-            if (v >= beta) {
-              ++stats_.cutoffs;
+            if (v >= beta) {  // counted when a legal square is left unsearched (endgame.py's shallow)
+              if (legal_moves(me, them) & ((b & (b - 1)) | (k == 0 ? parts[1] : 0))) ++stats_.cutoffs;
               return v;
             }
           }
@@ -439,7 +440,8 @@ class EndgameSolver {
     if (tabled && ordering_ && n >= ETC_MIN_EMPTIES)
       for (int i = 0; i < count; ++i)  // a child whose entry already refutes the reply cuts at once
         if (const Entry* e = find(children[i].me, children[i].them); e != nullptr && -e->high >= beta) {
-          ++stats_.tt_hits, ++stats_.cutoffs;
+          ++stats_.tt_hits;
+          if (count > 1) ++stats_.cutoffs;  // a lone child's entry prunes nothing
           return -e->high;
         }
     for (int i = 0; i < count; ++i) {
@@ -456,7 +458,7 @@ class EndgameSolver {
         if (v > alpha) {
           alpha = v;
           if (v >= beta) {
-            ++stats_.cutoffs;
+            if (i + 1 < count) ++stats_.cutoffs;  // a cut after the last child prunes nothing
             break;
           }
         }

@@ -64,7 +64,7 @@ class TextbookAlphaBeta {
         pv_.extend(ply, actions[i]);
       }
       if (v > beta || (v == beta && !strict_)) {
-        ++stats_.cutoffs;
+        if (i + 1 < n) ++stats_.cutoffs;  // a cut after the last child prunes nothing
         break;
       }
       if (v > alpha) alpha = v;

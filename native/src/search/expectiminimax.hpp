@@ -163,7 +163,7 @@ class Expectiminimax {
       if (c > v) {
         v = c;
         if (v >= beta) {
-          ++stats_.cutoffs;
+          if (&child != &moves.back()) ++stats_.cutoffs;  // a cut after the last child prunes nothing
           break;
         }
         if (pruning_ && v > alpha) alpha = v;
@@ -179,7 +179,7 @@ class Expectiminimax {
       if (c < v) {
         v = c;
         if (v <= alpha) {
-          ++stats_.cutoffs;
+          if (&child != &moves.back()) ++stats_.cutoffs;
           break;
         }
         if (pruning_ && v < beta) beta = v;
@@ -193,9 +193,12 @@ class Expectiminimax {
     Outcome outcomes[G::ROLLS];
     game_.outcomes(s, outcomes);
     double total = 0.0, rest = 1.0;
+    int last = G::ROLLS - 1;  // the last outcome searched: a cut after it prunes nothing
+    while (last > 0 && outcomes[last].probability <= 0.0) --last;
     for (const Outcome& o : outcomes) {
       double p = o.probability;
       if (p <= 0.0) continue;
+      const bool pruned = &o - outcomes < last;
       if (!pruning_) {
         total += p * value(o.state, -INF, INF, ply + 1, reach * p, nullptr);
         continue;
@@ -205,11 +208,11 @@ class Expectiminimax {
       double v = value(o.state, std::max(low, lo_), std::min(high, hi_), ply + 1, reach * p, nullptr);
       total += p * v;
       if (v <= low) {
-        ++stats_.cutoffs;
+        if (pruned) ++stats_.cutoffs;
         return std::min(total + rest * hi_, alpha);
       }
       if (v >= high) {
-        ++stats_.cutoffs;
+        if (pruned) ++stats_.cutoffs;
         return std::max(total + rest * lo_, beta);
       }
     }
@@ -250,11 +253,11 @@ class Expectiminimax {
                        kid.listed ? &kid.moves : nullptr);
       total += p * v;
       if (v <= low) {
-        ++stats_.cutoffs;
+        if (i + 1 < n) ++stats_.cutoffs;  // a cut after the last successor prunes nothing
         return std::min(total + rest_up, alpha);
       }
       if (v >= high) {
-        ++stats_.cutoffs;
+        if (i + 1 < n) ++stats_.cutoffs;
         return std::max(total + rest_low, beta);
       }
     }
@@ -268,6 +271,7 @@ class Expectiminimax {
              double& up_total, double& low_total) {
     up_total = low_total = 0.0;
     for (int i = 0; i < n; ++i) up_total += kids[i].p * kids[i].upper, low_total += kids[i].p * kids[i].lower;
+    bool whole = true;  // every successor so far searched in full by its probe (a cut then may prune nothing)
     for (int i = 0; i < n; ++i) {
       Successor& kid = kids[i];
       const State& c = kid.state;
@@ -276,6 +280,8 @@ class Expectiminimax {
       bool maximizing = game_.to_move(c) == searcher_;
       decision_moves(c, ply + 1, kid.moves);
       kid.listed = true;
+      whole = whole && kid.moves.size() == 1;
+      const bool pruned = !whole || i + 1 < n;
       const State& first = kid.moves[0];
       if (maximizing) {
         double high = (beta - (low_total - p * kid.lower)) / p;
@@ -283,7 +289,7 @@ class Expectiminimax {
         low_total += p * (v - kid.lower);
         kid.lower = v;
         if (low_total >= beta) {
-          ++stats_.cutoffs;
+          if (pruned) ++stats_.cutoffs;
           settled = std::max(low_total, beta);
           return true;
         }
@@ -293,7 +299,7 @@ class Expectiminimax {
         up_total += p * (v - kid.upper);
         kid.upper = v;
         if (up_total <= alpha) {
-          ++stats_.cutoffs;
+          if (pruned) ++stats_.cutoffs;
           settled = std::min(up_total, alpha);
           return true;
         }

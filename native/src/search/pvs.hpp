@@ -388,7 +388,7 @@ class Pvs {
           alpha = v;
           pv_.extend(ply, move);
           if (v >= beta) {
-            ++stats_.cutoffs;
+            if (i + 1 < n) ++stats_.cutoffs;  // a cut after the last move prunes nothing
             if (ordering_) remember_cutoff(move, ply, d, moves, order, i, loud, n_loud);
             break;
           }

@@ -205,9 +205,12 @@ class ExactSolver {
       best_move = table_move;
       alpha = std::max(alpha, best);
     }
-    if (best < beta) {
-      Child children[G::MAX_MOVES];
-      int n = children_of(s, children);
+    // A cut counts when it leaves at least one of the moves unsearched (solver.py's expand).
+    Child children[G::MAX_MOVES];
+    int n = children_of(s, children);
+    if (best >= beta) {
+      if (n > 1) ++stats_.cutoffs;
+    } else {
       if (use_table_ && safe_ && n > 1) {
         // Enhanced transposition cut-off: a child whose entry already refutes the opponent's reply cuts
         // at once, counted as a visit (a table hit) of that child.
@@ -215,7 +218,7 @@ class ExactSolver {
         for (int i = 0; i < n; ++i) table_.prefetch(keys[i] = game_.key(children[i].state));
         for (int i = 0; i < n; ++i)
           if (const Entry* e = table_.find(keys[i]); e && -decode(e->high) >= beta) {
-            ++stats_.nodes, ++stats_.tt_hits;
+            ++stats_.nodes, ++stats_.tt_hits, ++stats_.cutoffs;
             best = -decode(e->high), best_move = children[i].move;
             break;
           }
@@ -227,10 +230,12 @@ class ExactSolver {
         if (v > best) {
           best = v, best_move = children[i].move;
           alpha = std::max(alpha, v);
+          if (best >= beta && std::any_of(children + i + 1, children + n,
+                                          [&](const Child& c) { return c.move != table_move; }))
+            ++stats_.cutoffs;
         }
       }
     }
-    if (best >= beta) ++stats_.cutoffs;
     if (use_table_) {
       int low = hit ? decode(hit->low) : -NONE, high = hit ? decode(hit->high) : NONE;
       if (best > alpha0) low = best;

@@ -6,7 +6,7 @@ import { WatchPanel } from "./watch.js";
 
 let play = null;  // the Play panel, once the games are loaded
 
-// The panels follow the hash: "#watch" is the Watch panel, anything else Play ("#play?...": a game shared
+// The panels follow the hash: "#watch" is the Watch panel ("#watch/lesson/<key>": with a lesson), anything else Play ("#play?...": a game shared
 // as a link, which the Play panel opens). A tab chosen writes its panel's hash.
 function tabs() {
   const buttons = [...document.querySelectorAll('[role="tab"]')];
@@ -32,7 +32,7 @@ function tabs() {
       select(next);
     });
   });
-  const fromHash = () => select(location.hash === "#watch" ? buttons[1] : buttons[0], false);
+  const fromHash = () => select(location.hash.startsWith("#watch") ? buttons[1] : buttons[0], false);
   window.addEventListener("hashchange", () => {
     fromHash();
     if (play && location.hash.startsWith("#play?")) play.open(restore());

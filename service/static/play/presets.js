@@ -10,6 +10,23 @@ export const PRESETS = {
       { id: "D", type: "min", children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
     ] } },
   },
+  // The same tree with an evaluation at B, C and D, for a depth limit: at Depth 1 the search stops at
+  // them and trusts the evaluation, which rates C best (6), where the whole search finds B (3).
+  "figure-5-2-eval": {
+    title: "AIMA figure 5.2 with evaluations at B, C, D (try Depth 1)",
+    algorithm: "alphabeta-textbook",
+    state: { root: { id: "A", type: "max", children: [
+      { id: "B", type: "min", eval: 4, children: [{ value: 3 }, { value: 12 }, { value: 8 }] },
+      { id: "C", type: "min", eval: 6, children: [{ value: 2 }, { value: 4 }, { value: 6 }] },
+      { id: "D", type: "min", eval: 5, children: [{ value: 14 }, { value: 5 }, { value: 2 }] },
+    ] } },
+  },
+  // A real position (issue 54 #3): O to move, four empty cells; O wins at once at 7 (the middle column).
+  "tictactoe-win": {
+    title: "Tic-tac-toe: O to move, a win on the board",
+    game: "tictactoe", algorithm: "alphabeta-textbook",
+    state: { board: ["XOX", "XO.", "..."] },
+  },
   chance: {
     title: "Chance nodes, after AIMA figure 5.11: Star1 finds nothing to cut (a leaf of 40 keeps every outcome open)",
     algorithm: "expectimax",
@@ -74,4 +91,7 @@ export const WATCH_ALGORITHMS = {
   "expectimax-full": { label: "expectimax without pruning", algorithm: { name: "expectimax", pruning: false },
                        compare: { label: "expectimax (Star1 pruning)", algorithm: { name: "expectimax" } } },
   maxn: { label: "max^n", algorithm: { name: "maxn" }, compare: null },
+  // Seeded and capped: the same iterations at every run, few enough to step through.
+  mcts: { label: "MCTS (UCT, 12 iterations, seed 1)", algorithm: { name: "mcts", iterations: 12, seed: 1 },
+          compare: null },
 };

@@ -23,7 +23,9 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
  *
  * Returns `{steps, at}`: `steps[s]` the lines of step s (step 0: before the search), and `at(key, step)`
  * what is known of the node at path key `key` after `step` steps: `{seen, current, known, value, bound,
- * window, pruned, beyond}` (`window`: the alpha and beta of its latest visit).
+ * sofar, sofarBound, window, pruned, beyond}` (`sofar`: while a MAX or MIN node is searched, the bound its
+ * children so far give it, `sofarBound` LOWER or UPPER; `window`: the alpha and beta of its latest visit,
+ * as its children so far have narrowed them).
  */
 export function tellTrace(root, entries, settings) {
   // the opponent's nodes, when expectimax takes its moves as equally likely chance outcomes
@@ -55,14 +57,25 @@ export function tellTrace(root, entries, settings) {
     const seen = (latest.get(key) || []).filter((v) => v.index < step);
     const visit = seen.length ? seen[seen.length - 1] : null;
     const known = visit !== null && visit.finished <= step && visit.entry.value !== null;
+    const partial = !known && visit && visit.progress ? visit.progress.filter(([s]) => s <= step).pop() : null;
     return {
       seen: visit !== null, current: visit !== null && visit.index === step - 1, known,
       value: known ? visit.entry.value : null, bound: known ? visit.bound : null,
-      window: visit ? [visit.entry.alpha, visit.entry.beta] : null,
+      sofar: partial ? partial[1] : null, sofarBound: partial ? partial[2] : null,
+      window: visit ? narrowed([visit.entry.alpha, visit.entry.beta], partial) : null,
       pruned: left(pruned, key, visit, step), beyond: left(beyond, key, visit, step),
     };
   };
   return { steps, at };
+}
+
+/** A visit's window once its children so far have raised alpha (a MAX node's lower bound) or lowered
+ * beta (a MIN node's upper bound), as AIMA's ALPHA-BETA-SEARCH updates them. */
+function narrowed([alpha, beta], partial) {
+  if (!partial) return [alpha, beta];
+  const [, v, bound] = partial;
+  if (bound === LOWER) return [alpha === null || alpha === undefined || v > alpha ? v : alpha, beta];
+  return [alpha, beta === null || beta === undefined || v < beta ? v : beta];
 }
 
 /** Whether the node was left out (pruned, or beyond the depth limit: `marks`) by `step`, and not visited
@@ -186,6 +199,7 @@ function sofar(visit, options) {
   if (visit.bound !== EXACT && visit.bound !== (kind === "max" ? LOWER : UPPER)) return [];
   if (parent.sofar !== undefined && (kind === "max" ? v <= parent.sofar : v >= parent.sofar)) return [];
   parent.sofar = v;
+  (parent.progress ||= []).push([visit.finished, v, kind === "max" ? LOWER : UPPER]);
   return [`${nameOf(parent.node)} ${kind === "max" ? "≥" : "≤"} ${number(v)} so far.`];
 }
 

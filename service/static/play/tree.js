@@ -59,7 +59,10 @@ function shape(kind, node) {
  * Draw the tree. `view`: {at(key) (what is known of the node at path key `key` at the step shown, as
  * story.js's `tellTrace(...).at` gives it; absent: a tree not searched yet), chosen (the principal
  * variation's moves), windows (show each visited node's alpha and beta), onChild(label) to make the root's
- * children clickable}.
+ * children clickable, mcts (instead of `at`: mctsstory.js's `{at, edge}` at the step shown, each node
+ * then drawn with its U/N, each edge in the tree with its N and UCB, and the step's playout dotted),
+ * predicted (the path keys of the leaves a student predicts will be pruned) and onLeaf(key) to make the
+ * leaves clickable for that prediction}.
  */
 export function drawTree(container, root, view = {}) {
   const nodes = layout(root);
@@ -75,7 +78,9 @@ export function drawTree(container, root, view = {}) {
   canvas.append(edges, marks);
   for (const n of nodes) {
     const known = view.at ? view.at(n.key) : null;
+    const grown = view.mcts ? view.mcts.at(n.key) : null;
     const classes = ["node", kindOf(n.node)];
+    if (grown) classes.push(...mctsClasses(grown));
     if (known) {
       if (known.pruned) classes.push("pruned");
       else if (known.beyond) classes.push("beyond");
@@ -87,8 +92,14 @@ export function drawTree(container, root, view = {}) {
     const p = at(n);
     if (n.parent) {
       const q = at(n.parent);
-      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "beyond", "unseen", "chosen"].includes(c))];
+      const edgeClasses = ["edge", ...classes.filter((c) => ["pruned", "beyond", "unseen", "chosen", "playout"]
+        .includes(c))];
       edges.append(svg("line", { x1: q.x, y1: q.y, x2: p.x, y2: p.y, class: edgeClasses.join(" ") }));
+      const stats = view.mcts ? view.mcts.edge(n.key) : null;
+      if (stats) {
+        edges.append(svg("text", { x: (p.x + q.x) / 2 - 4, y: (p.y + q.y) / 2 - 6, class: "edge-ucb",
+                                   "text-anchor": "end" }, `N ${stats.n} · UCB ${stats.ucb.toFixed(2)}`));
+      }
       const label = n.path[n.path.length - 1];
       const probability = n.node.p !== undefined ? ` p=${formatNumber(n.node.p)}` : "";
       if (n.node.move !== undefined || probability) {
@@ -100,12 +111,15 @@ export function drawTree(container, root, view = {}) {
                          "data-path": n.key, "data-testid": "tree-node" });
     g.append(shape(kindOf(n.node), n.node));
     const leaf = n.children.length === 0;
-    const text = leaf ? valueText(n.node.value) : known && known.known ? valueText(known.value, known.bound) : "";
-    g.append(svg("text", { y: 4, class: "node-value" }, text));
+    const partial = !leaf && known && !known.known && known.sofar !== null && known.sofar !== undefined;
+    const text = leaf ? valueText(n.node.value) : known && known.known ? valueText(known.value, known.bound)
+      : partial ? valueText(known.sofar, known.sofarBound) : "";
+    g.append(valueLabel(kindOf(n.node), text, partial));
     if (!leaf && known && known.known) {
       g.setAttribute("data-value", JSON.stringify(known.value));
       g.setAttribute("data-bound", known.bound);
     }
+    if (typeof n.node.board === "string") g.append(miniBoard(n.node.board));
     if (n.node.id !== undefined) {
       const left = n.node.player !== undefined ? -1.8 * R : -R;  // beside the box
       g.append(svg("text", { x: left - 3, y: -R + 2, class: "node-id", "text-anchor": "end" }, String(n.node.id)));
@@ -113,10 +127,16 @@ export function drawTree(container, root, view = {}) {
     if (n.node.player !== undefined && !leaf) {
       g.append(svg("text", { y: -R - 4, class: "node-id" }, `P${n.node.player}`));
     }
+    if (grown && grown.inTree) {
+      g.setAttribute("data-visits", String(grown.n));
+      g.append(svg("text", { y: R + 13, class: "mcts-stats" }, `${formatNumber(grown.u, 2)}/${grown.n}`));
+    }
     if (known && known.seen && view.windows) {
       const [alpha, beta] = known.window;
       g.append(svg("text", { y: R + 13, class: "alpha-beta" }, `α ${bound(alpha, "−∞")} β ${bound(beta, "+∞")}`));
     }
+    if (view.predicted && view.predicted.has(n.key)) g.classList.add("predicted");
+    if (view.onLeaf && leaf) clickable(g, `predict ${n.key} pruned`, () => view.onLeaf(n.key));
     if (view.onChild && n.depth === 1) {
       clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
     }
@@ -124,6 +144,36 @@ export function drawTree(container, root, view = {}) {
   }
   container.replaceChildren(canvas);
   return canvas;
+}
+
+/** A game position's board (nine cells, row-major) drawn small beside its node, to its left. */
+function miniBoard(cells) {
+  const size = 8, board = svg("g", { class: "mini-board", transform: `translate(${-R - 3 * size - 3},${-R})` });
+  board.append(svg("rect", { width: 3 * size, height: 3 * size }));
+  [...cells].forEach((c, i) => {
+    if (c === ".") return;
+    board.append(svg("text", { x: (i % 3) * size + size / 2, y: Math.floor(i / 3) * size + size - 1.5,
+                               class: c === "X" ? "x" : "o" }, c));
+  });
+  return board;
+}
+
+/** A node's value, inside its shape: in a triangle, at its wide side, and a text longer than three
+ * characters ("≤2.8") squeezed to the width there; `partial`: a bound from the children so far. */
+function valueLabel(kind, text, partial) {
+  const y = kind === "max" ? 9 : kind === "min" ? -1 : 4;
+  const attributes = { y, class: partial ? "node-value partial" : "node-value" };
+  const room = kind === "max" || kind === "min" ? 1.1 * R : kind === "chance" ? 1.6 * R : null;
+  if (room !== null && text.length > 3) Object.assign(attributes, { textLength: room, lengthAdjust: "spacingAndGlyphs" });
+  return svg("text", attributes, text);
+}
+
+/** A node's classes in a growing MCTS tree: in it or not yet, on this iteration's path, in its playout. */
+function mctsClasses(grown) {
+  const classes = [grown.inTree ? "visited" : "unseen"];
+  if (grown.current) classes.push("current");
+  if (grown.playout) classes.push("playout");
+  return classes;
 }
 
 const bound = (x, infinity) => (x === null || x === undefined ? infinity : formatNumber(x));

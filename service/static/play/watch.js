@@ -5,12 +5,16 @@
 // node count against the same search with pruning off, or on) is shown at the last step only.
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
+import { LESSONS } from "./lessons.js";
+import { ticTacToeTree } from "./positions.js";
+import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
-import { drawTree } from "./tree.js";
+import { drawTree, layout } from "./tree.js";
 import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
+const LESSON_HASH = "#watch/lesson/";  // a lesson's link: LESSON_HASH + its key
 const STEPPING = ["first", "back", "forward", "last", "autoplay"];  // the controls of a run's steps
 
 export class WatchPanel {
@@ -20,14 +24,21 @@ export class WatchPanel {
     this.timer = null;  // the next step of a playing run
     this.shown = -1;  // the last step whose lines are in the narration
     this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
+    this.predicted = new Set();  // the leaves a student predicts will be pruned (CS188's exercise)
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
     preset.append(html("option", { value: OWN }, "your own (edit the JSON)"));
     const algorithm = $("watch-algorithm");
     for (const [key, a] of Object.entries(WATCH_ALGORITHMS)) algorithm.append(html("option", { value: key }, a.label));
+    const lesson = $("lesson");
+    lesson.append(html("option", { value: "" }, "none: choose a tree and a search"));
+    for (const [key, l] of Object.entries(LESSONS)) lesson.append(html("option", { value: key }, l.title));
+    lesson.addEventListener("change", () => this.openLesson(lesson.value, true));
+    window.addEventListener("hashchange", () => this.lessonFromHash());
     preset.addEventListener("change", () => this.loadPreset());
     $("tree-text").addEventListener("input", () => this.edited());
     $("run").addEventListener("click", () => this.runSearch());
+    $("random-tree").addEventListener("click", () => this.randomTree());
     $("first").addEventListener("click", () => this.goTo(0));
     $("back").addEventListener("click", () => this.goTo(this.step - 1));
     $("forward").addEventListener("click", () => this.goTo(this.step + 1));
@@ -43,15 +54,41 @@ export class WatchPanel {
       }
     });
     this.loadPreset();
+    this.lessonFromHash();
+  }
+
+  /** The lesson a link names (/play#watch/lesson/<key>), if any. */
+  lessonFromHash() {
+    const key = location.hash.startsWith(LESSON_HASH) ? decodeURIComponent(location.hash.slice(LESSON_HASH.length)) : "";
+    if (key in LESSONS && key !== $("lesson").value) this.openLesson(key, false);
+  }
+
+  /** Load lesson `key` ("": none): its tree, search and depth, its question, its answer folded away;
+   * `link`: write its link in the address. */
+  openLesson(key, link) {
+    const lesson = LESSONS[key];
+    $("lesson").value = lesson ? key : "";
+    $("lesson-question").hidden = $("lesson-answer").hidden = !lesson;
+    $("lesson-answer").open = false;
+    if (link) history.replaceState(null, "", lesson ? LESSON_HASH + key : "#watch");
+    if (!lesson) return;
+    $("lesson-question").textContent = lesson.question;
+    $("lesson-answer-text").textContent = lesson.answer;
+    $("preset").value = lesson.preset;
+    this.loadPreset();
+    $("watch-algorithm").value = lesson.algorithm;
+    $("watch-depth").value = lesson.depth === undefined ? "" : String(lesson.depth);
   }
 
   loadPreset() {
     const key = $("preset").value;
     if (key === OWN) {
+      this.game = "tree";
       $("tree-editor").open = true;
       return;
     }
     const preset = PRESETS[key];
+    this.game = preset.game || "tree";
     $("tree-text").value = JSON.stringify(preset.state, null, 2);
     $("watch-algorithm").value = preset.algorithm;
     this.edited();
@@ -66,9 +103,43 @@ export class WatchPanel {
     $("watch-stats").replaceChildren();
     $("step").textContent = "";
     this.forget();
+    this.predicted.clear();
     for (const id of STEPPING) $(id).disabled = true;  // nothing to step through until a run
-    const state = this.parsedState();
-    if (state && state.root) drawTree($("tree"), state.root);
+    this.drawUnsearched();
+  }
+
+  /** The tree before its search: its leaves clickable, to predict which will be pruned. */
+  drawUnsearched() {
+    const root = this.rootOf(this.parsedState());
+    if (root) drawTree($("tree"), root, { predicted: this.predicted, onLeaf: (key) => this.predict(key) });
+  }
+
+  /** Mark leaf `key` as predicted pruned, or unmark it; before a run's first step only. */
+  predict(key) {
+    if (this.predicted.has(key)) this.predicted.delete(key);
+    else this.predicted.add(key);
+    if (this.run) this.goTo(0);
+    else this.drawUnsearched();
+  }
+
+  /** A random two-ply tree (MAX over three MIN nodes of two or three leaves, 0 to 20) in the editor. */
+  randomTree() {
+    const leaf = () => ({ value: Math.floor(Math.random() * 21) });
+    const min = (id) => ({ id, type: "min", children: Array.from({ length: 2 + Math.floor(Math.random() * 2) }, leaf) });
+    $("preset").value = OWN;
+    this.game = "tree";
+    $("tree-text").value = JSON.stringify({ root: { id: "A", type: "max", children: ["B", "C", "D"].map(min) } }, null, 2);
+    this.edited();
+  }
+
+  /** The tree to draw for `state`: a `tree` state's root, or a game position's tree (positions.js). */
+  rootOf(state) {
+    if (!state) return null;
+    if (this.game === "tree") return state.root || null;
+    const rows = state.board;
+    const valid = Array.isArray(rows) && rows.length === 3 && rows.every((r) => typeof r === "string" && r.length === 3);
+    if (!valid) this.showError("A tic-tac-toe position here is a 3 x 3 board: {\"board\": [three rows of X, O, .]}");
+    return valid ? ticTacToeTree(state) : null;
   }
 
   parsedState() {
@@ -84,15 +155,15 @@ export class WatchPanel {
     const full = { ...algorithm };
     const depth = $("watch-depth").value.trim();
     if (depth) full.depth = Number(depth);
-    return { game: "tree", state, algorithm: full, trace };
+    return { game: this.game, state, algorithm: full, trace };
   }
 
   /** One run at a time (the API lets a client hold one search): Run is disabled until it has answered. */
   async runSearch() {
     this.pause();
     this.clearError();
-    const state = this.parsedState();
-    if (!state) return;
+    const state = this.parsedState(), root = this.rootOf(state);
+    if (!state || (!root && this.game !== "tree")) return;  // a tree without a root: the server says why
     const generation = ++this.generation;
     const choice = WATCH_ALGORITHMS[$("watch-algorithm").value];
     $("run").disabled = true;
@@ -102,12 +173,14 @@ export class WatchPanel {
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
       if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
-      const story = tellTrace(state.root, entries, {
-        windows: windowed(choice.algorithm), result,
-        opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(state.root),
-      });
+      const story = choice.algorithm.name === "mcts"
+        ? tellIterations(entries, { exploration: choice.algorithm.exploration ?? Math.SQRT2, result })
+        : tellTrace(root, entries, {
+          windows: windowed(choice.algorithm), result,
+          opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(root),
+        });
       this.forget();
-      this.run = { root: state.root, entries, story, result, compared, choice };
+      this.run = { root, entries, story, result, compared, choice };
       for (const id of STEPPING) $(id).disabled = false;
       this.goTo(0);
     } catch (error) {
@@ -126,23 +199,43 @@ export class WatchPanel {
     const total = entries.length;
     this.step = Math.max(0, Math.min(total, step));
     const over = this.step === total;
-    drawTree($("tree"), this.run.root, { at: (key) => story.at(key, this.step), chosen: over ? result.pv : [],
-                                        windows: windowed(choice.algorithm) });
+    const mcts = choice.algorithm.name === "mcts";
+    const at = (key) => story.at(key, this.step);
+    drawTree($("tree"), this.run.root, mcts
+      ? { mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
+      : { at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm), predicted: this.predicted,
+          onLeaf: this.step === 0 ? (key) => this.predict(key) : undefined });
     this.keepInView();
     const current = entries[this.step - 1];
+    const path = current && (current.path.length ? current.path.map(moveText).join(" → ") : "root");
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
-      : `step ${this.step} of ${total}: visit ${current.path.length ? current.path.map(moveText).join(" → ") : "root"}`;
+      : `step ${this.step} of ${total}: ${mcts ? "iteration down to" : "visit"} ${path}`;
     this.narrate();
-    const rows = [["visited so far", this.step]];
-    if (over) {
+    $("forward").disabled = $("last").disabled = over;  // nothing after the last step
+    $("back").disabled = $("first").disabled = this.step === 0;
+    const rows = [[mcts ? "iterations so far" : "visited so far", this.step]];
+    if (over && mcts) {
+      rows.push(["best move", moveText(result.move)], ["visits", result.moves.map((m) => `${moveText(m.move)} ${m.visits}`)
+        .join(", ")], ["value", result.value], ["visited nodes", result.stats.nodes]);
+    } else if (over) {
       rows.push(["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
                 ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
       if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
       if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
       else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
-      if (entries.length < result.stats.nodes) rows.push(["trace", "truncated (MAX_TRACE_ENTRIES)"]);
+      if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
+  }
+
+  /** The student's prediction of the pruned leaves against the run's. */
+  verdict() {
+    const pruned = layout(this.run.root).filter((n) => !n.children.length && this.run.story.at(n.key, Infinity).pruned)
+      .map((n) => n.key);
+    const missed = pruned.filter((k) => !this.predicted.has(k)).length;
+    const wrong = [...this.predicted].filter((k) => !pruned.includes(k)).length;
+    if (!missed && !wrong) return `right: exactly the ${pruned.length} pruned leaves`;
+    return `${pruned.length - missed} of ${pruned.length} pruned leaves found, ${wrong} marked that were searched`;
   }
 
   /** The story so far: every step's lines up to this one, the current step's marked and read out. Lines
