@@ -31,13 +31,11 @@ here).
 """
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-import io
 import math
 import time
 from typing import Any
 
 from engine import scale
-from engine.errors import EngineError
 from engine.game import JSON, Game, State
 from engine.registry import game_type
 from engine.replay import replayed
@@ -139,20 +137,11 @@ class Position:
 
 
 def from_pgn(pgn: str) -> tuple[JSON, list[str]]:
-    """A PGN's start position (its FEN header, else the initial one) and its moves in UCI, through
-    python-chess; an error on ``pgn`` if it holds no game or an illegal move."""
-    import chess.pgn
-
-    class Strict(chess.pgn.GameBuilder):
-        def handle_error(self, error: Exception) -> None:  # python-chess would log it and go on
-            raise error
-    try:
-        game = chess.pgn.read_game(io.StringIO(pgn), Visitor=Strict)
-    except ValueError as error:
-        raise EngineError("pgn", f"is not a legal game: {error}") from None
-    if game is None:
-        raise EngineError("pgn", "holds no game")
-    return {"fen": game.board().fen(), "moves": []}, [move.uci() for move in game.mainline_moves()]
+    """A PGN's start position (its FEN header, else the initial one) and its moves in UCI, read as a chess
+    state's PGN is (engine/games/chess/notation.py); an error on ``pgn`` if it is not wholly a legal game."""
+    from engine.games.chess.notation import parse_pgn
+    board, moves = parse_pgn(pgn, field="pgn")
+    return {"fen": board.fen(), "moves": []}, [move.uci() for move in moves]
 
 
 def replay(game: Game, state: State, moves_json: list[JSON]) -> list[Position]:
