@@ -128,9 +128,15 @@ class SearchResult:
     players: list | None = None  # the instance's player ids, in player order (values are in that order)
     options: dict | None = None  # the game options the search ran under
     lines: list | None = None  # multi-PV (algorithm.multi_pv): the best root moves as Line, best first
+    bound: str | None = None  # how value relates to the move's true value (EXACT...); None: as listed
 
     def __post_init__(self):
+        """``value`` made finite; ``bound``, unless given, the one the search listed for ``move`` with this
+        value (an MCTS mean is an estimate), else exact."""
         self.value = finite(self.value)
+        if self.bound is None:
+            self.bound = next((mv.bound for mv in self.moves if mv.move == self.move and mv.value == self.value),
+                              EXACT)
 
 
 def finite(x: float) -> float:

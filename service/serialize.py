@@ -53,6 +53,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         "move": result.move,
         "value": finite(result.value),
         **scored(value_scale, finite(result.value), result.outcome, result.plies_to_end),
+        "bound": result.bound,
         "perspective": result.perspective,
         "players": result.players,
         "outcome": result.outcome,
