@@ -53,6 +53,7 @@ class SearchResponse(TypedDict):
     value: float
     score: dict[str, Any]
     win_probability: float | None
+    bound: NotRequired[Literal["exact", "lower", "upper", "estimate"]]  # how value stands to the move's
     perspective: str
     players: list[str] | None                    # the instance's player ids, in player order (values' order)
     outcome: Literal["win", "loss", "draw"] | None
