@@ -261,8 +261,10 @@ class Search:
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
             if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
-                # No pass finished in time: the anytime answer is the one line there is, an estimate.
-                result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
+                # No pass finished in time: the anytime answer is the one line there is, an estimate (none
+                # without a value).
+                result.lines = [] if result.value is None else [Line(result.move, result.value, list(result.pv),
+                                                                     bound=ESTIMATE)]
             result.players, result.options = list(game.players), self.options
             return to_json_moves(game, result, self.state, self.deadline)
 
@@ -283,7 +285,7 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     """The answer when the time ran out while the state was read: its first move, no search."""
     stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
     stats.finish(deadline.elapsed())
-    return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
+    return SearchResult(move=stop.move, value=None, perspective=stop.perspective, pv=[stop.move], stats=stats)
 
 
 def to_json_moves(game: Game, result: SearchResult, state: State = None,
@@ -308,7 +310,7 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
                 break
             mv.notation = game.move_notation(state, mv.move)
     result.move = to_json(result.move)
-    result.value = value(result.value)
+    result.value = None if result.value is None else value(result.value)
     if result.certainty_equivalent is not None:
         result.certainty_equivalent = value(result.certainty_equivalent)
     if result.values is not None:  # n-player values in the same unit as value (chess maxn: pawns)

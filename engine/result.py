@@ -1,7 +1,7 @@
 """What a search returns: the chosen move, its value, a proof when there is one, and statistics.
 
 The field names and meanings are those of the API core (``POST /v1/search``): ``value`` is finite and taken
-from the point of view of ``perspective``; ``outcome`` and ``plies_to_end`` are set only when the search
+from the point of view of ``perspective`` (None when the search valued no root move: it has no value); ``outcome`` and ``plies_to_end`` are set only when the search
 proved the game-theoretic result; ``stats.nodes`` counts every state the search visited, root included.
 """
 from dataclasses import dataclass, field
@@ -110,7 +110,7 @@ class Progress:
 @dataclass
 class SearchResult:
     move: object
-    value: float
+    value: float | None  # None: the search valued no root move (the time ran out first)
     perspective: str
     outcome: str | None = None
     plies_to_end: int | None = None
@@ -132,7 +132,9 @@ class SearchResult:
 
     def __post_init__(self):
         """``value`` made finite; ``bound``, unless given, the one the search listed for ``move`` with this
-        value (an MCTS mean is an estimate), else exact."""
+        value (an MCTS mean is an estimate), else exact (None without a value)."""
+        if self.value is None:
+            return
         self.value = finite(self.value)
         if self.bound is None:
             self.bound = next((mv.bound for mv in self.moves if mv.move == self.move and mv.value == self.value),

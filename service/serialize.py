@@ -49,10 +49,12 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``. ``lines``, only when
     ``algorithm.multi_pv`` > 1: the best root moves, best first (:func:`line_json`)."""
     value_scale = game_value_scale(game_id)
+    value = None if result.value is None else finite(result.value)
     body = {
         "move": result.move,
-        "value": finite(result.value),
-        **scored(value_scale, finite(result.value), result.outcome, result.plies_to_end),
+        "value": value,
+        **(scored(value_scale, value, result.outcome, result.plies_to_end) if value is not None
+           else {"score": None, "win_probability": None}),
         "bound": result.bound,
         "perspective": result.perspective,
         "players": result.players,

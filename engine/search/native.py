@@ -128,7 +128,7 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                                      deadline.remaining(), token, listener)
     stats = Stats(**answer["stats"], core=NATIVE)
     stats.finish(deadline.elapsed())
-    result = SearchResult(move=move_of(answer["move"]), value=answer["value"],
+    result = SearchResult(move=move_of(answer["move"]), value=answer["value"] if answer["moves"] else None,
                           perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
                           moves=[MoveValue(move_of(move), value, bound, visits)

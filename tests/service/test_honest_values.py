@@ -28,3 +28,25 @@ def test_a_full_search_s_value_is_exact(client):
     body = search(client, game="tictactoe", state={"board": ["X..", ".O.", "..."]},
                   algorithm={"name": "alphabeta"}, time_limit_ms=1000)
     assert body["bound"] == "exact"
+
+
+@pytest.mark.parametrize("core", ["native", "python"])
+@pytest.mark.parametrize("name", ["minimax", "alphabeta"])
+def test_a_search_that_finished_no_pass_has_no_value(client, name, core):
+    """Issue 50 item 6: minimax at depth 50 on chess with 300 ms answered value 0.0, cp 0, win_probability
+    0.5 and no root moves: numbers no search found."""
+    algorithm = {"name": name, "depth": 50, "core": core}
+    if name == "alphabeta":
+        algorithm.update(move_ordering=False, transposition_table=False)
+    body = search(client, game="chess", state={}, algorithm=algorithm, time_limit_ms=300)
+    assert (body["value"], body["score"], body["win_probability"], body["bound"]) == (None, None, None, None)
+    assert body["moves"] == [] and body["pv"] == [body["move"]]
+    assert (body["stats"]["stop_reason"], body["stats"]["depth_completed"]) == ("time_limit", 0)
+
+
+def test_a_review_whose_search_finds_no_value_stops_there(client):
+    response = client.post("/v1/review", json={"game": "chess", "pgn": "1. e4 e5 2. Nf3 Nc6",
+                                               "algorithm": {"name": "minimax", "depth": 50}, "time_limit_ms": 400})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["complete"] is False and body["plies"] == []
