@@ -102,6 +102,7 @@ class Progress:
     lines: list | None = None  # multi-PV: the iteration's best lines (Line), best first
     notation: str | None = None     # the name of the game's own notation (chess: "san"), if it has one
     pv_notation: list | None = None  # the line in it
+    value_scale: str | None = None  # as SearchResult's
 
     def __post_init__(self):
         self.value = finite(self.value)
@@ -129,6 +130,9 @@ class SearchResult:
     options: dict | None = None  # the game options the search ran under
     lines: list | None = None  # multi-PV (algorithm.multi_pv): the best root moves as Line, best first
     bound: str | None = None  # how value relates to the move's true value (EXACT...); None: as listed
+    # The scale (engine.scale) of the values where it is not the game's (MCTS: utilities), which are then
+    # in the game's utility unit, not converted by Game.value_to_json; None: the game's own.
+    value_scale: str | None = None
 
     def __post_init__(self):
         """``value`` made finite; ``bound``, unless given, the one the search listed for ``move`` with this

@@ -191,8 +191,9 @@ class Review:
             self.results[index] = self.search(self.game.state_to_json(self.positions[index].state), self.share_ms())
         return self.results[index]
 
-    def side(self, value: float, outcome: str | None) -> Side:
-        return Side(value, outcome, scale.win_probability(self.value_scale, value, outcome))
+    def side(self, value: float, outcome: str | None, value_scale: str | None = None) -> Side:
+        """A value from one side, with its win probability on ``value_scale`` (default: the game's)."""
+        return Side(value, outcome, scale.win_probability(value_scale or self.value_scale, value, outcome))
 
     def seen_by(self, result: SearchResult, player: int, value: float | None = None,
                 values: list | None = None) -> Side | None:
@@ -202,12 +203,13 @@ class Review:
         value = result.value if value is None else value
         if value is None:
             return None
+        on = result.value_scale    # MCTS's utilities, whose win probability is not the game's in chess
         if result.perspective == self.game.players[player]:
-            return self.side(value, outcome)
+            return self.side(value, outcome, on)
         values = result.values if values is None else values
         if values is not None:
-            return self.side(values[player], None)
-        return self.side(-value, FLIPPED[outcome])  # two players, zero-sum
+            return self.side(values[player], None, on)
+        return self.side(-value, FLIPPED[outcome], on)  # two players, zero-sum
 
     def state_value(self, state: State, player: int, index: int | None, parts: int = 1) -> Side | None:
         """The value of a state after a move, from ``player``'s side: a finished game's utility, a

@@ -50,3 +50,26 @@ def test_a_review_whose_search_finds_no_value_stops_there(client):
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert body["complete"] is False and body["plies"] == []
+
+
+def test_chess_mcts_reports_its_playout_mean_as_a_win_rate_not_centipawns(client):
+    """Issue 50 item 6: the start position's MCTS answered score cp 3333 and win_probability 0.999995, a
+    mean of playout utilities (in [-1, 1]) written as pawns."""
+    body = search(client, game="chess", state={}, time_limit_ms=5000,
+                  algorithm={"name": "mcts", "iterations": 8, "seed": 1, "core": "python"})
+    for answer in [body, *body["moves"]]:
+        assert -1.0 <= answer["value"] <= 1.0 and set(answer["score"]) == {"value"}, answer
+        assert answer["win_probability"] == pytest.approx((1.0 + answer["value"]) / 2), answer
+    assert body["bound"] == "estimate"
+
+
+def test_an_mcts_progress_report_keeps_its_scale():
+    """A streamed ``info`` of chess MCTS: its mean stays a utility, scored as one (not cp)."""
+    from engine import api
+    from engine.result import Progress
+    from service.serialize import progress_info
+    game, _ = api.load("chess", {})
+    report = api.to_json_progress(game, Progress(depth=1, value=0.5, move=0, pv=[0], nodes=9, time_ms=1.0,
+                                                 value_scale="outcome"))
+    info = progress_info(report, "chess")
+    assert (info["value"], info["score"], info["win_probability"]) == (0.5, {"value": 0.5}, 0.75)
