@@ -73,3 +73,14 @@ def test_an_mcts_progress_report_keeps_its_scale():
                                                  value_scale="outcome"))
     info = progress_info(report, "chess")
     assert (info["value"], info["score"], info["win_probability"]) == (0.5, {"value": 0.5}, 0.75)
+
+
+def test_a_2048_state_carries_its_score_through_apply(client):
+    board = [[2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    response = client.post("/v1/games/2048/apply", json={"state": {"board": board, "score": 8}, "move": "left"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["state"]["score"] == 8 + 4 + 8
+    response = client.post("/v1/games/2048/apply", json={"state": {"board": board, "score": -1}, "move": "left"})
+    assert response.status_code == 422 and "state.score" in response.get_json()["errors"]
+    assert search(client, game="2048", state={"board": board, "score": 8}, algorithm={"name": "expectimax", "depth": 1},
+                  time_limit_ms=1000)["move"] in ("left", "right", "down")
