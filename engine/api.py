@@ -297,7 +297,8 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     root move written too late has no notation."""
     to_json, value = game.move_to_json, values_to_json(game, result.value_scale)
     until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
-    result.moves = listed_moves(result.moves, result.move, result.value)
+    if result.value is not None:  # (without a value no root move was listed)
+        result.moves = listed_moves(result.moves, result.move, result.value)
     if state is not None:
         result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
