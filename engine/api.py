@@ -261,8 +261,10 @@ class Search:
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
             if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
-                # No pass finished in time: the anytime answer is the one line there is, an estimate.
-                result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]
+                # No pass finished in time: the anytime answer is the one line there is, an estimate (none
+                # without a value).
+                result.lines = [] if result.value is None else [Line(result.move, result.value, list(result.pv),
+                                                                     bound=ESTIMATE)]
             result.players, result.options = list(game.players), self.options
             return to_json_moves(game, result, self.state, self.deadline)
 
@@ -283,7 +285,7 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
     """The answer when the time ran out while the state was read: its first move, no search."""
     stats = Stats(timed_out=True, stop_reason=TIME_LIMIT)
     stats.finish(deadline.elapsed())
-    return SearchResult(move=stop.move, value=0.0, perspective=stop.perspective, pv=[stop.move], stats=stats)
+    return SearchResult(move=stop.move, value=None, perspective=stop.perspective, pv=[stop.move], stats=stats)
 
 
 def to_json_moves(game: Game, result: SearchResult, state: State = None,
@@ -293,9 +295,10 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     stops ``NOTATION_GRACE`` seconds after ``deadline`` (the search's): the chosen move and the first of
     the principal variation are always written, the variation is then cut to the moves written, and a
     root move written too late has no notation."""
-    to_json, value = game.move_to_json, game.value_to_json
+    to_json, value = game.move_to_json, values_to_json(game, result.value_scale)
     until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
-    result.moves = listed_moves(result.moves, result.move, result.value)
+    if result.value is not None:  # (without a value no root move was listed)
+        result.moves = listed_moves(result.moves, result.move, result.value)
     if state is not None:
         result.move_extras = game.move_extras(state, result.move) or None
     if game.notation is not None and state is not None:
@@ -308,14 +311,15 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
                 break
             mv.notation = game.move_notation(state, mv.move)
     result.move = to_json(result.move)
-    result.value = value(result.value)
+    result.value = None if result.value is None else value(result.value)
     if result.certainty_equivalent is not None:
         result.certainty_equivalent = value(result.certainty_equivalent)
     if result.values is not None:  # n-player values in the same unit as value (chess maxn: pawns)
         result.values = [value(v) for v in result.values]
     result.pv = [to_json(m) for m in result.pv]
     if result.lines is not None:
-        result.lines = json_lines(game, result.lines, state if game.notation is not None else None, until)
+        result.lines = json_lines(game, result.lines, state if game.notation is not None else None, until,
+                                  result.value_scale)
     for mv in result.moves:
         mv.move, mv.value = to_json(mv.move), value(mv.value)
         if mv.values is not None:
@@ -344,32 +348,44 @@ def listed_moves(moves: list[MoveValue], chosen: Any, value: float) -> list[Move
     return [moves[k] for k in sorted(kept)]
 
 
-def json_lines(game: Game, lines: list[Line], state: State = None, until: float | None = None) -> list[Line]:
-    """A multi-PV answer's lines (:class:`~engine.result.Line`) in JSON form; given the searched ``state``
-    in a game with a notation of its own (chess: SAN), each line in that notation too, until
-    ``time.perf_counter()`` passes ``until`` (a line written too late has none)."""
+def values_to_json(game: Game, value_scale: str | None) -> Callable[[float], float]:
+    """How an answer writes its values: in the game's unit (``Game.value_to_json``), or as they are when
+    the answer has a scale of its own (MCTS's utilities: ``value_scale``)."""
+    return game.value_to_json if value_scale is None else float
+
+
+def json_lines(game: Game, lines: list[Line], state: State = None, until: float | None = None,
+               value_scale: str | None = None) -> list[Line]:
+    """A multi-PV answer's lines (:class:`~engine.result.Line`) in JSON form (values as
+    :func:`values_to_json` writes them); given the searched ``state`` in a game with a notation of its own
+    (chess: SAN), each line in that notation too, until ``time.perf_counter()`` passes ``until`` (a line
+    written too late has none)."""
+    value = values_to_json(game, value_scale)
     out = []
     for line in lines:
         written = None
         if state is not None and (until is None or time.perf_counter() <= until):
             written = game.line_notation(state, line.pv, until)
-        out.append(dataclasses.replace(line, move=game.move_to_json(line.move), value=game.value_to_json(line.value),
+        out.append(dataclasses.replace(line, move=game.move_to_json(line.move), value=value(line.value),
                                        pv=[game.move_to_json(m) for m in line.pv], pv_notation=written))
     return out
 
 
 def to_json_progress(game: Game, progress: Progress, state: State = None,
                      deadline: Deadline | None = None) -> Progress:
-    """A progress report in JSON form; given the searched ``state`` in a game with a notation of its own
-    (chess: SAN), its line and its multi-PV lines in that notation too, written as a search's answer's
-    are (until ``NOTATION_GRACE`` past ``deadline``), so that a client needs no request to read them."""
+    """A progress report in JSON form (values as :func:`values_to_json` writes them); given the searched
+    ``state`` in a game with a notation of its own (chess: SAN), its line and its multi-PV lines in that
+    notation too, written as a search's answer's are (until ``NOTATION_GRACE`` past ``deadline``), so that a
+    client needs no request to read them."""
     if game.notation is None:
         state = None
     until = None if deadline is None or deadline.end is None else deadline.end + NOTATION_GRACE
     return dataclasses.replace(
-        progress, move=game.move_to_json(progress.move), value=game.value_to_json(progress.value),
+        progress, move=game.move_to_json(progress.move),
+        value=values_to_json(game, progress.value_scale)(progress.value),
         pv=[game.move_to_json(m) for m in progress.pv],
-        lines=None if progress.lines is None else json_lines(game, progress.lines, state, until),
+        lines=None if progress.lines is None else json_lines(game, progress.lines, state, until,
+                                                             progress.value_scale),
         notation=None if state is None else game.notation,
         pv_notation=None if state is None else game.line_notation(state, progress.pv, until))
 

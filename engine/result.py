@@ -1,7 +1,7 @@
 """What a search returns: the chosen move, its value, a proof when there is one, and statistics.
 
 The field names and meanings are those of the API core (``POST /v1/search``): ``value`` is finite and taken
-from the point of view of ``perspective``; ``outcome`` and ``plies_to_end`` are set only when the search
+from the point of view of ``perspective`` (None when the search valued no root move: it has no value); ``outcome`` and ``plies_to_end`` are set only when the search
 proved the game-theoretic result; ``stats.nodes`` counts every state the search visited, root included.
 """
 from dataclasses import dataclass, field
@@ -102,6 +102,7 @@ class Progress:
     lines: list | None = None  # multi-PV: the iteration's best lines (Line), best first
     notation: str | None = None     # the name of the game's own notation (chess: "san"), if it has one
     pv_notation: list | None = None  # the line in it
+    value_scale: str | None = None  # as SearchResult's
 
     def __post_init__(self):
         self.value = finite(self.value)
@@ -110,7 +111,7 @@ class Progress:
 @dataclass
 class SearchResult:
     move: object
-    value: float
+    value: float | None  # None: the search valued no root move (the time ran out first)
     perspective: str
     outcome: str | None = None
     plies_to_end: int | None = None
@@ -128,9 +129,20 @@ class SearchResult:
     players: list | None = None  # the instance's player ids, in player order (values are in that order)
     options: dict | None = None  # the game options the search ran under
     lines: list | None = None  # multi-PV (algorithm.multi_pv): the best root moves as Line, best first
+    bound: str | None = None  # how value relates to the move's true value (EXACT...); None: as listed
+    # The scale (engine.scale) of the values where it is not the game's (MCTS: utilities), which are then
+    # in the game's utility unit, not converted by Game.value_to_json; None: the game's own.
+    value_scale: str | None = None
 
     def __post_init__(self):
+        """``value`` made finite; ``bound``, unless given, the one the search listed for ``move`` with this
+        value (an MCTS mean is an estimate), else exact (None without a value)."""
+        if self.value is None:
+            return
         self.value = finite(self.value)
+        if self.bound is None:
+            self.bound = next((mv.bound for mv in self.moves if mv.move == self.move and mv.value == self.value),
+                              EXACT)
 
 
 def finite(x: float) -> float:

@@ -31,13 +31,11 @@ here).
 """
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-import io
 import math
 import time
 from typing import Any
 
 from engine import scale
-from engine.errors import EngineError
 from engine.game import JSON, Game, State
 from engine.registry import game_type
 from engine.replay import replayed
@@ -139,20 +137,11 @@ class Position:
 
 
 def from_pgn(pgn: str) -> tuple[JSON, list[str]]:
-    """A PGN's start position (its FEN header, else the initial one) and its moves in UCI, through
-    python-chess; an error on ``pgn`` if it holds no game or an illegal move."""
-    import chess.pgn
-
-    class Strict(chess.pgn.GameBuilder):
-        def handle_error(self, error: Exception) -> None:  # python-chess would log it and go on
-            raise error
-    try:
-        game = chess.pgn.read_game(io.StringIO(pgn), Visitor=Strict)
-    except ValueError as error:
-        raise EngineError("pgn", f"is not a legal game: {error}") from None
-    if game is None:
-        raise EngineError("pgn", "holds no game")
-    return {"fen": game.board().fen(), "moves": []}, [move.uci() for move in game.mainline_moves()]
+    """A PGN's start position (its FEN header, else the initial one) and its moves in UCI, read as a chess
+    state's PGN is (engine/games/chess/notation.py); an error on ``pgn`` if it is not wholly a legal game."""
+    from engine.games.chess.notation import parse_pgn
+    board, moves = parse_pgn(pgn, field="pgn")
+    return {"fen": board.fen(), "moves": []}, [move.uci() for move in moves]
 
 
 def replay(game: Game, state: State, moves_json: list[JSON]) -> list[Position]:
@@ -202,25 +191,30 @@ class Review:
             self.results[index] = self.search(self.game.state_to_json(self.positions[index].state), self.share_ms())
         return self.results[index]
 
-    def side(self, value: float, outcome: str | None) -> Side:
-        return Side(value, outcome, scale.win_probability(self.value_scale, value, outcome))
+    def side(self, value: float, outcome: str | None, value_scale: str | None = None) -> Side:
+        """A value from one side, with its win probability on ``value_scale`` (default: the game's)."""
+        return Side(value, outcome, scale.win_probability(value_scale or self.value_scale, value, outcome))
 
     def seen_by(self, result: SearchResult, player: int, value: float | None = None,
-                values: list | None = None) -> Side:
-        """A search's value (or ``value`` / ``values`` of one of its root moves) from ``player``'s side."""
+                values: list | None = None) -> Side | None:
+        """A search's value (or ``value`` / ``values`` of one of its root moves) from ``player``'s side;
+        None when the search has no value (its share of the time ran out before it valued a move)."""
         outcome = result.outcome if value is None else None  # a root move's proof is not reported
         value = result.value if value is None else value
+        if value is None:
+            return None
+        on = result.value_scale    # MCTS's utilities, whose win probability is not the game's in chess
         if result.perspective == self.game.players[player]:
-            return self.side(value, outcome)
+            return self.side(value, outcome, on)
         values = result.values if values is None else values
         if values is not None:
-            return self.side(values[player], None)
-        return self.side(-value, FLIPPED[outcome])  # two players, zero-sum
+            return self.side(values[player], None, on)
+        return self.side(-value, FLIPPED[outcome], on)  # two players, zero-sum
 
-    def state_value(self, state: State, player: int, index: int | None, parts: int = 1) -> Side:
+    def state_value(self, state: State, player: int, index: int | None, parts: int = 1) -> Side | None:
         """The value of a state after a move, from ``player``'s side: a finished game's utility, a
         decision's search (``index``: a position of the game played, searched once), a chance node's
-        expectation over its outcomes."""
+        expectation over its outcomes; None where a search found no value."""
         game = self.game
         if game.is_terminal(state):
             utilities = game.utilities(state)
@@ -237,11 +231,13 @@ class Review:
         outcomes = game.chance_outcomes(state)
         value = 0.0
         for outcome, probability in outcomes:
-            child = game.result(state, outcome)
-            value += probability * self.state_value(child, player, None, parts * len(outcomes)).value
+            child = self.state_value(game.result(state, outcome), player, None, parts * len(outcomes))
+            if child is None:
+                return None
+            value += probability * child.value
         return self.side(value, None)
 
-    def played(self, index: int, result: SearchResult, before: Side) -> Side:
+    def played(self, index: int, result: SearchResult, before: Side) -> Side | None:
         """The value of the move played from position ``index``, from its mover's side."""
         position = self.positions[index]
         if position.move_json == result.move:
@@ -258,16 +254,20 @@ class Review:
         left then are not judged (:attr:`complete` False), so that the review ends by its time limit (and at
         most one search's overhead past it)."""
         for index in self.decisions:
-            if time.perf_counter() >= self.end:
+            judged = None if time.perf_counter() >= self.end else self.judge_ply(index)
+            if judged is None:  # out of time, or a search's share of it found no value: not judged
                 self.complete = False
                 return
-            yield self.judge_ply(index)
+            yield judged
 
-    def judge_ply(self, index: int) -> dict:
+    def judge_ply(self, index: int) -> dict | None:
+        """The judgement of decision ``index``; None when a search it needs found no value."""
         position, game = self.positions[index], self.game
         result = self.searched(index)
         before = self.seen_by(result, position.mover)
-        after = self.played(index, result, before)
+        after = None if before is None else self.played(index, result, before)
+        if before is None or after is None:
+            return None
         best = position.move_json == result.move
         drop = self.judge.drop(before, after)
         judged = {

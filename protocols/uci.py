@@ -239,9 +239,10 @@ class Engine:
                       f"{progress.nodes} nps {nps} time {int(progress.time_ms)} pv {' '.join(map(str, pv))}")
 
     def report_final(self, result):
+        """The answer's ``info`` line; without ``score`` when the search valued no move in its time."""
         stats = result.stats
-        score = info_score(result.value, result.outcome, result.plies_to_end)
-        self.send(f"info depth {stats.depth_completed or 0} score {score} nodes {stats.nodes} "
+        score = "" if result.value is None else f" score {info_score(result.value, result.outcome, result.plies_to_end)}"
+        self.send(f"info depth {stats.depth_completed or 0}{score} nodes {stats.nodes} "
                   f"time {int(stats.time_ms)} pv {' '.join(map(str, result.pv or [result.move]))}")
 
     def on_stop(self, _):

@@ -48,11 +48,14 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     ``algorithm``). ``score`` and ``win_probability`` put the
     value on the common scale of :mod:`engine.scale`, by the game's ``value_scale``. ``lines``, only when
     ``algorithm.multi_pv`` > 1: the best root moves, best first (:func:`line_json`)."""
-    value_scale = game_value_scale(game_id)
+    value_scale = result.value_scale or game_value_scale(game_id)
+    value = None if result.value is None else finite(result.value)
     body = {
         "move": result.move,
-        "value": finite(result.value),
-        **scored(value_scale, finite(result.value), result.outcome, result.plies_to_end),
+        "value": value,
+        **(scored(value_scale, value, result.outcome, result.plies_to_end) if value is not None
+           else {"score": None, "win_probability": None}),
+        "bound": result.bound,
         "perspective": result.perspective,
         "players": result.players,
         "outcome": result.outcome,
@@ -88,7 +91,7 @@ def progress_info(progress: Progress, game_id: str) -> dict:
         "depth": progress.depth,
         "seldepth": progress.seldepth,
         "value": finite(progress.value),
-        **scored(game_value_scale(game_id), finite(progress.value)),
+        **scored(progress.value_scale or game_value_scale(game_id), finite(progress.value)),
         "move": progress.move,
         "pv": list(progress.pv),
         "nodes": progress.nodes,
@@ -99,6 +102,6 @@ def progress_info(progress: Progress, game_id: str) -> dict:
     if progress.notation is not None:
         info["pv_" + progress.notation] = progress.pv_notation
     if progress.lines is not None:
-        value_scale = game_value_scale(game_id)
+        value_scale = progress.value_scale or game_value_scale(game_id)
         info["lines"] = [line_json(line, progress.notation, value_scale) for line in progress.lines]
     return info

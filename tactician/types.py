@@ -50,9 +50,10 @@ class Line(TypedDict):
 
 class SearchResponse(TypedDict):
     move: Move
-    value: float
-    score: dict[str, Any]
+    value: float | None                          # None: the time ran out before any root move was valued
+    score: dict[str, Any] | None
     win_probability: float | None
+    bound: NotRequired[Literal["exact", "lower", "upper", "estimate"] | None]  # how value stands to the move's
     perspective: str
     players: list[str] | None                    # the instance's player ids, in player order (values' order)
     outcome: Literal["win", "loss", "draw"] | None

@@ -171,18 +171,28 @@ def generator(game, state, seed) -> random.Random:
 
 def play_level(game, state, result, level: Level, rng: random.Random) -> None:
     """With probability ``level.mistake``, replace the search's move by one drawn uniformly from
-    :func:`worse_half` of the other legal moves; its value becomes the one the search listed for it, if any
-    (a bound, for most moves of an alpha-beta search), and the principal variation and any proof, which
-    belonged to the search's move, are dropped."""
-    if rng.random() >= level.mistake:
+    :func:`worse_half` of the other legal moves the search valued; never when the search's move wins at
+    once (:func:`wins_at_once`). The answer is then the played move's: its value and ``bound`` those the
+    search listed for it (a bound, for most moves of an alpha-beta search, which says so), and the
+    principal variation and any proof, which belonged to the search's move, are dropped. When the search
+    valued no other move, its move stands."""
+    if rng.random() >= level.mistake or wins_at_once(game, state, result.move):
         return
-    others = [a for a in game.actions(state) if a != result.move]
-    if not others:
+    listed = [mv for mv in result.moves if mv.move != result.move]
+    valued = [a for a in game.actions(state) if any(mv.move == a for mv in listed)]
+    if not valued:
         return
-    chosen = rng.choice(worse_half(game, state, others))
-    listed = next((mv.value for mv in result.moves if mv.move == chosen), result.value)
-    result.move, result.value, result.pv = chosen, listed, [chosen]
+    chosen = rng.choice(worse_half(game, state, valued))
+    played = next(mv for mv in listed if mv.move == chosen)
+    result.move, result.value, result.bound, result.pv = chosen, played.value, played.bound, [chosen]
     result.outcome = result.plies_to_end = None
+
+
+def wins_at_once(game, state, move) -> bool:
+    """Whether ``move`` ends a game of win, draw or loss outcomes with a win for the player who makes it
+    (a level takes a win in one whenever its search finds it)."""
+    child = game.result(state, move)
+    return game.outcome_game and game.is_terminal(child) and game.utility(child, game.to_move(state)) > 0
 
 
 def worse_half(game, state, moves: list) -> list:

@@ -125,26 +125,21 @@ def finish(game: Game, state: State, stats: Stats, deadline: Deadline, *, move: 
            moves: list[MoveValue], pv: Iterable[Move] | None = None, outcome: str | None = None,
            plies_to_end: int | None = None, values: list[float] | None = None, trace: list[Any] | None = None,
            timed_out: bool = False) -> SearchResult:
-    """Stamp the statistics and build the :class:`SearchResult` from the root perspective."""
+    """Stamp the statistics and build the :class:`SearchResult` from the root perspective. A search that
+    valued no root move (its time ran out first: :func:`first_move_fallback`) has no value: None."""
     stats.timed_out = timed_out
     if timed_out:
         stats.stop_reason = TIME_LIMIT
     stats.finish(deadline.elapsed())
-    return SearchResult(move=move, value=value, perspective=game.players[game.perspective(state)],
+    return SearchResult(move=move, value=value if moves else None, perspective=game.players[game.perspective(state)],
                         outcome=outcome, plies_to_end=plies_to_end, pv=list(pv or [move]),
                         moves=moves, stats=stats, values=values, trace=trace)
 
 
 def first_move_fallback(game: Game, state: State) -> MoveValue:
-    """The anytime answer when not even one root move was searched: the first ordered move, valued by the
-    static evaluation of the root (the middle of the value range where the game cannot evaluate), and
-    marked an estimate."""
-    if EVALUATION in game.capabilities:
-        value = game.evaluate(state, game.perspective(state))
-    else:
-        lo, hi = game.utility_bounds or (0.0, 0.0)
-        value = lo / 2 + hi / 2  # (lo + hi) / 2 overflows when both are near the largest float
-    return MoveValue(game.ordered_actions(state)[0], value, bound=ESTIMATE)
+    """The anytime answer when not even one root move was searched: the first ordered move, without a
+    value (NaN, which no answer reports: :func:`finish` answers None)."""
+    return MoveValue(game.ordered_actions(state)[0], math.nan, bound=ESTIMATE)
 
 
 def require_decision_root(game: Game, state: State) -> None:

@@ -50,6 +50,7 @@ import math
 import random
 from typing import Any, Protocol, runtime_checkable
 
+from engine import scale
 from engine.deadline import Deadline, Timeout
 from engine.errors import AlgorithmMismatch, TraceTooLarge
 from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN
@@ -155,7 +156,15 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
                     trace=tree.tracer.entries if isinstance(tree, TracedUCT) else None)
     if settings.multi_pv > 1:
         answer.lines = tree.lines(settings.multi_pv)
+    answer.value_scale = values_scale(game)
     return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
+
+
+def values_scale(game) -> str | None:
+    """The scale of MCTS's values where it differs from the game's (None: the game's): they are means of
+    playout utilities, so in a game of win/draw/loss outcomes those of outcomes, in [-1, 1], a win rate
+    (chess's among them: not pawns, as its other searches' values are)."""
+    return scale.OUTCOME if game.outcome_game else None
 
 
 class Node:
@@ -483,7 +492,8 @@ class UCT:
         listed, chosen = self.root_moves()
         if chosen is not None:
             best = listed[chosen]
-            self.deadline.report(depth=self.max_ply, value=best.value, move=best.move, pv=[best.move],
+            self.deadline.report(depth=self.max_ply, value=best.value, value_scale=values_scale(self.game),
+                                 move=best.move, pv=[best.move],
                                  nodes=self.nodes + self.rollout.nodes, seldepth=self.max_ply,
                                  iterations=self.iterations,
                                  lines=self.lines(self.multi_pv) if self.multi_pv > 1 else None)

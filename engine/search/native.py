@@ -121,19 +121,22 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     def progress(report):
         """A report of the core's, its move and line in the game's moves (2048's are numbered 0-3 there)."""
         deadline.report(**{**report, "move": move_of(report["move"]), "pv": [move_of(m) for m in report["pv"]],
-                           **({"lines": lines_of(report["lines"])} if "lines" in report else {})})
+                           **({"lines": lines_of(report["lines"])} if "lines" in report else {}),
+                           **({"value_scale": mcts.values_scale(game)} if name == mcts.NAME else {})})
 
     listener = None if deadline.on_progress is None else progress
     answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
                                      deadline.remaining(), token, listener)
     stats = Stats(**answer["stats"], core=NATIVE)
     stats.finish(deadline.elapsed())
-    result = SearchResult(move=move_of(answer["move"]), value=answer["value"],
+    result = SearchResult(move=move_of(answer["move"]), value=answer["value"] if answer["moves"] else None,
                           perspective=game.players[game.perspective(state)], outcome=answer["outcome"],
                           plies_to_end=answer["plies_to_end"], pv=[move_of(move) for move in answer["pv"]],
                           moves=[MoveValue(move_of(move), value, bound, visits)
                                  for move, value, bound, visits in answer["moves"]], stats=stats,
                           lines=lines_of(answer["lines"]) if "lines" in answer else None)
+    if name == mcts.NAME:
+        result.value_scale = mcts.values_scale(game)
     if name == "expectimax" and result.moves:   # the core's utility is linear: the certainty equivalent is
         result.certainty_equivalent = result.value  # the value (none for the fallback, as on the python core)
         for mv in result.moves:

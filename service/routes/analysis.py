@@ -71,6 +71,7 @@ def evaluate():
     note_search("chess", ALGORITHM["name"], result.stats.nodes, result.stats.timed_out)
     black = chess.Board(request["state_json"]).turn == chess.BLACK
     lines = result.lines or [result]                 # one line: the search's answer is it
-    pvs = [lichess_line(list(line.pv), line.value, line.outcome, line.plies_to_end, black) for line in lines]
+    pvs = [lichess_line(list(line.pv), line.value, line.outcome, line.plies_to_end, black) for line in lines
+           if line.value is not None]                # none: no move valued in the time given
     return jsonify({"fen": request["state_json"], "knodes": result.stats.nodes // 1000,
                     "depth": result.stats.depth_completed or 0, "pvs": pvs})

@@ -122,10 +122,10 @@ def test_tile_probabilities_reach_the_game_through_search():
 
 def test_stateless_apply_through_the_chance_state():
     moved = api.apply("2048", {"board": board([2, 2, 0, 0])}, "left")
-    assert moved["state"] == {"board": board([4, 0, 0, 0]), "to_move": "chance"}
+    assert moved["state"] == {"board": board([4, 0, 0, 0]), "to_move": "chance", "score": 4}
     assert moved["to_move"] == "chance" and len(moved["moves"]) == 30
     spawned = api.apply("2048", moved["state"], {"cell": [3, 3], "tile": 4})
-    assert spawned["state"] == {"board": [[4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]}
+    assert spawned["state"] == {"board": [[4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]], "score": 4}
     assert spawned["to_move"] == "player" and spawned["moves"] == ["up", "down", "left", "right"]
     assert api.legal_moves("2048", {"board": board([2, 2, 0, 0]), "to_move": "player"})["moves"] == [
         "down", "left", "right"]
@@ -134,6 +134,27 @@ def test_stateless_apply_through_the_chance_state():
             api.apply("2048", moved["state"], illegal)
     with pytest.raises(IllegalMove):
         api.apply("2048", {"board": board([2, 4, 8, 16])}, "up")
+
+
+@pytest.mark.parametrize("rows, move, points", [
+    (board([2, 2, 4, 4], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 2]), "left", 4 + 8 + 4),
+    (board([2, 2, 2, 2]), "right", 4 + 4),
+    (board([2, 0, 0, 0], [2, 0, 0, 0], [4, 0, 0, 0], [4, 0, 0, 0]), "up", 4 + 8),
+    (board([4, 4, 8, 0]), "left", 8),                     # the new 8 does not merge again
+    (board([2, 4, 8, 16]), "down", 0),
+])
+def test_apply_carries_the_game_s_score_forward(rows, move, points):
+    """Issue 50 item 6: the state carries the game's score (each merge scores the tile it makes)."""
+    assert api.apply("2048", {"board": rows}, move)["state"]["score"] == points
+    assert api.apply("2048", {"board": rows, "score": 100}, move)["state"]["score"] == 100 + points
+    game, state = api.load("2048", {"board": rows, "score": 100})
+    assert (game, state) == api.load("2048", {"board": rows})  # the search does not read the score
+
+
+def test_a_line_of_moves_and_tiles_adds_up_its_score():
+    answer = api.apply("2048", {"board": board([2, 2, 4, 4]), "score": 20},
+                       moves_json=["left", {"cell": [1, 1], "tile": 4}, "left"])
+    assert answer["state"] == {"board": board([4, 8, 0, 0], [4, 0, 0, 0]), "to_move": "chance", "score": 32}
 
 
 def test_game_over_is_terminal_and_worse_than_any_live_board():
@@ -156,7 +177,11 @@ def test_game_over_is_terminal_and_worse_than_any_live_board():
     ({"board": EMPTY}, "state.board"),
     ({"board": board([2, 0, 0, 0]), "to_move": "MAX"}, "state.to_move"),
     ({"board": [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]], "to_move": "chance"}, "state.board"),
-    ({"board": board([2, 0, 0, 0]), "score": 3}, "state"),
+    ({"board": board([2, 0, 0, 0]), "points": 3}, "state"),
+    ({"board": board([2, 0, 0, 0]), "score": -4}, "state.score"),
+    ({"board": board([2, 0, 0, 0]), "score": 2.5}, "state.score"),
+    ({"board": board([2, 0, 0, 0]), "score": True}, "state.score"),
+    ({"board": board([2, 0, 0, 0]), "score": 2 ** 31}, "state.score"),
     ({}, "state.board"),
 ])
 def test_invalid_states_name_the_field(state, field):

@@ -90,3 +90,13 @@ def test_the_manager_stops_early_on_a_stable_move_and_late_on_a_changing_one():
 def test_go_words_are_read():
     go = uci.parse_go("wtime 1000 btime 900 winc 10 binc 10 movestogo 5 infinite".split())
     assert go.numbers == {"wtime": 1000, "btime": 900, "winc": 10, "binc": 10, "movestogo": 5} and go.infinite
+
+
+def test_an_answer_without_a_value_has_no_score():
+    """Issue 50 item 6: a search that valued no root move has no value; its info line says no score."""
+    import io
+    from engine.result import SearchResult, Stats
+    out = io.StringIO()
+    uci.Engine(out).report_final(SearchResult(move="e2e4", value=None, perspective="white", pv=["e2e4"],
+                                              stats=Stats(nodes=5, timed_out=True, stop_reason="time_limit")))
+    assert out.getvalue() == "info depth 0 nodes 5 time 0 pv e2e4\n"

@@ -14,6 +14,7 @@ from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, PROMOTIONS, SQUARES, THEIR_A8, THEIR_H8,
                                       move_code, square_name, square_of, turned, turned_rights, uci)
 from engine.games.chess.evaluation import totals
+from engine.games.chess.pgn_text import AFTER_END, TAG, Unread, first_unread
 from engine.games.chess.position import (BOARD, CLOCK, EP, HISTORY, KEY, LINE, PLY, REASONS, RIGHTS, STATUS,
                                          build, moves, play)
 
@@ -150,32 +151,76 @@ def move_list(played) -> list:
     return played
 
 
-def parse_pgn(text) -> tuple:
+def parse_pgn(text, field: str = "state.pgn") -> tuple:
     """``(board, moves)``: the start of a PGN game's main line (its FEN tag, else the standard start) and
-    its moves, checked by python-chess; :class:`InvalidState` on ``state.pgn`` otherwise."""
-    field = "state.pgn"
+    its moves, checked by python-chess; :class:`InvalidState` on ``field`` otherwise, naming the first
+    word that is no legal move (or no PGN at all: python-chess passes over those without a word)."""
     if not isinstance(text, str):
         raise InvalidState("pgn is a string: a game in Portable Game Notation", field=field)
     if len(text) > MAX_PGN_CHARS:
         raise InvalidState(f"at most {MAX_PGN_CHARS} characters; got {len(text)}", field=field)
-    try:
-        game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
-    except Exception as e:                  # python-chess's reader raises IndexError too on some bad input
-        raise InvalidState(f"not a valid PGN: {e}", field=field) from None
+    text = main_line(text)
+    game = read_pgn(text, field)
+    unread = first_unread(text)
+    if unread is not None:
+        earlier = read_pgn(unread.before, field)
+        if earlier is not None and earlier.errors:
+            raise InvalidState(error_message(earlier), field=field)
+        raise InvalidState(unread_message(unread, earlier), field=field)
     if game is None:
         raise InvalidState("no game in the PGN", field=field)
     if game.errors:
-        raise InvalidState(f"not a valid PGN: {game.errors[0]}", field=field)
-    try:
-        board = game.board()
-    except ValueError as e:
-        raise InvalidState(f"not a valid FEN tag: {e}", field=field) from None
+        raise InvalidState(error_message(game), field=field)
+    board = game.board()
+    if type(board) is not chess.Board:
+        raise InvalidState(f"not a game of standard chess: its Variant tag is {game.headers['Variant']!r}",
+                           field=field)
     if board.status() != chess.STATUS_VALID:
         raise InvalidState("the FEN tag is not a legal position", field=field)
     played = list(game.mainline_moves())
     if len(played) > MAX_MOVES:
         raise InvalidState(f"at most {MAX_MOVES} moves; got {len(played)}", field=field)
+    for move in played:
+        if not move:
+            raise InvalidState(f"not a valid PGN: {due(board)} is a null move, which is no legal move", field=field)
+        board.push(move)
     return game.board(), played
+
+
+def read_pgn(text: str, field: str):
+    """python-chess's game of the PGN ``text`` (None if it holds none), its errors collected."""
+    try:
+        return chess.pgn.read_game(io.StringIO(text), Visitor=QuietBuilder)
+    except Exception as e:                  # python-chess's reader raises IndexError too on some bad input
+        raise InvalidState(f"not a valid PGN: {e}", field=field) from None
+
+
+MOVE_ERRORS = (chess.IllegalMoveError, chess.AmbiguousMoveError, chess.InvalidMoveError)
+
+
+def error_message(game: chess.pgn.Game) -> str:
+    """The first error python-chess met reading ``game``, with the move it was reading (after an error in
+    the moves it reads no further, so the game read ends where it stands)."""
+    error = game.errors[0]
+    if isinstance(error, MOVE_ERRORS):
+        return f"not a valid PGN: {due(game.end().board())}: {error}"
+    return f"not a valid PGN: {error}"
+
+
+def unread_message(unread: Unread, earlier: chess.pgn.Game | None) -> str:
+    """Why the PGN's first unread word is refused; ``earlier``: the game read before it, if any."""
+    if unread.why == TAG:
+        return f"not a valid PGN: {unread.word!r} is not a tag pair such as [Event \"name\"]"
+    if unread.why == AFTER_END:
+        return f"not a valid PGN: {unread.word!r} follows the blank line that ends the game's moves"
+    board = chess.Board() if earlier is None else earlier.end().board()
+    return (f"not a valid PGN: cannot read {unread.word!r} ({due(board)}): a move is written in SAN, such as "
+            "\"e4\", \"Nf3\" or \"O-O\"")
+
+
+def due(board: chess.Board) -> str:
+    """The move due in ``board``'s position, such as "White's move 2"."""
+    return f"{'White' if board.turn == chess.WHITE else 'Black'}'s move {board.fullmove_number}"
 
 
 def main_line(text: str) -> str:
@@ -332,7 +377,7 @@ def pgn_with(text: str, move: int) -> str:
     """The PGN ``text`` (already checked) with ``move`` added to its main line; its tags and the main
     line's comments kept, its variations dropped, a finished game's result tag reset to ``*`` since the
     game goes on."""
-    game = chess.pgn.read_game(io.StringIO(main_line(text)), Visitor=QuietBuilder)
+    game = read_pgn(main_line(text), "state.pgn")
     assert game is not None  # the text was checked: it holds a game
     game.end().add_main_variation(chess.Move.from_uci(uci(move)))
     if "Result" in game.headers:

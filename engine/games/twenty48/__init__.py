@@ -16,12 +16,15 @@ from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, playe
 from engine.game import CHANCE, EVALUATION, Game
 from engine.games.twenty48.board import (BOARD_MASK, CHANCE_FLAG, EVAL_BASE, EVAL_SCALE, MAX_EXPONENT,
                                          ROW_EMPTIES, ROW_HEURISTIC, ROW_MASK, move_down, move_left, move_right,
-                                         move_up, row_cells, transpose, utility_of)
+                                         move_up, row_cells, slide_points, transpose, utility_of)
 from engine.games.twenty48.kernel import Kernel
 
 GAME_ID = "2048"
 MOVES = ("up", "down", "left", "right")
 DEFAULT_TILES = {"2": 0.9, "4": 0.1}
+# A state's score at most: a game that reached 2 ** 17, a tile no board of 16 cells can make, would score
+# about 2 million.
+MAX_SCORE = 2 ** 31 - 1
 
 SLIDE = {"up": move_up, "down": move_down, "left": move_left, "right": move_right}
 SLIDES = tuple(SLIDE[m] for m in MOVES)
@@ -54,8 +57,10 @@ GAME_TYPE = GameType(
                 "(e.g. {\"2\": 0.9, \"4\": 0.1}) changes the odds. The game ends when no move changes "
                 "the board. One player against chance.",
     state_format="{\"board\": [4 rows of 4 integers, top row first], \"to_move\"?: \"player\" | "
-                 "\"chance\"}; a cell is 0 (empty) or a power of two from 2 to 32768. to_move \"chance\" "
-                 "is the afterstate of a move, before the new tile appears (default \"player\").",
+                 "\"chance\", \"score\"?: n}; a cell is 0 (empty) or a power of two from 2 to 32768. "
+                 "to_move \"chance\" is the afterstate of a move, before the new tile appears (default "
+                 "\"player\"). score is the game's score so far (default 0; each merge scores the tile it "
+                 "makes), which apply carries forward; the search does not read it.",
     initial_state={"board": [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]]},
     move_format="\"up\" | \"down\" | \"left\" | \"right\"; at a chance state, the new tile: "
                 "{\"cell\": [row, col], \"tile\": 2}",
@@ -172,6 +177,12 @@ class Twenty48(Game):
         board = [[(1 << e) if e else 0 for e in row_cells(b >> (16 * r) & ROW_MASK)] for r in range(4)]
         return {"board": board, "to_move": "chance"} if state & CHANCE_FLAG else {"board": board}
 
+    def child_to_json(self, state_json, move, child):
+        """The state after ``move`` with the game's score carried forward: the request's ``score`` (0 if
+        none) plus the points the slide scores (a new tile scores none)."""
+        points = 0 if isinstance(move, int) else slide_points(parse_board(state_json["board"]), move)
+        return {**self.state_to_json(child), "score": state_json.get("score", 0) + points}
+
 
 @lru_cache(maxsize=64)
 def game_for(tiles: tuple) -> Twenty48:
@@ -217,10 +228,18 @@ def parse_board(board) -> int:
     return b
 
 
+def parse_score(score) -> None:
+    """Checks a state's ``score``: an integer from 0 to :data:`MAX_SCORE` (the search does not read it)."""
+    if not isinstance(score, int) or isinstance(score, bool) or not 0 <= score <= MAX_SCORE:
+        raise InvalidState(f"score is the game's score so far, an integer from 0 to {MAX_SCORE}", field="state.score")
+
+
 def load(state_json, limits=None, tile_probabilities=None, **_):
-    unknown = set(state_json) - {"board", "to_move"}
+    unknown = set(state_json) - {"board", "to_move", "score"}
     if unknown:
-        raise InvalidState(f"unknown keys {sorted(unknown)}; a 2048 state has board and to_move")
+        raise InvalidState(f"unknown keys {sorted(unknown)}; a 2048 state has board, to_move and score")
+    if "score" in state_json:
+        parse_score(state_json["score"])
     if "board" not in state_json:
         raise InvalidState("a 2048 state needs a board", field="state.board")
     tiles = parse_tile_probabilities(DEFAULT_TILES if tile_probabilities is None else tile_probabilities)

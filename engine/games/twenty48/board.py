@@ -54,6 +54,29 @@ def slide_left(a0, a1, a2, a3) -> tuple:
     return out | pending << shift, merges
 
 
+def line_points(*line) -> int:
+    """The points a line of cells (wall side first) scores when it slides to the wall: each merge scores
+    the tile it makes, as :func:`slide_left` merges ([2, 2, 2, 2] scores 4 + 4)."""
+    points = pending = 0
+    for e in line:
+        if not e:
+            continue
+        if e == pending:
+            points += 1 << (e + 1 if e < MAX_EXPONENT else e)
+            pending = 0
+        else:
+            pending = e
+    return points
+
+
+def slide_points(b: int, move: str) -> int:
+    """The points the slide ``move`` (``up``, ``down``, ``left``, ``right``) scores on board ``b``."""
+    rows = [row_cells(b >> (16 * r) & ROW_MASK) for r in range(4)]
+    lines = {"left": rows, "right": [row[::-1] for row in rows],
+             "up": [list(column) for column in zip(*rows)], "down": [list(column)[::-1] for column in zip(*rows)]}
+    return sum(line_points(*line) for line in lines[move])
+
+
 def row_heuristic(*line) -> float:
     """One line's share of the evaluation (nneonneo/2048-ai's ``heur_score_table``, without its constant)."""
     empty = merges = run = previous = 0
