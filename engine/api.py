@@ -4,7 +4,7 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 import dataclasses
 from dataclasses import dataclass
 import sys
@@ -42,7 +42,7 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "replayed", "review", "from_pgn", "describe_games", "describe_game", "preload", "settings_for",
-           "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_board",
+           "request_settings", "option_schemas", "merged", "echoed_defaults", "value_scale", "cores_status", "chess_board",
            "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
 
@@ -119,11 +119,19 @@ def echoed_defaults(name: str) -> dict[str, Any]:
 def option_schemas() -> dict[str, JSON]:
     """``{option: JSON Schema}``: every game option any game declares (:class:`~engine.registry.GameOption`).
     Two games that declare an option of the same name declare the same schema (a ValueError otherwise)."""
+    return merged(((declared.id, {option.name: option.schema for option in declared.options})
+                   for declared in game_types()), "option")
+
+
+def merged(declarations: Iterable[tuple[str, dict[str, JSON]]], kind: str) -> dict[str, JSON]:
+    """The ``(owner, {key: JSON Schema})`` declarations (each game's options, each algorithm's settings) in
+    one ``{key: JSON Schema}``; a key that two owners declare is declared alike by both (a ValueError
+    naming the ``kind`` of key, the key and the owner otherwise)."""
     out: dict[str, JSON] = {}
-    for declared in game_types():
-        for option in declared.options:
-            if out.setdefault(option.name, option.schema) != option.schema:
-                raise ValueError(f"{declared.id} declares option {option.name} unlike another game")
+    for owner, declared in declarations:
+        for key, schema in declared.items():
+            if out.setdefault(key, schema) != schema:
+                raise ValueError(f"{owner} declares {kind} {key} unlike another: {schema} != {out[key]}")
     return out
 
 

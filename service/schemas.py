@@ -65,23 +65,14 @@ class AlgorithmNameSchema(GameOptionsSchema):  # type: ignore[misc, valid-type] 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
 
 
-def union(settings: dict) -> dict:
-    """Every algorithm's settings in one ``{key: JSON Schema}``; a setting two algorithms share (``depth``,
-    ``seed``) is declared alike by both (a ValueError otherwise)."""
-    out: dict = {}
-    for name, declared in settings.items():
-        for key, schema in declared.items():
-            if out.setdefault(key, schema) != schema:
-                raise ValueError(f"{name} declares {key} unlike another algorithm: {schema} != {out[key]}")
-    return out
-
-
 SETTINGS = engine.api.request_settings()
 # ``algorithm`` as each algorithm takes it: its own settings, every algorithm's and the game options.
 ALGORITHM_SCHEMAS = {name: schema_class(AlgorithmNameSchema, f"{name}AlgorithmSchema", declared)
                      for name, declared in SETTINGS.items()}
-# ``algorithm`` naming no algorithm (or none that exists): every setting of any algorithm is checked.
-AnyAlgorithmSchema = schema_class(AlgorithmNameSchema, "AnyAlgorithmSchema", union(SETTINGS))
+# ``algorithm`` naming no algorithm (or none that exists): every setting of any algorithm is checked (a
+# setting two algorithms share, ``depth``, ``seed``, is declared alike by both).
+AnyAlgorithmSchema = schema_class(AlgorithmNameSchema, "AnyAlgorithmSchema",
+                                  engine.api.merged(SETTINGS.items(), "setting"))
 
 
 class AlgorithmField(fields.Nested):
