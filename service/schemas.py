@@ -199,6 +199,10 @@ MAX_PGN_CHARS = 100_000
 MAX_BATCH_SEARCHES = 32
 
 
+# A review's judge when the request names none: the strongest, auto at its full strength.
+DEFAULT_REVIEW_ALGORITHM = {"name": "auto"}
+
+
 class ReviewRequestSchema(StrictSchema):
     """``POST /v1/review``: a game played, as ``state`` and ``moves`` (each game's notation, chance
     outcomes included), or for chess as ``pgn``; the algorithm that judges it, and the time of the whole
@@ -208,7 +212,7 @@ class ReviewRequestSchema(StrictSchema):
     state = State()
     moves = fields.List(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_REVIEW_PLIES))
     pgn = JSONString(validate=validate.Length(min=1, max=MAX_PGN_CHARS))
-    algorithm = AlgorithmField(required=True)
+    algorithm = AlgorithmField()  # default DEFAULT_REVIEW_ALGORITHM
     options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
 

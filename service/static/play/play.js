@@ -300,7 +300,7 @@ export class PlayPanel {
     if ($("play").hidden || TYPING.has(event.target.tagName) || event.altKey || event.ctrlKey || event.metaKey) return;
     const names = KEY_MOVES[event.key];
     if (!names || !this.humanTurn()) return;
-    const move = this.position.info.moves.find((m) => names.includes(m));
+    const move = this.position.info.legal_moves.find((m) => names.includes(m));
     if (move === undefined) return;
     event.preventDefault();
     this.play(move);
@@ -379,7 +379,7 @@ export class PlayPanel {
     let latest = 0;  // the last progress shown: a line written late for an earlier one is dropped
     const onInfo = (info) => {
       const shown = ++latest;
-      showInfo(info, labels[position.info.moves.findIndex((m) => same(m, info.move))], game,
+      showInfo(info, labels[position.info.legal_moves.findIndex((m) => same(m, info.move))], game,
                this.perspectiveAt(position));
       writer.write(info.pv).then((pv) => {
         if (shown === latest && this.search === controller) showInfoLine(pv);
