@@ -4,7 +4,7 @@ Everything here takes and returns JSON-shaped values (dicts, lists, numbers, str
 only has to validate shapes and serialise. Engine errors (:mod:`engine.errors`) name the field at fault.
 Games come from the registry (:mod:`engine.registry`), algorithms from theirs (:mod:`engine.search`).
 """
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 import dataclasses
 from dataclasses import dataclass
 import heapq
@@ -44,7 +44,8 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "replayed", "review", "from_pgn", "describe_games", "describe_game", "preload", "settings_for",
-           "request_settings", "option_schemas", "echoed_defaults", "value_scale", "cores_status", "chess_nnue_status", "chess_board",
+           "request_settings", "option_schemas", "merged", "echoed_defaults", "value_scale", "cores_status",
+           "chess_nnue_status", "chess_board",
            "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
 
@@ -64,12 +65,25 @@ def preload() -> None:
 
 def load(game_id: str, state_json: JSON, limits: Limits = Limits(), **options: Any) -> tuple[Game, State]:
     """``(game, state)`` for a JSON state; :class:`InvalidState` names the field at fault. A state is an
-    object, but for chess, whose state may also be a FEN string."""
+    object, but for chess, whose state may also be a FEN string; ``{}`` is the game's start
+    (:func:`started`)."""
     if not isinstance(state_json, dict) and not (isinstance(state_json, str) and game_id in STRING_STATES):
         raise InvalidState("must be an object" + (" (a string is a state of chess alone: a FEN)"
                                                   if isinstance(state_json, str) else ""))
-    loaded: tuple[Game, State] = game_module(game_id).load(state_json, limits=limits, **options)
+    loaded: tuple[Game, State] = game_module(game_id).load(started(game_id, state_json), limits=limits, **options)
     return loaded
+
+
+def started(game_id: str, state_json: JSON) -> JSON:
+    """``state_json``, or for the empty state ``{}`` the game's start position (its declared
+    ``initial_state``); a game without one (a tree) refuses ``{}`` on ``state``."""
+    if state_json != {}:
+        return state_json
+    declared = game_type(game_id)
+    if not declared.starts:
+        raise InvalidState(f"{declared.id} has no start position: send the state itself "
+                           f"(GET /v1/games/{declared.id} gives its state_format)")
+    return declared.initial_state
 
 
 @dataclass(frozen=True)
@@ -99,7 +113,18 @@ def settings_with_forced(game_id: str, algorithm: dict[str, Any]) -> tuple[Modul
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
     every = EverySettings(**{k: values.pop(k) for k in EverySettings.names() if k in values})
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
-    return module, settings_from(module.Settings, module.NAME, values), options, every.core, every.forced_move_search
+    settings = settings_from(module.Settings, module.NAME, values, accepted_settings(module.NAME, game_id))
+    return module, settings, options, every.core, every.forced_move_search
+
+
+def accepted_settings(algorithm_name: str | None, game_id: str | None = None) -> list[str] | None:
+    """Every setting an ``algorithm`` object naming ``algorithm_name`` takes besides its name: the
+    algorithm's own, every algorithm's (:class:`EverySettings`) and, for a known ``game_id``, the game's
+    options; None for an algorithm that does not exist."""
+    if algorithm_name not in ALGORITHM_MODULES:
+        return None
+    options = game_type(game_id).option_names if game_id in GAME_MODULES else ()
+    return [*algorithm_module(algorithm_name).Settings.names(), *EverySettings.names(), *options]
 
 
 def request_settings() -> dict[str, dict[str, JSON]]:
@@ -123,12 +148,25 @@ def option_schemas() -> dict[str, JSON]:
     Two games that declare an option of the same name declare the same schema (a ValueError otherwise), but
     for the values and default of a string one: its schema takes every game's values, with no default
     (pacman's and chess's ``evaluation``; each game refuses the values of the other)."""
+    return merged(((declared.id, {option.name: option.schema for option in declared.options})
+                   for declared in game_types()), "option", merged_enum)
+
+
+def merged(declarations: Iterable[tuple[str, dict[str, JSON]]], kind: str,
+           reconcile: Callable[[str, str, JSON, JSON], JSON] | None = None) -> dict[str, JSON]:
+    """The ``(owner, {key: JSON Schema})`` declarations (each game's options, each algorithm's settings) in
+    one ``{key: JSON Schema}``; a key that two owners declare is declared alike by both (a ValueError
+    naming the ``kind`` of key, the key and the owner otherwise), unless ``reconcile(owner, key, known,
+    schema)`` gives the one schema for both."""
     out: dict[str, JSON] = {}
-    for declared in game_types():
-        for option in declared.options:
-            known = out.setdefault(option.name, option.schema)
-            if known != option.schema:
-                out[option.name] = merged_enum(declared.id, option.name, known, option.schema)
+    for owner, declared in declarations:
+        for key, schema in declared.items():
+            known = out.setdefault(key, schema)
+            if known == schema:
+                continue
+            if reconcile is None:
+                raise ValueError(f"{owner} declares {kind} {key} unlike another: {schema} != {known}")
+            out[key] = reconcile(owner, key, known, schema)
     return out
 
 
@@ -403,6 +441,7 @@ def apply(game_id: str, state_json: JSON, move_json: JSON = None, limits: Limits
     """``POST /v1/games/{game}/apply``: ``move_json``, or each of ``moves_json`` in order (an error on a
     move names ``moves[i]``). The answer's state is in the form of the request's; in a game with a
     notation (chess), ``played_san`` is the last move played in it."""
+    state_json = started(game_id, state_json)
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options))
     if moves_json is not None and not moves_json:
         raise EngineError("moves", "moves lists at least one move to apply")
@@ -443,8 +482,7 @@ def unknown_setting_text(section: str, key: str, algorithm_name: str | None = No
     if section == "options":
         known = game_type(game_id).option_names if game_id in GAME_MODULES else None
         return unknown_option_message(game_id, key, known)
-    known = algorithm_module(algorithm_name).Settings.names() if algorithm_name in ALGORITHM_MODULES else None
-    return unknown_setting_message(algorithm_name, key, known)
+    return unknown_setting_message(algorithm_name, key, accepted_settings(algorithm_name, game_id))
 
 
 def game_options(game_id: str, options: dict[str, Any] | None,
@@ -487,19 +525,18 @@ def sent_in_algorithm(field: str, algorithm_only: Set[str]) -> bool:
 
 def describe_state(game: Game, state: State) -> dict[str, Any]:
     """Who moves, the players (their ids in player order), the legal moves (at a chance node the outcomes,
-    with their probabilities in the same order) as ``legal_moves`` and, under their name before it,
-    ``moves``, and the result if the game is over (with the reason, where the game gives one)."""
+    with their probabilities in the same order) as ``legal_moves``, and once the game is over its
+    ``utilities`` and its ``result`` (:func:`game_result`; both null while it goes on)."""
     terminal = game.is_terminal(state)
     mover = game.to_move(state)
     moves = [] if terminal else game.actions(state)
-    legal = [game.move_to_json(m) for m in moves]
     info: dict[str, Any] = {
         "to_move": None if terminal else ("chance" if mover < 0 else game.players[mover]),
         "players": list(game.players),
-        "legal_moves": legal,
-        "moves": legal,
+        "legal_moves": [game.move_to_json(m) for m in moves],
         "terminal": terminal,
         "utilities": None,
+        "result": None,
     }
     if game.notation is not None:
         info[game.notation] = [game.move_notation(state, m) for m in moves]
@@ -509,10 +546,15 @@ def describe_state(game: Game, state: State) -> dict[str, Any]:
         info["probabilities"] = [probability[m] for m in moves]
     if terminal:
         info["utilities"] = {name: float(u) for name, u in zip(game.players, game.utilities(state))}
-        reason = game.end_reason(state)
-        if reason is not None:
-            info["reason"] = reason
+        info["result"] = game_result(game, state)
     return info
+
+
+def game_result(game: Game, state: State) -> dict[str, Any]:
+    """A finished game's ``result``, one shape for every game: the ``winner`` (a player's id, or None) and
+    the ``reason`` in words (None where the utilities say it all), with the game's own fields
+    (backgammon: ``kind`` and ``points``)."""
+    return {"winner": game.winner(state), "reason": game.end_reason(state), **game.result_extras(state)}
 
 
 def describe_games() -> list[dict[str, Any]]:

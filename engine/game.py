@@ -198,6 +198,20 @@ class Game:
         say it all; None otherwise."""
         return None
 
+    def winner(self, state: State) -> str | None:
+        """The id of the player who won terminal ``state``: the one whose utility is the greatest, alone;
+        None for a draw, a tie at the top, or a game of one player (2048)."""
+        utilities = self.utilities(state)
+        best = max(utilities)
+        if len(utilities) < 2 or utilities.count(best) > 1:
+            return None
+        return self.players[utilities.index(best)]
+
+    def result_extras(self, state: State) -> dict[str, JSON]:
+        """Fields of the game's own that a finished game's ``result`` carries beside ``winner`` and
+        ``reason`` (backgammon: the ``kind`` of win and its ``points``). None by default."""
+        return {}
+
     # --- JSON ------------------------------------------------------------------------------------
 
     def move_to_json(self, move: Move) -> JSON:

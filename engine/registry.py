@@ -110,6 +110,8 @@ class GameType:
       players know them (PDN squares, backgammon points), and how they map to the API's moves and ids.
     - ``value_scale``: :mod:`engine.scale`'s scale of those values (``pawns``, ``outcome`` or ``value``),
       which gives a search's ``score`` and ``win_probability``.
+    - ``starts``: the game has a start position, ``initial_state``, which the empty state ``{}`` stands
+      for on every route; False for trees, whose ``initial_state`` is only an example.
     """
 
     id: str
@@ -143,6 +145,7 @@ class GameType:
     player_prefix: str | None = None
     history_field: str | None = None
     conventions: str = ""
+    starts: bool = True
 
     def __post_init__(self) -> None:
         if player_ids(self.player_info) != tuple(self.players):

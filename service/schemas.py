@@ -66,23 +66,14 @@ class AlgorithmNameSchema(GameOptionsSchema):  # type: ignore[misc, valid-type] 
     name = JSONString(required=True, validate=validate.OneOf(ALGORITHMS))
 
 
-def union(settings: dict) -> dict:
-    """Every algorithm's settings in one ``{key: JSON Schema}``; a setting two algorithms share (``depth``,
-    ``seed``) is declared alike by both (a ValueError otherwise)."""
-    out: dict = {}
-    for name, declared in settings.items():
-        for key, schema in declared.items():
-            if out.setdefault(key, schema) != schema:
-                raise ValueError(f"{name} declares {key} unlike another algorithm: {schema} != {out[key]}")
-    return out
-
-
 SETTINGS = engine.api.request_settings()
 # ``algorithm`` as each algorithm takes it: its own settings, every algorithm's and the game options.
 ALGORITHM_SCHEMAS = {name: schema_class(AlgorithmNameSchema, f"{name}AlgorithmSchema", declared)
                      for name, declared in SETTINGS.items()}
-# ``algorithm`` naming no algorithm (or none that exists): every setting of any algorithm is checked.
-AnyAlgorithmSchema = schema_class(AlgorithmNameSchema, "AnyAlgorithmSchema", union(SETTINGS))
+# ``algorithm`` naming no algorithm (or none that exists): every setting of any algorithm is checked (a
+# setting two algorithms share, ``depth``, ``seed``, is declared alike by both).
+AnyAlgorithmSchema = schema_class(AlgorithmNameSchema, "AnyAlgorithmSchema",
+                                  engine.api.merged(SETTINGS.items(), "setting"))
 
 
 class AlgorithmField(fields.Nested):
@@ -210,6 +201,10 @@ MAX_PGN_CHARS = 100_000
 MAX_BATCH_SEARCHES = 32
 
 
+# A review's judge when the request names none: the strongest, auto at its full strength.
+DEFAULT_REVIEW_ALGORITHM = {"name": "auto"}
+
+
 class ReviewRequestSchema(StrictSchema):
     """``POST /v1/review``: a game played, as ``state`` and ``moves`` (each game's notation, chance
     outcomes included), or for chess as ``pgn``; the algorithm that judges it, and the time of the whole
@@ -219,7 +214,7 @@ class ReviewRequestSchema(StrictSchema):
     state = State()
     moves = BoundedList(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_REVIEW_PLIES))
     pgn = JSONString(validate=validate.Length(min=1, max=MAX_PGN_CHARS))
-    algorithm = AlgorithmField(required=True)
+    algorithm = AlgorithmField()  # default DEFAULT_REVIEW_ALGORITHM
     options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
 

@@ -274,7 +274,7 @@ class SearchPool:
         """``request`` for ``task`` (None: a search) on an idle process."""
         process = self.take()
         try:
-            process.conn.send((task, request, progress, time.monotonic()))  # (before it is pickled)
+            process.conn.send((task, request, progress, clock()))  # (before it is pickled)
         except OSError:
             self.give_back(process, clean=False)
             raise SearchFailed("the search's process could not be reached") from None
@@ -456,14 +456,26 @@ def watch_lifeline(lifeline: int) -> None:
     os._exit(0)
 
 
+# A request's time limit counts on one clock in the worker and in its search processes: perf_counter, on
+# Linux CLOCK_MONOTONIC, which every process of the machine shares (time.get_clock_info says which).
+clock = time.perf_counter
+# The least budget handed to the engine when reading or sending the request took (nearly) all of its limit.
+MIN_BUDGET_MS = 1.0
+
+
+def remaining_ms(time_limit_ms: float, since: float) -> float:
+    """What is left of ``time_limit_ms`` counted from ``since`` (a :data:`clock` reading: a request's
+    arrival, a wait's start), at least ``MIN_BUDGET_MS``."""
+    return max(MIN_BUDGET_MS, time_limit_ms - (clock() - since) * 1000.0)
+
+
 def in_time_left(request: dict, sent: float) -> dict:
-    """A search ``request`` whose limit is what is left of it now, ``sent`` (the worker's
-    ``time.monotonic()``, a clock every process shares) being when its time left was counted: sending a
-    big state through the pipe (pickling, the pipe, unpickling) takes milliseconds of its time."""
+    """A search ``request`` whose limit is what is left of it now, ``sent`` (the worker's :data:`clock`)
+    being when its time left was counted: sending a big state through the pipe (pickling, the pipe,
+    unpickling) takes milliseconds of its time."""
     if request.get("time_limit_ms") is None:
         return request
-    spent_ms = max(0.0, time.monotonic() - sent) * 1000.0
-    return {**request, "time_limit_ms": max(0.0, request["time_limit_ms"] - spent_ms)}
+    return {**request, "time_limit_ms": remaining_ms(request["time_limit_ms"], sent)}
 
 
 def serve(conn, nice: int, lifeline: int) -> None:

@@ -8,11 +8,11 @@
 Every answer is the JSON object the server sent, typed (tactician.types); every error is raised as a
 ``tactician.ProblemError`` carrying the problem+json body."""
 from tactician.client import Client, Event, ProblemError
-from tactician.types import (AppliedPosition, BatchItem, BatchResponse, Game, GameList, Line, ManyStats, MoveValue,
-                             PlayerInfo, Position, Problem, ReviewJudge, ReviewPly, ReviewResponse, ReviewSide,
-                             SearchInfo, SearchResponse, Stats)
+from tactician.types import (AppliedPosition, BatchItem, BatchResponse, Game, GameList, GameResult, Line, ManyStats,
+                             MoveValue, PlayerInfo, Position, Problem, ReviewJudge, ReviewPly, ReviewResponse,
+                             ReviewSide, SearchInfo, SearchResponse, State, Stats)
 
 __all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "BatchItem", "BatchResponse", "Game", "GameList",
-           "Line", "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly",
+           "GameResult", "State", "Line", "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly",
            "ReviewResponse", "ReviewSide", "SearchInfo", "SearchResponse", "Stats"]
 __version__ = "0.1.0"

@@ -153,9 +153,14 @@ class Client:
             body["options"] = dict(options)
         return self._json("POST", f"/v1/games/{requests.utils.quote(str(game), safe='')}/legal-moves", body)
 
-    def apply(self, game: str, state: State, move: Move, options: Mapping[str, Any] | None = None) -> AppliedPosition:
-        """``POST /v1/games/{game}/apply``: the state after ``move``, and the same as legal_moves for it."""
-        body: dict[str, Any] = {"state": state, "move": move}
+    def apply(self, game: str, state: State, move: Move = None, options: Mapping[str, Any] | None = None,
+              moves: list[Move] | None = None) -> AppliedPosition:
+        """``POST /v1/games/{game}/apply``: the state after ``move``, or after each of ``moves`` in order (give
+        one of the two), and the same as legal_moves for it."""
+        if (move is None) == (moves is None):
+            raise TypeError("apply takes a move or a list of moves (moves=[...]), one of the two")
+        body: dict[str, Any] = {"state": state}
+        body.update({"move": move} if moves is None else {"moves": list(moves)})
         if options is not None:
             body["options"] = dict(options)
         return self._json("POST", f"/v1/games/{requests.utils.quote(str(game), safe='')}/apply", body)

@@ -4,7 +4,8 @@ object the server sent, so fields added to the API later are there too, untyped.
 from typing import Any, Literal, NotRequired, TypedDict
 
 Move = Any  # each game's own: a cell or column index, a direction, a tree edge label, "e2e4", "11-15"...
-State = dict[str, Any]  # each game's own format: GET /v1/games/{game} describes it
+# Each game's own format, GET /v1/games/{game} describes it: an object, or for chess also a FEN string.
+State = dict[str, Any] | str
 
 
 class Stats(TypedDict):
@@ -87,19 +88,25 @@ class SearchInfo(TypedDict):
     lines: NotRequired[list[Line]]               # algorithm.multi_pv > 1
 
 
+class GameResult(TypedDict):
+    """A finished game, in every game: who won (None: nobody alone) and why, in words where the game says."""
+    winner: str | None
+    reason: str | None
+    kind: NotRequired[Literal["single", "gammon", "backgammon"]]   # backgammon
+    points: NotRequired[int]                                       # backgammon
+
+
 class Position(TypedDict):
     to_move: str | None
     players: list[str]                           # the instance's player ids, in player order
     legal_moves: list[Move]
-    moves: list[Move]                            # legal_moves under its earlier name
     terminal: bool
     utilities: dict[str, float] | None
-    reason: NotRequired[str]
+    result: GameResult | None                    # once the game is over
     san: NotRequired[list[str]]
     probabilities: NotRequired[list[float]]
     fen: NotRequired[str]                        # chess: the position now
     plays: NotRequired[list[dict[str, Any]]]     # backgammon: each play's steps and position
-    result: NotRequired[dict[str, Any]]          # backgammon: the winner and how (single, gammon, backgammon)
 
 
 class AppliedPosition(Position):

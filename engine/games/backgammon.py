@@ -390,15 +390,17 @@ class Backgammon(Game):
             return {}
         return {"steps": steps_json(move[2], state.turn)}
 
+    def result_extras(self, state):
+        """The ``kind`` of win (single, gammon, backgammon) and the ``points`` it scores."""
+        x, o, _, _ = state
+        points = winner_points(*((x, o) if x[OFF] == CHECKERS else (o, x)))
+        return {"kind": RESULT_KINDS[points], "points": points}
+
     def position_extras(self, state):
         """``plays`` (dice set, game on): each legal play with its ``steps`` in the ``points`` indexing
-        and the ``state`` it leads to; ``result`` (game over): the winner and the kind of win."""
+        and the ``state`` it leads to."""
         x, o, turn, dice = state
-        if self.is_terminal(state):
-            winner = 0 if x[OFF] == CHECKERS else 1
-            points = winner_points(*((x, o) if winner == 0 else (o, x)))
-            return {"result": {"winner": PLAYERS[winner], "kind": RESULT_KINDS[points], "points": points}}
-        if dice is None:
+        if dice is None or self.is_terminal(state):
             return {}
         return {"plays": [{"move": self.move_to_json(move), "steps": steps_json(move[2], turn),
                            "state": self.state_to_json(self.result(state, move))}

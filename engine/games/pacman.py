@@ -248,6 +248,13 @@ class Pacman(Game):
     def utility(self, state, player):
         return float(state[STATE_SCORE] if player == 0 else -state[STATE_SCORE])
 
+    def winner(self, state):
+        """Pacman, who ate the last food; None when the ghosts caught him (they win as one side)."""
+        return self.players[0] if state[RESULT] == WIN else None
+
+    def end_reason(self, state):
+        return "Pacman ate all the food" if state[RESULT] == WIN else "a ghost caught Pacman"
+
     # --- evaluation ------------------------------------------------------------------------------
 
     def evaluate(self, state, player):

@@ -41,6 +41,7 @@ GAME_TYPE = GameType(
                  "[u0, u1, ...]}. A child may carry \"move\" (its edge label; default its id, else its "
                  "index) and, under a chance node, \"p\" (default: uniform).",
     initial_state=FIGURE_5_2,
+    starts=False,
     move_format="the chosen child's label: its \"move\", else its \"id\", else its 0-based index",
     example_request={"game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "alphabeta"}},
     players=player_ids(PLAYER_INFO),

@@ -40,3 +40,25 @@ def from_table(score, ply):
     if score <= -PROVEN:
         return score + ply
     return score
+
+
+def narrowed(low: float, high: float, alpha: float, beta: float) -> tuple[float, float, float | None]:
+    """The window ``(alpha, beta)`` of a fail-soft negamax narrowed by a position's proven bounds ``low <=
+    score <= high`` (a table's entry, what the game proves), and the score they settle, if they do:
+    ``low`` when it reaches beta, ``high`` when it stays at or below alpha, else the narrowed alpha when the
+    window closes; None otherwise (the position is to be searched in the narrowed window)."""
+    if low >= beta:
+        return alpha, beta, low
+    if high <= alpha:
+        return alpha, beta, high
+    if low > alpha:
+        alpha = low
+    if high < beta:
+        beta = high
+    return alpha, beta, (alpha if alpha >= beta else None)
+
+
+def tightened(low: float, high: float, best: float, alpha: float, beta: float) -> tuple[float, float]:
+    """A position's proven bounds ``(low, high)`` tightened by ``best``, its fail-soft score searched in
+    ``(alpha, beta)``: a lower bound if it beat alpha, an upper one if it stayed below beta."""
+    return (best if best > alpha else low), (best if best < beta else high)

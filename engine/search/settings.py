@@ -119,12 +119,13 @@ class AlgorithmSettings:
         return {f.name: (f.metadata[SETTING], f.default) for f in fields(cls)}
 
 
-def settings_from(settings_class, name: str, values: dict):
-    """``settings_class(**values)``, with an unknown setting reported by its field."""
+def settings_from(settings_class, name: str, values: dict, accepted=None):
+    """``settings_class(**values)``, with an unknown setting reported by its field, naming what the
+    ``algorithm`` object accepts: ``accepted``, or by default the class's settings."""
     known = settings_class.names()
     for key in values:
         if key not in known:
-            raise UnknownSetting(unknown_setting_message(name, key, known), field=f"algorithm.{key}")
+            raise UnknownSetting(unknown_setting_message(name, key, accepted or known), field=f"algorithm.{key}")
     return settings_class(**values)
 
 

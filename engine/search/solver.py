@@ -13,7 +13,7 @@ from engine.game import IMMEDIATE_WIN, OUTCOME_BOUNDS, SAFE_CHILDREN
 from engine.result import EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
 from engine.search.common import count_node, declares, finish, outcome_of
 from engine.search.scores import MAX_ID_DEPTH, TABLE_SECONDS_PER_ENTRY, WIN
-from engine.search.scores import as_value
+from engine.search.scores import as_value, narrowed, tightened
 
 
 @runtime_checkable
@@ -176,16 +176,9 @@ class Prover:
                     floor = low
                 if high < ceiling:
                     ceiling = high
-        if floor >= beta:
-            return floor
-        if ceiling <= alpha:
-            return ceiling
-        if floor > alpha:
-            alpha = floor
-        if ceiling < beta:
-            beta = ceiling
-        if alpha >= beta:                              # floor == ceiling: the exact score
-            return alpha
+        alpha, beta, settled = narrowed(floor, ceiling, alpha, beta)
+        if settled is not None:                        # (a closed window: floor == ceiling, the exact score)
+            return settled
         alpha0 = alpha
         if self.safe_of:
             if not self.has_safe_move(s):              # every move lets the opponent win next
@@ -290,10 +283,7 @@ class Prover:
             tt.clear()
             tt.update(newer)
         low, high = (-math.inf, math.inf) if hit is None else (hit[0], hit[1])
-        if best > alpha0:
-            low = best
-        if best < beta:
-            high = best
+        low, high = tightened(low, high, best, alpha0, beta)
         tt[key] = (low, high, best_move if best > alpha0 or hit is None else hit[2])
 
     def traced_probe(self, s, alpha, beta, ply, may_win):

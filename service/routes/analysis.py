@@ -14,11 +14,13 @@ from typing import Any
 import chess
 from flask import Blueprint, current_app, jsonify, request as http_request
 from marshmallow import fields, validate
+from werkzeug.exceptions import NotFound
 
 import engine.api
 from engine.errors import EngineError
 
 from service.request_log import note_search
+from service.routes.games import known_game
 from service.routes.search import admitted, slotted_search
 from service.schemas import StrictSchema
 from service.fields import JSONString
@@ -75,3 +77,11 @@ def evaluate():
            if line.value is not None]                # none: no move valued in the time given
     return jsonify({"fen": request["state_json"], "knodes": result.stats.nodes // 1000,
                     "depth": result.stats.depth_completed or 0, "pvs": pvs})
+
+
+@blueprint.get("/v1/games/<game>/eval")
+def evaluate_other(game):
+    """The evaluation route of another game (chess's own rule is matched first): a 404 that says whose
+    route it is, or that the game does not exist."""
+    raise NotFound(f"The evaluation route is for chess alone (GET /v1/games/chess/eval?fen=...); a "
+                   f"{known_game(game)} position is evaluated by POST /v1/search.")

@@ -21,7 +21,7 @@ from service.errors import engine_problem
 from service.request_log import note_search, streamed_search
 from service.routes.search import admitted, effective_algorithm
 from service.routes.stream import ERROR, HEADERS, RESULT, event
-from service.schemas import MAX_REVIEW_PLIES, REVIEW_TIME_FACTOR, ReviewRequestSchema
+from service.schemas import DEFAULT_REVIEW_ALGORITHM, MAX_REVIEW_PLIES, REVIEW_TIME_FACTOR, ReviewRequestSchema
 from service.turns import Turns
 
 blueprint = Blueprint("review", __name__)
@@ -45,7 +45,7 @@ def review_request() -> dict:
             raise EngineError("pgn", "has no moves to review")
         time_limit_ms = body.get("time_limit_ms", min(max_ms, DEFAULT_REVIEW_MS_PER_PLY * len(moves)))
         return {"game_id": body["game"], "state_json": state, "moves": moves, "pgn": "pgn" in body,
-                "algorithm": effective_algorithm(body["algorithm"]), "options": body.get("options"),
+                "algorithm": effective_algorithm(body.get("algorithm", DEFAULT_REVIEW_ALGORITHM)), "options": body.get("options"),
                 "time_limit_ms": time_limit_ms, "trace": False}
     return admitted(read)
 

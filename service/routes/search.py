@@ -2,7 +2,6 @@
 be refused at once, 503), run the engine under the time limit (on the Python core, in one of the worker's
 search processes: service/search_pool.py), serialise."""
 from contextlib import contextmanager
-import time
 
 import flask
 from flask import Blueprint, current_app, jsonify
@@ -16,14 +15,12 @@ from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
 from service.schemas import SearchRequestSchema
-from service.search_pool import GRACE_SECONDS, pool_for
+from service.search_pool import GRACE_SECONDS, clock, pool_for, remaining_ms
 from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
 
 SCHEMA = "tactician.search_request_schema"
-# The least budget handed to the engine when reading the request took (nearly) all of the time limit.
-MIN_BUDGET_MS = 1.0
 
 # The defaults a search's answer echoes (engine.api.echoed_defaults: alphabeta's enhancements, which API.md
 # gives a default of true, and expectimax's risk attitude, whose units the values are in); the engine is
@@ -35,11 +32,6 @@ def effective_algorithm(algorithm: dict) -> dict:
     """The settings the client sent (never a None), plus the documented defaults that are echoed."""
     defaults = ECHOED_DEFAULTS[algorithm["name"]]
     return {**algorithm, **{k: v for k, v in defaults.items() if k not in algorithm}}
-
-
-def remaining_ms(time_limit_ms: float, started: float) -> float:
-    """The time limit counts from the request's arrival: reading and checking it comes off the budget."""
-    return max(MIN_BUDGET_MS, time_limit_ms - (time.perf_counter() - started) * 1000.0)
 
 
 def request_schema() -> SearchRequestSchema:
@@ -89,7 +81,7 @@ def search_slot(request: dict):
     """For the body of the ``with``: one of the client's searches (or 429) and the worker's search slot
     (or 503), for every route that searches. Waiting for the slot comes off ``request["time_limit_ms"]``. The
     server is told that a search started (it counts them toward ``max_requests``)."""
-    waiting_since, left_ms = time.perf_counter(), request["time_limit_ms"]
+    waiting_since, left_ms = clock(), request["time_limit_ms"]
     ticket = flask.request.environ.get(TICKET)
     with fairness(current_app).search(left_ms), admission(current_app).search(left_ms / 1000.0, ticket):
         request["time_limit_ms"] = remaining_ms(left_ms, waiting_since)
@@ -120,7 +112,7 @@ def run_search(request: dict):
     nodes), on whichever core, unread here, unless its limit is too short for that (``BIG_BODY_INLINE_MS``:
     sending its state would take its time and more; reading it here stops at the deadline, and the answer
     is the first move). Errors in the request are raised before any search."""
-    limit_ms, since = request["time_limit_ms"], time.perf_counter()
+    limit_ms, since = request["time_limit_ms"], clock()
     if reads_state_here(request):
         prepared = engine.api.Search(**request)
         if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left

@@ -254,4 +254,4 @@ def test_every_game_of_the_playground_can_be_reviewed_and_its_best_moves_listed(
     page.locator("#move-list .move-text").nth(ply - 1).click()
     page.click("#best-moves")
     page.wait_for_selector("#best-lines li")
-    assert page.locator("#best-lines li").count() == min(3, len(line[ply]["info"]["moves"]))
+    assert page.locator("#best-lines li").count() == min(3, len(line[ply]["info"]["legal_moves"]))

@@ -2,6 +2,7 @@
 Retry-After of a refusal and the API key."""
 import threading
 import time
+import typing
 
 import pytest
 
@@ -38,17 +39,39 @@ def test_games_and_game(client):
 def test_legal_moves_and_apply(client):
     position = client.legal_moves("connect4", {"moves": "4453"})
     assert (position["to_move"], position["legal_moves"], position["terminal"]) == ("X", list(range(7)), False)
-    assert position["players"] == ["X", "O"] and position["moves"] == position["legal_moves"]
+    assert position["players"] == ["X", "O"] and "moves" not in position
     applied = client.apply("connect4", {"moves": "4453"}, 3)
     assert applied["state"]["moves"] == "44534" and applied["to_move"] == "O"
     won = client.apply("tictactoe", {"board": ["XX.", "OO.", "..."]}, 2)
     assert won["terminal"] and won["utilities"] == {"X": 1.0, "O": -1.0}
+    assert won["result"] == {"winner": "X", "reason": None}
+
+
+def test_apply_sends_a_list_of_moves(client):
+    applied = client.apply("connect4", {"moves": "44"}, moves=[4, 2, 3])
+    assert applied["state"]["moves"] == "44534" and applied["to_move"] == "O"
+    mated = client.apply("chess", {}, moves=["f3", "e5", "g4", "Qh4"])
+    assert mated["terminal"] and mated["result"] == {"winner": "black", "reason": "checkmate"}
+    with pytest.raises(tactician.ProblemError) as refused:             # the server names the bad move
+        client.apply("connect4", {"moves": "44"}, moves=[4, 9])
+    assert list(refused.value.problem["errors"]) == ["moves[1]"]
+    for wrong in ({}, {"move": 3, "moves": [3]}):                       # one of the two, as the API takes
+        with pytest.raises(TypeError):
+            client.apply("connect4", {"moves": "44"}, **wrong)
+
+
+def test_a_chess_state_is_a_fen_string(client):
+    fen: tactician.State = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+    mated = client.apply("chess", fen, "d1d8")
+    assert mated["state"] == "3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1" and mated["result"]["reason"] == "checkmate"
+    assert client.search("chess", fen, {"name": "alphabeta", "depth": 2})["move"] == "d1d8"
+    assert str in typing.get_args(tactician.State)
 
 
 def test_options_reach_the_rules(client):
     after = client.apply("2048", {"board": [[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]}, "left",
                          options={"tile_probabilities": {"4": 1.0}})
-    assert after["to_move"] == "chance" and {m["tile"] for m in after["moves"]} == {4}
+    assert after["to_move"] == "chance" and {m["tile"] for m in after["legal_moves"]} == {4}
     assert after["probabilities"] == pytest.approx([1 / 15] * 15)
     position = client.legal_moves("2048", after["state"], options={"tile_probabilities": {"4": 1.0}})
     assert position["probabilities"] == after["probabilities"]

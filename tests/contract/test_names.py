@@ -81,10 +81,14 @@ def test_states_and_rules_answers_use_the_declared_players_and_history_field(gam
         for answer in walk(client, game_id, start, rng):
             players = answer["players"]
             assert instance_players(described, players), players
-            assert answer["legal_moves"] == answer["moves"]
+            assert "moves" not in answer  # the legal moves are legal_moves alone (issue 50)
             if answer["terminal"]:
                 assert answer["to_move"] is None and set(answer["utilities"]) == set(players)
+                result = answer["result"]   # a finished game, one shape in every game (issue 50)
+                assert {"winner", "reason"} <= set(result) and "reason" not in answer, result
+                assert result["winner"] is None or result["winner"] in players, result
             else:
+                assert answer["result"] is None
                 assert answer["to_move"] in players or answer["to_move"] == "chance", answer["to_move"]
             state = answer.get("state")
             if isinstance(state, dict):

@@ -36,7 +36,7 @@ def state(points, to_move="X", dice=None, bar=(0, 0), off=None):
 
 
 def legal(json_state):
-    return api.legal_moves("backgammon", json_state)["moves"]
+    return api.legal_moves("backgammon", json_state)["legal_moves"]
 
 
 def after(json_state, move):

@@ -45,7 +45,7 @@ def test_perft_from_the_start():
 def test_the_start_and_its_moves():
     info = legal_moves("checkers", {})
     assert info["to_move"] == "b"
-    assert info["moves"] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+    assert info["legal_moves"] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
     assert load("checkers", GAME_TYPE.initial_state) == load("checkers", {})
 
 
@@ -87,10 +87,10 @@ def test_capture_paths_to_the_same_result_are_different_moves():
 def test_a_player_who_cannot_move_loses():
     info = legal_moves("checkers", {"fen": "W:W29:B25,K22"})        # White's man on 29 is blocked by 25
     assert info["terminal"] and info["utilities"] == {"b": 1.0, "w": -1.0}
-    assert info["reason"] == "White cannot move"
+    assert info["result"]["reason"] == "White cannot move"
     info = legal_moves("checkers", {"fen": "W:W:B25"})
     assert info["terminal"] and info["utilities"] == {"b": 1.0, "w": -1.0}
-    assert info["reason"] == "White has no pieces left"
+    assert info["result"]["reason"] == "White has no pieces left"
 
 
 # --- OpenSpiel ---------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_declarations_a_multi_jump_is_one_ply_and_the_ply_is_not_in_the_key():
 
 def test_every_algorithm_plays_a_legal_move():
     state = {"fen": "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"}
-    legal = legal_moves("checkers", state)["moves"]
+    legal = legal_moves("checkers", state)["legal_moves"]
     for algorithm in ({"name": "alphabeta"}, {"name": "alphabeta", "depth": 4}, dict(TEXTBOOK, depth=3),
                       {"name": "minimax", "depth": 2}, {"name": "expectimax", "depth": 2},
                       {"name": "maxn", "depth": 2}, {"name": "mcts", "iterations": 30, "seed": 1}):
@@ -286,7 +286,7 @@ def test_alphabeta_finds_the_win_of_a_king_against_a_man():
     # White's king on 19 stops Black's man on 21 short of his crown: a win in a few moves.
     result = search("checkers", {"fen": "W:WK19:B21"}, {"name": "alphabeta"}, time_limit_ms=3000)
     assert result.outcome == "win" and result.plies_to_end is not None
-    assert result.move in legal_moves("checkers", {"fen": "W:WK19:B21"})["moves"]
+    assert result.move in legal_moves("checkers", {"fen": "W:WK19:B21"})["legal_moves"]
 
 
 def repetition_positions() -> list:

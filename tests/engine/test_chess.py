@@ -192,7 +192,7 @@ def test_the_mated_side_sees_its_loss():
 
 def test_stalemate_is_a_draw():
     info = api.legal_moves("chess", {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"})
-    assert info["terminal"] and info["reason"] == "stalemate" and info["moves"] == []
+    assert info["terminal"] and info["result"]["reason"] == "stalemate" and info["legal_moves"] == []
     assert info["utilities"] == {"white": 0.0, "black": 0.0}
 
 
@@ -200,9 +200,9 @@ def test_threefold_repetition_ends_the_game_from_the_history():
     shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
     assert not api.legal_moves("chess", {"moves": shuffle + shuffle[:3]})["terminal"]
     info = api.apply("chess", {"moves": shuffle + shuffle[:3]}, "f6g8")
-    assert info["terminal"] and info["reason"] == "threefold repetition"
+    assert info["terminal"] and info["result"]["reason"] == "threefold repetition"
     # The answer's state carries the history that matters, and loads back as the same finished game.
-    assert api.legal_moves("chess", info["state"])["reason"] == "threefold repetition"
+    assert api.legal_moves("chess", info["state"])["result"]["reason"] == "threefold repetition"
 
 
 def test_the_search_scores_a_repetition_as_a_draw():
@@ -218,8 +218,8 @@ def test_the_search_scores_a_repetition_as_a_draw():
 
 def test_fifty_move_rule():
     fen = "7k/8/5KQ1/8/8/8/8/8 w - - 99 80"
-    assert api.apply("chess", {"fen": fen}, "g6g7")["reason"] == "checkmate"   # a mate on the 100th ply
-    assert api.apply("chess", {"fen": fen}, "g6e4")["reason"] == "fifty-move rule"
+    assert api.apply("chess", {"fen": fen}, "g6g7")["result"]["reason"] == "checkmate"   # a mate on the 100th ply
+    assert api.apply("chess", {"fen": fen}, "g6e4")["result"]["reason"] == "fifty-move rule"
     # A queen up, but every move but the mate ends in a draw: the search takes the mate...
     assert search(fen).outcome == "win"
     # ...and where there is none, proves the draw at once: every move ends the game.
@@ -229,7 +229,7 @@ def test_fifty_move_rule():
 
 def test_insufficient_material():
     info = api.apply("chess", {"fen": "8/8/3k4/8/8/3K4/3n4/4B3 w - - 0 1"}, "e1d2")
-    assert info["terminal"] and info["reason"] == "insufficient material"
+    assert info["terminal"] and info["result"]["reason"] == "insufficient material"
 
 
 def test_san_next_to_uci():
@@ -237,7 +237,7 @@ def test_san_next_to_uci():
     assert result.move_notation == chess.Board().san(chess.Move.from_uci(result.move))
     assert len(result.pv_notation) == len(result.pv)
     info = api.legal_moves("chess", {"moves": ["e2e4", "e7e5"]})
-    assert len(info["san"]) == len(info["moves"]) and "Nf3" in info["san"]
+    assert len(info["san"]) == len(info["legal_moves"]) and "Nf3" in info["san"]
 
 
 @pytest.mark.parametrize("state, field", [
@@ -376,7 +376,7 @@ def test_every_form_of_a_state_gives_the_position_and_its_fen(state):
 
 def test_a_pgn_s_moves_are_its_history_for_threefold_repetition():
     info = api.legal_moves("chess", {"pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"})
-    assert info["terminal"] and info["reason"] == "threefold repetition"
+    assert info["terminal"] and info["result"]["reason"] == "threefold repetition"
 
 
 @pytest.mark.parametrize("move", ["e4", "e2e4", "E2E4"[:0] + "e2e4"])

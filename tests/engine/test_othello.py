@@ -51,7 +51,7 @@ def test_the_start_and_its_moves():
     assert [game.move_to_json(m) for m in game.actions(state)] == ["d3", "c4", "f5", "e6"]
     child = api.apply("othello", {}, "d3")
     assert child["state"]["board"][2:5] == ["...B....", "...BB...", "...BW..."]
-    assert child["to_move"] == "W" and child["moves"] == ["c3", "e3", "c5"]
+    assert child["to_move"] == "W" and child["legal_moves"] == ["c3", "e3", "c5"]
 
 
 def test_a_forced_pass_is_a_ply_and_the_only_move():
@@ -60,7 +60,7 @@ def test_a_forced_pass_is_a_ply_and_the_only_move():
     passed = game.result(state, PASS)
     assert game.to_move(passed) == 1 and game.key(passed) != game.key(state)
     assert [game.move_to_json(m) for m in game.actions(passed)] == ["g8", "h8"]
-    assert api.legal_moves("othello", BLACK_PASSES)["moves"] == ["pass"]
+    assert api.legal_moves("othello", BLACK_PASSES)["legal_moves"] == ["pass"]
     with pytest.raises(IllegalMove) as e:
         game.move_from_json("pass", load({})[1])
     assert "may not pass" in str(e.value) and e.value.errors.keys() == {"move"}
@@ -71,7 +71,7 @@ def test_the_game_ends_when_neither_can_move():
     winner in the final disc difference."""
     over = {"board": ["WWWWWWWW"] * 7 + ["BBBBBBB."], "to_move": "B"}
     info = api.legal_moves("othello", over)
-    assert info["terminal"] and info["moves"] == [] and info["utilities"] == {"B": -1.0, "W": 1.0}
+    assert info["terminal"] and info["legal_moves"] == [] and info["utilities"] == {"B": -1.0, "W": 1.0}
     game, state = load(over)
     assert final_score(state[0], state[1]) == 7 - 56 - 1 and game.plies_bound(state) == 0
 
@@ -199,7 +199,7 @@ def test_a_solved_position_reports_the_disc_difference():
     assert result.value == solution.score and result.value % 2 == 0 and abs(result.value) > 1
     assert result.outcome == ("win" if result.value > 0 else "loss")
     assert result.plies_to_end == len(result.pv) and result.stats.stop_reason == "solved"
-    assert result.move == result.pv[0] and result.move in api.legal_moves("othello", state)["moves"]
+    assert result.move == result.pv[0] and result.move in api.legal_moves("othello", state)["legal_moves"]
 
 
 @pytest.mark.parametrize("core", ["python", "native"])

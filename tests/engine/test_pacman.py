@@ -57,8 +57,8 @@ def test_start_state_coordinates_and_ghost_numbering():
     assert [g["start"] for g in out["ghosts"]] == [[1, 3], [4, 1], [4, 3]]
     assert out["capsules"] == [[3, 1]] and [2, 1] in out["food"] and out["to_move"] == "Pacman"
     assert game.players == ("Pacman", "Ghost1", "Ghost2", "Ghost3")
-    assert api.legal_moves("pacman", state)["moves"] == ["Stop", "East", "North"]
-    assert api.legal_moves("pacman", {**state, "to_move": "Ghost1"})["moves"] == ["East", "South"]
+    assert api.legal_moves("pacman", state)["legal_moves"] == ["Stop", "East", "North"]
+    assert api.legal_moves("pacman", {**state, "to_move": "Ghost1"})["legal_moves"] == ["East", "South"]
 
 
 def test_ghost_one_cell_away():
@@ -66,7 +66,7 @@ def test_ghost_one_cell_away():
     assert api.apply("pacman", state, "East")["state"]["result"] == "loss"
     assert api.apply("pacman", state, "East")["state"]["score"] == -501
     after_stop = play(state, "Stop")
-    assert api.legal_moves("pacman", after_stop)["moves"] == ["West", "East"]   # no Stop for a ghost
+    assert api.legal_moves("pacman", after_stop)["legal_moves"] == ["West", "East"]   # no Stop for a ghost
     assert api.apply("pacman", after_stop, "West")["state"]["score"] == -501
     for algorithm in ({"name": "minimax", "depth": 2}, {"name": "alphabeta", "depth": 2},
                       {"name": "expectimax", "depth": 2}):
@@ -81,8 +81,9 @@ def test_food_in_a_dead_end():
     won = play(state, "West", "West", "West")
     assert won["result"] == "win" and won["score"] == 508 and won["food"] == []
     assert api.legal_moves("pacman", won) == {"to_move": None, "players": ["Pacman", "Ghost1"],
-                                              "legal_moves": [], "moves": [], "terminal": True,
-                                              "utilities": {"Pacman": 508.0, "Ghost1": -508.0}}
+                                              "legal_moves": [], "terminal": True,
+                                              "utilities": {"Pacman": 508.0, "Ghost1": -508.0},
+                                              "result": {"winner": "Pacman", "reason": "Pacman ate all the food"}}
 
 
 def test_capsule_race_won_and_lost():
@@ -109,7 +110,7 @@ def test_scared_ghost_half_way_between_cells():
     # Half-way, a ghost can only keep going; on a cell with timer 1 it snaps to int(x + 0.5).
     half = {**state, "pacman": {"position": [1, 1], "direction": "Stop"}, "to_move": "Ghost1",
             "ghosts": [{"position": [4.5, 1], "direction": "East", "scared": 5}]}
-    assert api.legal_moves("pacman", half)["moves"] == ["East"]
+    assert api.legal_moves("pacman", half)["legal_moves"] == ["East"]
     assert play(half, "East")["ghosts"][0]["position"] == [5, 1]
     west = {**half, "ghosts": [{"position": [4, 1], "direction": "West", "scared": 1}]}
     assert play(west, "West")["ghosts"][0] == {"position": [4, 1], "direction": "West", "scared": 0,

@@ -130,3 +130,12 @@ def test_a_string_option_two_games_declare_takes_both_games_values(monkeypatch):
     ours[1].options = (GameOption("speed", {"type": "integer", "enum": [1]}, ""),)
     with pytest.raises(ValueError, match="speed"):
         engine.api.option_schemas()
+
+
+def test_the_service_s_schemas_merge_the_algorithms_settings_as_the_games_options_are_merged():
+    """One function merges both kinds of declaration (issue 50, item 20): the settings two algorithms
+    share are declared alike, and one declared otherwise is an error naming it."""
+    settings = engine.api.request_settings()
+    assert engine.api.merged(settings.items(), "setting")["depth"] == settings["alphabeta"]["depth"]
+    with pytest.raises(ValueError, match="b declares setting depth unlike another"):
+        engine.api.merged([("a", {"depth": {"type": "integer"}}), ("b", {"depth": {"type": "number"}})], "setting")

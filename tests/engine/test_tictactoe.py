@@ -17,7 +17,7 @@ def test_wins_in_every_direction_and_draws():
 def test_apply_places_the_movers_mark():
     after = apply("tictactoe", {"board": ["X..", "...", "..."]}, 4)
     assert after["state"]["board"] == ["X..", ".O.", "..."] and after["to_move"] == "X"
-    assert after["moves"] == [1, 2, 3, 5, 6, 7, 8]
+    assert after["legal_moves"] == [1, 2, 3, 5, 6, 7, 8]
 
 
 def test_gomoku_sized_board_with_k_in_a_row():
@@ -73,4 +73,4 @@ def test_a_large_board_near_its_end_is_solved_over_every_move():
     board = ["OX.XX.XXO", "..O.O.OOO", "..OXX.O..", "XOOXOOO.X", "OXXX..XXX", "X.OOXXX.X", "OOXXO..OX",
              "OOOO.OOXO", "XX.XOX.OX"]
     result = search("tictactoe", {"board": board, "k": 5}, {"name": "alphabeta", "core": "python"}, 5000)
-    assert result.outcome is not None and result.move in legal_moves("tictactoe", {"board": board, "k": 5})["moves"]
+    assert result.outcome is not None and result.move in legal_moves("tictactoe", {"board": board, "k": 5})["legal_moves"]

@@ -80,9 +80,9 @@ def test_probabilities_default_to_uniform_and_labels_to_ids_or_indices():
 
 
 def test_legal_moves_and_apply_walk_the_tree():
-    assert legal_moves("tree", FIGURE_5_2)["moves"] == ["B", "C", "D"]
+    assert legal_moves("tree", FIGURE_5_2)["legal_moves"] == ["B", "C", "D"]
     after = apply("tree", FIGURE_5_2, "C")
-    assert after["to_move"] == "MIN" and after["moves"] == [0, 1, 2]
+    assert after["to_move"] == "MIN" and after["legal_moves"] == [0, 1, 2]
     leaf = apply("tree", after["state"], 1)
     assert leaf["terminal"] and leaf["utilities"] == {"MAX": 4.0, "MIN": -4.0}
     with pytest.raises(IllegalMove):

@@ -1,7 +1,8 @@
 """The curl examples of README.md, as data: each ``curl ...`` command (method, path, body) and the answer the
-README shows after it, if any. An example whose answer depends on the time it is given (a search that runs out
-of time) is marked, in the line just before its code fence, with ``<!-- example: shape only -->``: the test
-then checks its status and its fields' names only.
+README shows after it, if any. Every answer is exact but for its timings (:func:`exact`), unless its example
+depends on the time it is given (a search that runs out of time, whose depth and nodes are the machine's):
+such an example is marked, in the line just before its code fence, with ``<!-- example: shape only -->``, and
+the test then checks its status and its shape (:func:`shape`: its fields' names, at every depth) only.
 
 ``python -m tests.service.readme_examples URL`` prints, for each example, what that server answers, to bring
 the README up to date by hand."""
@@ -10,14 +11,17 @@ from pathlib import Path
 import re
 import shlex
 
+from engine.search import native
 from tests.service.support import parse_events  # noqa: F401  (the examples tests read streams with it)
 
 import pytest
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SHAPE_ONLY = "<!-- example: shape only -->"
-# A search's fields that a fixed depth or seeded iterations make the same on every run (never timings).
-STABLE = ("move", "value", "outcome", "plies_to_end", "perspective")
+# The fields of an answer that vary from run to run, at any depth of it: how long it took; and the core that
+# ran a search, where the compiled core is not built (the README shows the default, the compiled core's
+# answers; the Python core's are the same but for it).
+TIMINGS = frozenset({"time_ms", "nodes_per_second"} | (set() if native.available() else {"core"}))
 
 
 @dataclass
@@ -120,13 +124,23 @@ def examples(text: str | None = None) -> list:
     return found
 
 
-def stable(body: dict) -> dict:
-    return {key: body.get(key) for key in STABLE}
+def exact(body):
+    """An answer without what varies (:data:`TIMINGS`, at any depth): what an exact example must repeat."""
+    if isinstance(body, dict):
+        return {key: exact(value) for key, value in body.items() if key not in TIMINGS}
+    if isinstance(body, list):
+        return [exact(value) for value in body]
+    return body
 
 
-def without_stats(body: dict) -> dict:
-    """A review's answer but its searches' totals (node counts and timings vary)."""
-    return {key: value for key, value in body.items() if key != "stats"}
+def shape(body):
+    """An answer's shape: its objects' field names at every depth (a list's, those of its first element);
+    what a shape-only example must repeat."""
+    if isinstance(body, dict):
+        return {key: shape(value) for key, value in body.items()}
+    if isinstance(body, list):
+        return [shape(body[0])] if body else []
+    return None
 
 
 def same(actual, expected) -> bool:

@@ -122,7 +122,7 @@ def test_2048_cells_take_integers_written_as_floats(client):
     """Issue 17 #5: a cell of 2.0 was a 422, although integer fields take 8.0 elsewhere."""
     board = [[2.0, 4.0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
     response = client.post("/v1/games/2048/legal-moves", json={"state": {"board": board}})
-    assert response.status_code == 200 and response.get_json()["moves"]
+    assert response.status_code == 200 and response.get_json()["legal_moves"]
 
 
 def test_every_game_lists_the_algorithms_that_fit_it(client):

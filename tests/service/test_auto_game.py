@@ -19,13 +19,13 @@ def post(url, body):
 def test_auto_plays_a_full_game_against_level_1(server):  # noqa: F811
     base, _ = server
     state = {"moves": ""}
-    position = {"terminal": False, "moves": list(range(7))}     # the empty board
+    position = {"terminal": False, "legal_moves": list(range(7))}     # the empty board
     plies = 0
     while not position["terminal"]:
         algorithm = SIDES[plies % 2]
         answer = post(f"{base}/v1/search", {"game": "connect4", "state": state, "algorithm": algorithm,
                                             "time_limit_ms": TIME_LIMIT_MS})
-        assert answer["move"] in position["moves"]
+        assert answer["move"] in position["legal_moves"]
         assert answer["algorithm"]["name"] == "auto"
         assert answer["algorithm"]["chosen"]["name"] in ("alphabeta", "mcts")
         assert (answer["algorithm"]["handicap"] is None) == ("level" not in algorithm)

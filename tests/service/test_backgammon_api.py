@@ -10,9 +10,9 @@ def test_chance_node_then_player_node(client):
     chance = client.post("/v1/games/backgammon/legal-moves", json={"state": {}})
     assert chance.status_code == 200
     body = chance.get_json()
-    assert body["to_move"] == "chance" and len(body["moves"]) == 21 and "6-5" in body["moves"]
+    assert body["to_move"] == "chance" and len(body["legal_moves"]) == 21 and "6-5" in body["legal_moves"]
     rolled = client.post("/v1/games/backgammon/apply", json={"state": {}, "move": "3-1"}).get_json()
-    assert rolled["to_move"] == "X" and rolled["state"]["dice"] == [3, 1] and "8/5 6/5" in rolled["moves"]
+    assert rolled["to_move"] == "X" and rolled["state"]["dice"] == [3, 1] and "8/5 6/5" in rolled["legal_moves"]
     played = client.post("/v1/games/backgammon/apply", json={"state": rolled["state"], "move": "8/5 6/5"})
     assert played.status_code == 200 and played.get_json()["to_move"] == "chance"
     search = client.post("/v1/search", json={"game": "backgammon", "state": rolled["state"],
@@ -57,7 +57,7 @@ def test_forward_pruning_is_checked_by_the_schema(client):
 
 def test_legal_moves_give_each_play_its_steps_and_position(client):
     body = client.post("/v1/games/backgammon/legal-moves", json={"state": {"dice": [6, 5]}}).get_json()
-    assert [p["move"] for p in body["plays"]] == body["moves"]
+    assert [p["move"] for p in body["plays"]] == body["legal_moves"]
     run = next(p for p in body["plays"] if p["move"] == "24/18 18/13")
     assert run["steps"] == [{"from": 23, "to": 17, "hit": False}, {"from": 17, "to": 12, "hit": False}]
     assert run["state"]["points"][23] == 1 and run["state"]["points"][12] == 6 and run["state"]["to_move"] == "O"
@@ -98,7 +98,7 @@ def test_a_finished_game_says_how_it_was_won(client, o_points, o_off, kind, poin
         board[i] = n
     state = {"points": board, "off": {"X": 15, "O": o_off}}
     body = client.post("/v1/games/backgammon/legal-moves", json={"state": state}).get_json()
-    assert body["terminal"] and body["result"] == {"winner": "X", "kind": kind, "points": points}
+    assert body["terminal"] and body["result"] == {"winner": "X", "reason": None, "kind": kind, "points": points}
     assert body["utilities"] == {"X": float(points), "O": -float(points)}
 
 

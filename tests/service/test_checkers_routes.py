@@ -14,7 +14,7 @@ def test_a_search_answers_a_legal_move_in_pdn(client):
                                                 "time_limit_ms": 2000})
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
-    legal = client.post("/v1/games/checkers/legal-moves", json={"state": {"fen": FEN}}).get_json()["moves"]
+    legal = client.post("/v1/games/checkers/legal-moves", json={"state": {"fen": FEN}}).get_json()["legal_moves"]
     assert body["move"] in legal and body["perspective"] == "b"
     assert body["stats"]["depth_completed"] == 6
 
@@ -26,7 +26,7 @@ def test_the_rules_routes_speak_pdn(client):
     body = client.post("/v1/games/checkers/apply", json={"state": start["initial_state"], "move": "11-15"})
     assert body.status_code == 200
     after = body.get_json()
-    assert after["to_move"] == "w" and "22-18" in after["moves"]
+    assert after["to_move"] == "w" and "22-18" in after["legal_moves"]
     assert after["state"]["board"][3] == "....b..."
 
 
@@ -38,7 +38,7 @@ def test_a_finished_game_says_why(client):
                            "B:WK23,K24:BK5,K32"]}, "move": "24-19"})    # the first position, a third time
     assert body.status_code == 200, body.get_json()
     after = body.get_json()
-    assert after["terminal"] and after["reason"] == "threefold repetition"
+    assert after["terminal"] and after["result"]["reason"] == "threefold repetition"
     assert after["utilities"] == {"b": 0.0, "w": 0.0}
 
 

@@ -21,9 +21,9 @@ def test_search_answers_in_uci_and_san_with_the_mate_proven(client):
 
 def test_legal_moves_and_apply(client):
     body = client.post("/v1/games/chess/legal-moves", json={"state": {"moves": ["e2e4"]}}).get_json()
-    assert body["to_move"] == "black" and len(body["moves"]) == 20 and "Nf6" in body["san"]
+    assert body["to_move"] == "black" and len(body["legal_moves"]) == 20 and "Nf6" in body["san"]
     body = client.post("/v1/games/chess/apply", json={"state": {"fen": MATE_IN_ONE}, "move": "d1d8"}).get_json()
-    assert body["terminal"] and body["reason"] == "checkmate"
+    assert body["terminal"] and body["result"]["reason"] == "checkmate"
     assert body["utilities"] == {"white": 1.0, "black": -1.0}
 
 
@@ -75,7 +75,7 @@ def test_no_near_miss_chess_input_is_a_server_error(client, fen, moves, move):
 
 def test_a_fen_string_is_a_chess_state_and_answers_carry_the_fen(client):
     body = client.post("/v1/games/chess/legal-moves", json={"state": chess.STARTING_FEN}).get_json()
-    assert body["fen"] == chess.STARTING_FEN and len(body["moves"]) == 20
+    assert body["fen"] == chess.STARTING_FEN and len(body["legal_moves"]) == 20
     body = client.post("/v1/games/chess/apply", json={"state": chess.STARTING_FEN, "move": "e4"}).get_json()
     assert body["state"] == body["fen"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     assert body["played_san"] == "e4" and "e5" in body["san"]

@@ -24,7 +24,7 @@ def one_move_tictactoe(client):
     """A tic-tac-toe position (not over) with exactly one empty cell."""
     state = {"board": ["XOX", "XOO", "OX."]}
     legal = client.post("/v1/games/tictactoe/legal-moves", json={"state": state}).get_json()
-    assert legal["moves"] == [8] and not legal["terminal"]
+    assert legal["legal_moves"] == [8] and not legal["terminal"]
     return state
 
 

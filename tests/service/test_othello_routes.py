@@ -13,8 +13,7 @@ def test_legal_moves_and_apply_speak_squares(client):
     response = client.post("/v1/games/othello/legal-moves", json={"state": {}})
     assert response.status_code == 200
     assert response.get_json() == {"to_move": "B", "players": ["B", "W"], "legal_moves": ["d3", "c4", "f5", "e6"],
-                                   "moves": ["d3", "c4", "f5", "e6"], "terminal": False,
-                                   "utilities": None}
+                                   "terminal": False, "utilities": None, "result": None}
     response = client.post("/v1/games/othello/apply", json={"state": {}, "move": "f5"})
     body = response.get_json()
     assert response.status_code == 200 and body["to_move"] == "W"

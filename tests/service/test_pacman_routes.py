@@ -12,10 +12,10 @@ MAZE = ["%%%%%%%%", "%G.o..G%", "%.%%%%.%", "%..P...%", "%%%%%%%%"]
 def test_legal_moves_and_apply_work_for_pacman_and_each_ghost(client):
     response = client.post("/v1/games/pacman/legal-moves", json={"state": {"layout": MAZE}})
     assert response.status_code == 200
-    assert response.get_json()["moves"] == ["West", "Stop", "East"]
+    assert response.get_json()["legal_moves"] == ["West", "Stop", "East"]
     after = client.post("/v1/games/pacman/apply", json={"state": {"layout": MAZE}, "move": "West"}).get_json()
     assert after["to_move"] == "Ghost1" and after["state"]["score"] == -1 + 10
-    assert after["moves"] == ["East", "South"]
+    assert after["legal_moves"] == ["East", "South"]
     ghost = client.post("/v1/games/pacman/apply", json={"state": after["state"], "move": "South"}).get_json()
     assert ghost["to_move"] == "Ghost2" and ghost["state"]["ghosts"][0]["position"] == [1, 2]
 

@@ -92,7 +92,7 @@ def test_each_game_s_initial_state_has_legal_moves(client):
         response = client.post(f"/v1/games/{game['id']}/legal-moves", json={"state": game["initial_state"]})
         assert response.status_code == 200, (game["id"], response.get_json())
         position = response.get_json()
-        assert position["terminal"] is False and position["moves"]
+        assert position["terminal"] is False and position["legal_moves"]
 
 
 def test_each_game_s_example_request_runs(client):
@@ -101,14 +101,13 @@ def test_each_game_s_example_request_runs(client):
         response = client.post("/v1/search", json=example)
         assert response.status_code == 200, (game["id"], response.get_json())
         assert response.get_json()["move"] in client.post(
-            f"/v1/games/{game['id']}/legal-moves", json={"state": example["state"]}).get_json()["moves"]
+            f"/v1/games/{game['id']}/legal-moves", json={"state": example["state"]}).get_json()["legal_moves"]
 
 
 def test_legal_moves_of_a_tictactoe_position(client):
     response = client.post("/v1/games/tictactoe/legal-moves", json={"state": {"board": ["X.O", "...", "..."]}})
     assert response.get_json() == {"to_move": "X", "players": ["X", "O"], "legal_moves": [1, 3, 4, 5, 6, 7, 8],
-                                   "moves": [1, 3, 4, 5, 6, 7, 8], "terminal": False,
-                                   "utilities": None}
+                                   "terminal": False, "utilities": None, "result": None}
 
 
 def test_apply_a_winning_move(client):
@@ -121,7 +120,7 @@ def test_apply_a_winning_move(client):
 
 def test_apply_in_a_tree_descends_to_the_subtree(client, figure_5_2):
     body = client.post("/v1/games/tree/apply", json={"state": figure_5_2, "move": "C"}).get_json()
-    assert body["to_move"] == "MIN" and body["moves"] == [0, 1, 2]
+    assert body["to_move"] == "MIN" and body["legal_moves"] == [0, 1, 2]
     assert [c["value"] for c in body["state"]["root"]["children"]] == [2, 4, 6]
 
 
@@ -191,7 +190,7 @@ def test_2048_alternates_a_move_and_a_new_tile(client):
     board = [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     after = client.post("/v1/games/2048/apply", json={"state": {"board": board}, "move": "left"}).get_json()
     assert after["to_move"] == "chance" and after["state"]["board"][0] == [4, 0, 0, 0]
-    assert {"cell": [0, 1], "tile": 2} in after["moves"]
+    assert {"cell": [0, 1], "tile": 2} in after["legal_moves"]
     spawned = client.post("/v1/games/2048/apply", json={"state": after["state"], "move": {"cell": [0, 1], "tile": 2}})
     assert spawned.status_code == 200
     assert spawned.get_json()["state"]["board"][0] == [4, 2, 0, 0] and spawned.get_json()["to_move"] == "player"

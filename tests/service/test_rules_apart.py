@@ -69,7 +69,7 @@ def test_a_big_state_s_moves_are_applied_by_a_search_process_as_in_the_worker(cl
 
 
 def test_a_small_state_is_answered_in_the_worker(client, runs, figure_5_2):
-    assert client.post("/v1/games/tree/legal-moves", json={"state": figure_5_2}).get_json()["moves"] == ["B", "C", "D"]
+    assert client.post("/v1/games/tree/legal-moves", json={"state": figure_5_2}).get_json()["legal_moves"] == ["B", "C", "D"]
     assert client.post("/v1/games/tree/apply", json={"state": figure_5_2, "move": "C"}).status_code == 200
     assert runs == []
 

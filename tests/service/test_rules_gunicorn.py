@@ -36,7 +36,7 @@ def test_a_big_state_s_legal_moves_cost_its_worker_a_few_milliseconds_of_cpu(tmp
     headers = {"Content-Type": "application/json"}
     with gunicorn(tmp_path, WEB_CONCURRENCY=1) as (base, process):
         first = requests.post(f"{base}/v1/games/tree/legal-moves", data=body, headers=headers, timeout=60)
-        assert first.status_code == 200 and len(first.json()["moves"]) == 36   # and the pool is warm
+        assert first.status_code == 200 and len(first.json()["legal_moves"]) == 36   # and the pool is warm
         before = cpu_ms_of_children(process.pid)
         for _ in range(REQUESTS):
             response = requests.post(f"{base}/v1/games/tree/legal-moves", data=body, headers=headers, timeout=60)

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError, missing
 
+import engine.api
 from service import schemas
 from service.schemas import AnyAlgorithmSchema, SearchRequestSchema, StrictSchema
 
@@ -78,10 +79,11 @@ def test_no_request_field_has_a_default():
 
 
 def test_a_setting_two_algorithms_declare_unlike_cannot_be_merged():
-    assert schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "integer"}}}) \
-        == {"seed": {"type": "integer"}}
+    merged = engine.api.merged({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "integer"}}}.items(),
+                               "setting")
+    assert merged == {"seed": {"type": "integer"}}
     with pytest.raises(ValueError, match="seed"):
-        schemas.union({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "number"}}})
+        engine.api.merged({"a": {"seed": {"type": "integer"}}, "b": {"seed": {"type": "number"}}}.items(), "setting")
 
 
 def test_an_algorithm_s_schema_refuses_another_algorithm_s_setting():

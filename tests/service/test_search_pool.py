@@ -10,7 +10,9 @@ import pytest
 import engine.api
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.limits import Limits
-from service.search_pool import INFO, READY, RESULT, SearchFailed, SearchPool, in_time_left
+import service.routes.search
+from service.search_pool import (INFO, MIN_BUDGET_MS, READY, RESULT, SearchFailed, SearchPool, clock, in_time_left,
+                                 remaining_ms)
 
 engine.api.preload()  # as the app does: the processes then start with the engine loaded
 
@@ -259,7 +261,15 @@ def test_a_process_leaves_when_its_worker_is_killed(tmp_path):
 def test_the_time_a_request_spends_on_its_way_to_the_process_comes_off_its_limit():
     """Sending a megabyte of state (pickling, the pipe, unpickling) takes milliseconds of the search's time:
     the process searches for what is left once it has the request, by the clock every process shares."""
-    sent = time.monotonic() - 0.030
+    sent = clock() - 0.030
     assert 65.0 <= in_time_left({"time_limit_ms": 100.0}, sent)["time_limit_ms"] <= 70.0
-    assert in_time_left({"time_limit_ms": 10.0}, sent)["time_limit_ms"] == 0.0
     assert in_time_left({"state": {}}, sent) == {"state": {}}        # a rules task has no limit
+
+
+def test_the_worker_and_its_search_processes_count_time_left_on_one_clock_with_one_floor():
+    """Issue 50, item 20: the time left in the worker (the request's reading, a wait for a slot) and in a
+    search process (its request's way there) is one function's, with one least budget."""
+    sent = clock() - 0.030
+    assert in_time_left({"time_limit_ms": 10.0}, sent)["time_limit_ms"] == MIN_BUDGET_MS == remaining_ms(10.0, sent)
+    assert service.routes.search.remaining_ms is remaining_ms
+    assert time.get_clock_info("perf_counter").implementation == time.get_clock_info("monotonic").implementation

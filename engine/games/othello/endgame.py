@@ -24,7 +24,7 @@ from engine.deadline import Deadline
 from engine.game import Solution
 from engine.games.othello.board import CORNERS, FULL, PASS, final_score, flips, legal_moves, squares
 from engine.result import EXACT, UPPER
-from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY
+from engine.search.scores import TABLE_FREE_SECONDS_PER_ENTRY, TABLE_SECONDS_PER_ENTRY, narrowed, tightened
 
 REACH = 16                # the most empty squares it takes on (more seldom finish within a request's time)
 SHALLOW_EMPTIES = 5       # at most this many empty squares: the shallow search (no move generation)
@@ -179,16 +179,9 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
             if hit is not None:
                 tt_hits += 1
                 low, high, first = hit
-                if low >= beta:
-                    return low
-                if high <= alpha:
-                    return high
-                if low > alpha:
-                    alpha = low
-                if high < beta:
-                    beta = high
-                if alpha >= beta:
-                    return alpha
+                alpha, beta, settled = narrowed(low, high, alpha, beta)
+                if settled is not None:
+                    return settled
         alpha0, best, best_move = alpha, -math.inf, None
         children = children_of(me, them, legal, empty, n, first)
         if key is not None and ordering and n >= ETC_MIN_EMPTIES:
@@ -219,10 +212,7 @@ def solve(me: int, them: int, deadline: Deadline, ordering: bool, tt_capacity: i
                 deadline.check_room(len(tt) * TABLE_SECONDS_PER_ENTRY)
                 tt.clear()
             low, high = (-math.inf, math.inf) if hit is None else (hit[0], hit[1])
-            if best > alpha0:
-                low = best
-            if best < beta:
-                high = best
+            low, high = tightened(low, high, best, alpha0, beta)
             tt[key] = (low, high, best_move)
         return best
 

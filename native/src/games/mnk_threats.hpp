@@ -103,7 +103,7 @@ class MnkThreats {
   std::optional<Line> win(const B& mine, const B& theirs, int depth, int budget, const Budget& clock,
                           Stats& stats) const {
     if (k_ < 3) return std::nullopt;
-    Search search{*this, budget, clock};
+    Search search{*this, budget, clock, 0, {}};
     struct Count {  // Python's finally
       Search& s;
       Stats& stats;

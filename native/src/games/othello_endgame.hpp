@@ -255,8 +255,9 @@ class EndgameSolver {
     if (!c.me) return -(1 << 30);
     const uint64_t empty = ~(c.me | c.them);
     const int weighted_mobility = popcount(c.replies) + popcount(c.replies & CORNERS);
-    return -(((36 - weighted_mobility) << 15) + (corner_stability(c.them) << 11) +
-             ((36 - popcount(neighbours(c.them) & empty)) << 5) + SQUARE_VALUE[square] + (odd ? 256 : 0));
+    // (Products, not shifts: a left shift of a negative number is undefined in C++17; the same values.)
+    return -((36 - weighted_mobility) * (1 << 15) + (corner_stability(c.them) << 11) +
+             (36 - popcount(neighbours(c.them) & empty)) * (1 << 5) + SQUARE_VALUE[square] + (odd ? 256 : 0));
   }
 
   // The evaluation of `me` to move (legal squares `legal`) searched `depth` plies by fail-soft alpha-beta
@@ -290,7 +291,7 @@ class EndgameSolver {
   // edax_rank.
   int eval_rank(const Child& c) {
     const double v = eval_search(c.me, c.them, c.replies, 1, -NO_EVAL, NO_EVAL);
-    return int(std::clamp(v, -500.0, 500.0) * EVAL_ORDER_WEIGHT) << 11;
+    return int(std::clamp(v, -500.0, 500.0) * EVAL_ORDER_WEIGHT) * (1 << 11);  // (negative: no shift)
   }
 
   // The moves of `legal` in search order, `first` (the table's move, -1: none) first: fastest first

@@ -10,7 +10,7 @@ import { html, moveText } from "./svg.js";
 function playedTexts(line) {
   return line.slice(1).map((entry, i) => {
     const before = line[i].info;
-    const index = before.moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(entry.move));
+    const index = before.legal_moves.findIndex((m) => JSON.stringify(m) === JSON.stringify(entry.move));
     return index >= 0 ? moveLabels(before)[index] : moveText(entry.move);
   });
 }

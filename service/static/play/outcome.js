@@ -3,13 +3,13 @@ import { formatNumber } from "./svg.js";
 
 /** A chance outcome, drawn by the probabilities the rules give with the outcomes. */
 export function drawOutcome(info) {
-  const p = info.probabilities || info.moves.map(() => 1 / info.moves.length);
+  const p = info.probabilities || info.legal_moves.map(() => 1 / info.legal_moves.length);
   let r = Math.random() * p.reduce((sum, x) => sum + x, 0);
-  for (let i = 0; i < info.moves.length; i++) {
+  for (let i = 0; i < info.legal_moves.length; i++) {
     r -= p[i];
-    if (r < 0) return info.moves[i];
+    if (r < 0) return info.legal_moves[i];
   }
-  return info.moves[info.moves.length - 1];
+  return info.legal_moves[info.legal_moves.length - 1];
 }
 
 /** The game's result from the final utilities: the winner of a two-sided game, else every utility. */

@@ -310,14 +310,14 @@ export class PlayPanel {
     if (event.target.getAttribute?.("role") === "tab") return;  // the tabs' own arrow keys (main.js)
     const names = KEY_MOVES[event.key];
     if (!names || !this.position) return;
-    const directions = this.position.info.moves.some((m) => Object.values(KEY_MOVES).flat().includes(m));
+    const directions = this.position.info.legal_moves.some((m) => Object.values(KEY_MOVES).flat().includes(m));
     if (!directions && STEPS[event.key]) {
       const ply = this.history.length - 1 + STEPS[event.key];
       event.preventDefault();
       if (ply >= 0 && ply < this.line.length) this.goTo(ply);
       return;
     }
-    const move = this.position.info.moves.find((m) => names.includes(m));
+    const move = this.position.info.legal_moves.find((m) => names.includes(m));
     if (move === undefined || !this.humanTurn()) return;
     event.preventDefault();
     this.play(move);
@@ -395,7 +395,7 @@ export class PlayPanel {
     const game = this.game;
     const labels = moveLabels(position.info);
     const onInfo = (info) => {
-      showInfo(info, labels[position.info.moves.findIndex((m) => same(m, info.move))], game,
+      showInfo(info, labels[position.info.legal_moves.findIndex((m) => same(m, info.move))], game,
                this.perspectiveAt(position));
       if (this.search !== controller || same(this.thought?.move, info.move)) return;
       this.thought = { position, move: info.move };

@@ -52,7 +52,7 @@ export function drawPosition(area, buttons, history, game, { onMove, hint, secon
     const marks = { last, hinted: hint === undefined ? [] : cellsOf(hint, board, game.move_schema) };
     // k in a row (tic-tac-toe, Connect Four): the line the winning move completed.
     if (["plain", "column"].includes(kind) && won(info) && last.length === 1) marks.win = lineThrough(board, last[0]);
-    drawGrid(area, board, { moves: info.moves.map((move, i) => ({ move, label: labels[i] })),
+    drawGrid(area, board, { moves: info.legal_moves.map((move, i) => ({ move, label: labels[i] })),
                             moveSchema: game.move_schema, onMove, marks, arrows,
                             flipped: board.kind === "chess" && second });
     if (kind === "tiles") {
@@ -66,7 +66,7 @@ export function drawPosition(area, buttons, history, game, { onMove, hint, secon
                                    + "play with the move buttons below."));
     kind = "none";
   }
-  buttons.replaceChildren(...info.moves.map((m, i) => {
+  buttons.replaceChildren(...info.legal_moves.map((m, i) => {
     const button = html("button", { "data-move": JSON.stringify(m) }, labels[i]);
     if (info.probabilities) button.title = `probability ${formatNumber(info.probabilities[i])}`;
     if (hint !== undefined && JSON.stringify(hint) === JSON.stringify(m)) button.classList.add("hinted");
