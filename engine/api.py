@@ -19,7 +19,7 @@ from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidStat
 from engine import scale
 from engine.limits import Limits
 from engine.game import JSON, Game, State
-from engine.result import ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
+from engine.result import CANCELLED, ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.replay import replayed
 from engine.review import Review, from_pgn
@@ -239,6 +239,8 @@ class Search:
             if self.forced:  # the move was never in doubt, and the request's time did not run out
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
+            if self.deadline.cancelled and result.stats.timed_out:
+                result.stats.stop_reason = CANCELLED
             if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
                 # No pass finished in time: the anytime answer is the one line there is, an estimate.
                 result.lines = [Line(result.move, result.value, list(result.pv), bound=ESTIMATE)]

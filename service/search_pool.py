@@ -28,7 +28,9 @@ and then runs search after search on pages of its own.
   mostly the state's reading: service/rules.py) is a *task*: a module-level function and its keyword
   arguments (:meth:`SearchPool.run`), sent and answered the same way, admitted as a search is.
 - **Stopping**: :meth:`PooledSearch.stop` sends the process ``SIGUSR1``, whose handler cancels the search
-  in hand (``Search.cancel``): it answers as on a timeout. A process goes back to the pool only once its
+  in hand (``Search.cancel``): it answers as on a timeout. A search on the compiled core, which gives the
+  handler no turn until it is over, is cancelled by a thread that reads the signal's wakeup descriptor
+  (:func:`watch_stops`). A process goes back to the pool only once its
   last answer has been read, so a late signal finds it idle and does nothing.
 - **Recycling**: a process that has run ``SEARCH_PROCESS_MAX_SEARCHES`` searches, or whose resident memory
   has grown above ``SEARCH_PROCESS_MAX_RSS_MB``, is told to leave when its search is done, and a fresh one
@@ -460,6 +462,17 @@ def watch_lifeline(lifeline: int) -> None:
     os._exit(0)
 
 
+def watch_stops(wakeup: int, stop) -> None:
+    """In a pool's process, on a thread of its own: ``stop()`` the search in hand when the stop signal's
+    number arrives on ``wakeup`` (the signals' wakeup descriptor). Python runs a signal's handler in the
+    main thread between two of its instructions, which a search on the compiled core (one call, the
+    interpreter lock released) gives it only once it is over; this thread takes the lock at once."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    while True:
+        if STOP_SIGNAL in os.read(wakeup, 64):
+            stop(STOP_SIGNAL, None)
+
+
 def in_time_left(request: dict, sent: float) -> dict:
     """A search ``request`` whose limit is what is left of it now, ``sent`` (the worker's
     ``time.monotonic()``, a clock every process shares) being when its time left was counted: sending a
@@ -485,6 +498,9 @@ def serve(conn, nice: int, lifeline: int) -> None:
         os.closerange(keep[0] + 1, keep[1])
         os.closerange(keep[1] + 1, highest_descriptor() + 1)
         threading.Thread(target=watch_lifeline, args=(lifeline,), daemon=True).start()
+        stops_read, stops_write = os.pipe()
+        os.set_blocking(stops_write, False)
+        signal.set_wakeup_fd(stops_write)  # the stop signal's number, written even while the core runs
         if nice > 0:
             os.nice(nice)
         import engine.api
@@ -496,6 +512,7 @@ def serve(conn, nice: int, lifeline: int) -> None:
             if searching["search"] is not None:
                 searching["search"].cancel()
         signal.signal(STOP_SIGNAL, stop)
+        threading.Thread(target=watch_stops, args=(stops_read, stop), daemon=True).start()
         while True:
             try:
                 message = conn.recv()

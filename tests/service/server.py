@@ -2,6 +2,7 @@
 streaming, disconnects, signals, a browser. Every wait is bounded; the server is stopped and reaped
 whatever happened."""
 from contextlib import contextmanager
+import json
 import os
 from pathlib import Path
 import socket
@@ -67,3 +68,14 @@ def stop(process) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+def logged(log_path, request_id: str, timeout_s: float = 10.0) -> dict:
+    """The request log line (JSON) of ``request_id`` in the server's log, once it is written."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for text in log_path.read_text(errors="replace").splitlines():
+            if text.startswith("{") and f'"request_id":"{request_id}"' in text:
+                return json.loads(text)
+        time.sleep(0.1)
+    raise AssertionError(f"no log line for {request_id}")
