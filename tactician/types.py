@@ -18,7 +18,7 @@ class Stats(TypedDict):
     time_ms: float
     nodes_per_second: int
     timed_out: bool
-    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "forced", "cancelled"]
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "node_limit", "forced", "cancelled"]
     core: Literal["native", "python"]
 
 

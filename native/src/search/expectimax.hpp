@@ -122,6 +122,7 @@ class Expectimax {
     ++stats_.nodes;
     if (ply > stats_.max_depth) stats_.max_depth = ply;
     bool chance = game_.to_move(s) == G::CHANCE;
+    if (!chance) budget_.spent(stats_.nodes);  // at every player's node, as the Python kernel tests it
     if (!chance && stats_.nodes >= next_poll_) {
       budget_.check();
       next_poll_ = stats_.nodes + Budget::CHECK_EVERY;
