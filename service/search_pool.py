@@ -28,9 +28,9 @@ and then runs search after search on pages of its own.
   mostly the state's reading: service/rules.py) is a *task*: a module-level function and its keyword
   arguments (:meth:`SearchPool.run`), sent and answered the same way, admitted as a search is.
 - **Stopping**: :meth:`PooledSearch.stop` sends the process ``SIGUSR1``, whose handler cancels the search
-  in hand (``Search.cancel``): it answers as on a timeout. A search on the compiled core, which gives the
-  handler no turn until it is over, is cancelled by a thread that reads the signal's wakeup descriptor
-  (:func:`watch_stops`). A process goes back to the pool only once its
+  in hand (``Search.cancel``): it answers as on a timeout. A search on the compiled core, which would give
+  the handler no turn until it is over, runs on a thread while the main thread waits for it
+  (:func:`run_searchable`). A process goes back to the pool only once its
   last answer has been read, so a late signal finds it idle and does nothing.
 - **Recycling**: a process that has run ``SEARCH_PROCESS_MAX_SEARCHES`` searches, or whose resident memory
   has grown above ``SEARCH_PROCESS_MAX_RSS_MB``, is told to leave when its search is done, and a fresh one
@@ -462,15 +462,26 @@ def watch_lifeline(lifeline: int) -> None:
     os._exit(0)
 
 
-def watch_stops(wakeup: int, stop) -> None:
-    """In a pool's process, on a thread of its own: ``stop()`` the search in hand when the stop signal's
-    number arrives on ``wakeup`` (the signals' wakeup descriptor). Python runs a signal's handler in the
-    main thread between two of its instructions, which a search on the compiled core (one call, the
-    interpreter lock released) gives it only once it is over; this thread takes the lock at once."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-    while True:
-        if STOP_SIGNAL in os.read(wakeup, 64):
-            stop(STOP_SIGNAL, None)
+def run_searchable(prepared, on_progress):
+    """``prepared.run(on_progress)``, in a pool's process. Python runs a signal's handler in the main thread
+    between two of its instructions, which a search on the compiled core (one call, the interpreter lock
+    released) gives it only once it is over: such a search runs on a thread of its own while the main
+    thread waits for it, a wait that the stop signal interrupts to run its handler at once."""
+    if not prepared.runs_native:
+        return prepared.run(on_progress)
+    outcome: dict[str, Any] = {}
+
+    def run():
+        try:
+            outcome["result"] = prepared.run(on_progress)
+        except BaseException as error:  # raised again in the main thread
+            outcome["error"] = error
+    searching = threading.Thread(target=run, name="native-search", daemon=True)
+    searching.start()
+    searching.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
 
 
 def in_time_left(request: dict, sent: float) -> dict:
@@ -498,9 +509,6 @@ def serve(conn, nice: int, lifeline: int) -> None:
         os.closerange(keep[0] + 1, keep[1])
         os.closerange(keep[1] + 1, highest_descriptor() + 1)
         threading.Thread(target=watch_lifeline, args=(lifeline,), daemon=True).start()
-        stops_read, stops_write = os.pipe()
-        os.set_blocking(stops_write, False)
-        signal.set_wakeup_fd(stops_write)  # the stop signal's number, written even while the core runs
         if nice > 0:
             os.nice(nice)
         import engine.api
@@ -512,7 +520,6 @@ def serve(conn, nice: int, lifeline: int) -> None:
             if searching["search"] is not None:
                 searching["search"].cancel()
         signal.signal(STOP_SIGNAL, stop)
-        threading.Thread(target=watch_stops, args=(stops_read, stop), daemon=True).start()
         while True:
             try:
                 message = conn.recv()
@@ -532,7 +539,7 @@ def serve(conn, nice: int, lifeline: int) -> None:
                         conn.send((READY, None))
                     if searching["stopped"]:
                         prepared.cancel()
-                    result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)
+                    result = run_searchable(prepared, (lambda p: conn.send((INFO, p))) if progress else None)
             except EngineError as error:
                 answer: tuple[str, object] = (ERROR, error)
             except BaseException as error:  # a fault: described to the worker, which logs it and answers 500

@@ -59,6 +59,16 @@ def gunicorn(log_dir: Path, ready=wait_until_ready, args=(), **settings):
             stop(process)
 
 
+@contextmanager
+def one_search_slot(log_dir: Path):
+    """Yields ``(base URL, log file)`` of a server of one worker with one search slot (what a search left
+    running would hold), with per-client limits generous enough for a module's searches from one address
+    (they have tests of their own)."""
+    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
+    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
+        yield base, log_dir / "gunicorn.log"
+
+
 def stop(process) -> None:
     """Terminate a server process and reap it; kill it if it takes longer than 20 s."""
     if process.poll() is None:

@@ -1,11 +1,16 @@
 """A client that closes its connection stops its search, on a real gunicorn, on both cores and on every
 route that searches; the request log's durations show it, and the freed place goes to the search waiting.
 
-Each request is sent on a raw socket that is closed ``LEAVE_S`` after the request was sent; its search was
-given ``LIMIT_MS``, many times that. The log line's duration (from the request's arrival) must end within
-``MARGIN_MS`` of the client's leaving: the search stops within milliseconds (service/departure.py polls the
-socket every 4 ms, the cores poll their deadline every few hundred nodes), and the margin is what a loaded
-2-core machine adds to the scheduling of the worker's threads."""
+Each request is sent on a raw socket that is closed ``LEAVE_S`` after the request was sent (a stream of
+one search: just after its first keep-alive, when the stream would have found out only at the next one,
+0.2 s later); its search was given ``LIMIT_MS``, many times that. The log line's duration (from the
+request's arrival) must end within ``MARGIN_MS`` of the client's leaving: the search stops within
+milliseconds (service/departure.py polls the socket every 4 ms, the cores poll their deadline every few
+hundred nodes: 10-40 ms after the client's leaving in the log on a shared 2-core machine), and the margin
+is what a machine under a load of 15-19 (seven developers' tests on 2 cores) added at worst to the
+scheduling of the worker's threads: it holds the whole limit (5 s) apart from its end. Before the mend a
+plain search, a batch or a review ran its whole limit; a stream ran 0.2-0.4 s on (to the write of its
+next keep-alive), within this margin, so the stream's case checks that it stops, not how soon."""
 import json
 import socket
 import time
@@ -13,11 +18,11 @@ import time
 import pytest
 import requests
 
-from tests.service.server import gunicorn, logged
+from tests.service.server import logged, one_search_slot
 
 LIMIT_MS = 5000
 LEAVE_S = 0.3
-MARGIN_MS = 150
+MARGIN_MS = 1000
 # A 7x7 four-in-a-row board: a minimax far from done after seconds, which reports no progress.
 ENDLESS_STATE = {"board": ["." * 7] * 7, "k": 4}
 
@@ -44,11 +49,13 @@ ROUTES = {
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """One worker with one search slot (what a search left running would hold), and its log file."""
-    log_dir = tmp_path_factory.mktemp("cancellation")
-    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
-    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
-        yield base, log_dir / "gunicorn.log"
+    """The server, warmed up by a search on each core (a fresh search process's first search pays for
+    what a warm one has done), and its log file."""
+    with one_search_slot(tmp_path_factory.mktemp("cancellation")) as served:
+        for core in ("native", "python"):
+            warm = {**endless(core), "algorithm": {"name": "minimax", "depth": 2, "core": core}}
+            assert requests.post(f"{served[0]}/v1/search", json=warm, timeout=60).status_code == 200
+        yield served
 
 
 def send(base: str, route: str, body: dict, request_id: str, padding: int = 0) -> socket.socket:
@@ -61,9 +68,20 @@ def send(base: str, route: str, body: dict, request_id: str, padding: int = 0) -
     return sock
 
 
-def leave_after(sock: socket.socket, seconds: float) -> None:
+def leave_after(sock: socket.socket, seconds: float) -> float:
+    """Close ``sock`` ``seconds`` from now; the milliseconds waited."""
     time.sleep(seconds)
     sock.close()
+    return seconds * 1000
+
+
+def leave_after_a_keep_alive(sock: socket.socket) -> float:
+    """Close ``sock`` as soon as its stream has sent its first keep-alive; the milliseconds waited."""
+    since, seen = time.perf_counter(), b""
+    while b": keep-alive" not in seen:
+        seen += sock.recv(65536)
+    sock.close()
+    return (time.perf_counter() - since) * 1000
 
 
 @pytest.mark.parametrize("core", ["native", "python"])
@@ -71,9 +89,10 @@ def leave_after(sock: socket.socket, seconds: float) -> None:
 def test_a_client_that_leaves_stops_its_search(served, route, core):
     base, log_path = served
     request_id = f"leave-{route.strip('/').replace('/', '-')}-{core}"
-    leave_after(send(base, route, ROUTES[route](core), request_id), LEAVE_S)
+    sock = send(base, route, ROUTES[route](core), request_id)
+    left_ms = leave_after_a_keep_alive(sock) if route == "/v1/search/stream" else leave_after(sock, LEAVE_S)
     line = logged(log_path, request_id)
-    assert line["duration_ms"] < LEAVE_S * 1000 + MARGIN_MS, line
+    assert line["duration_ms"] < left_ms + MARGIN_MS, line
     assert line["status"] == (200 if route.endswith("/stream") else 499)
     if "stop_reason" in line:  # the stopped search answered in time for its figures to be logged
         assert line["stop_reason"] == "cancelled"

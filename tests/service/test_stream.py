@@ -7,7 +7,7 @@ import pytest
 import requests
 
 from service.spec import load_spec
-from tests.service.server import gunicorn, logged
+from tests.service.server import logged, one_search_slot
 from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
 from tests.service.support import parse_events as parse
 
@@ -136,13 +136,10 @@ def test_a_traced_tree_search_streams_the_trace(client):
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """The server's base URL and its log file."""
-    log_dir = tmp_path_factory.mktemp("stream")
-    # Per-client limits generous enough for this module's searches from one address (they have tests of
-    # their own); the one worker's search slot is what the disconnect test is about.
-    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
-    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
-        yield base, log_dir / "gunicorn.log"
+    """The server's base URL and its log file; the one worker's search slot is what the disconnect test
+    is about."""
+    with one_search_slot(tmp_path_factory.mktemp("stream")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -96,6 +96,9 @@ class Budget {
     if (expired() || remaining() < seconds) throw Timeout{};
   }
 
+  // Whether the token was cancelled (whatever the time).
+  bool cancelled() const { return token_ != nullptr && token_->is_cancelled(); }
+
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool unlimited() const { return unlimited_; }
   // Seconds left (a large number when unlimited).

@@ -169,7 +169,7 @@ class Expectimax {
     }
     if (table_.size() >= size_t(capacity_ < 0 ? 0 : capacity_)) clear_table();
     else if (table_.grows_next()) budget_.check_room(double(table_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
-    table_.store(key, total);
+    table_.store(key, total, &budget_);
     return total;
   }
 

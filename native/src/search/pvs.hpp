@@ -762,7 +762,7 @@ class Pvs {
     } else if (tt_.grows_next()) {
       clock_->check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
     }
-    tt_.store(key, entry);
+    tt_.store(key, entry, clock_);
   }
 
   std::vector<int> table_line(std::vector<int> line, int d, double score) const {
