@@ -15,19 +15,19 @@ from types import ModuleType
 from typing import Any
 
 from engine.collector import held_off
-from engine.deadline import Deadline, ReadTimeout, reading
+from engine.deadline import MAX_NODES, Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
                            unknown_option_message, unknown_setting_message)
 from engine import scale
 from engine.limits import MAX_LISTED_MOVES, Limits
 from engine.game import JSON, Game, State
-from engine.result import ESTIMATE, FORCED, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
+from engine.result import CANCELLED, ESTIMATE, FORCED, ITERATION_LIMIT, NODE_LIMIT, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.replay import replayed
 from engine.review import Review, from_pgn
 from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
 from engine.search.multipv import MAX_MULTI_PV
-from engine.search.settings import BOOLEAN, STRING, AlgorithmSettings, setting, settings_from
+from engine.search.settings import BOOLEAN, INTEGER, STRING, AlgorithmSettings, setting, settings_from
 
 # Receives a search's progress reports (engine.result.Progress), their moves in JSON form.
 ProgressCallback = Callable[[Progress], None]
@@ -89,10 +89,12 @@ def started(game_id: str, state_json: JSON) -> JSON:
 @dataclass(frozen=True)
 class EverySettings(AlgorithmSettings):
     """The settings every algorithm takes: ``core``, the core asked for (None: the default, :func:`native.choose`);
-    ``forced_move_search``: search a position with a single legal move with the whole budget."""
+    ``forced_move_search``: search a position with a single legal move with the whole budget; ``nodes``: a
+    budget of visited nodes (MCTS: of iterations), on top of the time limit (engine/deadline.py)."""
 
     core: str | None = setting(None, STRING, choices=native.CORES)
     forced_move_search: bool = setting(False, BOOLEAN)
+    nodes: int | None = setting(None, INTEGER, minimum=1, maximum=MAX_NODES)
 
 
 def settings_for(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, AlgorithmSettings, dict[str, Any],
@@ -101,20 +103,20 @@ def settings_for(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, A
     the search module, its settings dataclass, the game options that came with them, and the core asked
     for (``core``: ``"native"``, ``"python"``, or None for the default). A setting that is neither the
     algorithm's nor a declared option of the game is an error naming its field."""
-    module, settings, options, core, _ = settings_with_forced(game_id, algorithm)
-    return module, settings, options, core
+    module, settings, options, every = settings_with_forced(game_id, algorithm)
+    return module, settings, options, every.core
 
 
 def settings_with_forced(game_id: str, algorithm: dict[str, Any]) -> tuple[ModuleType, AlgorithmSettings,
-                                                                        dict[str, Any], str | None, bool]:
-    """:func:`settings_for`'s answer and the ``forced_move_search`` setting (every algorithm's: search a
-    forced move as any other position, rather than answer it at once)."""
+                                                                        dict[str, Any], EverySettings]:
+    """:func:`settings_for`'s answer, but with the settings every algorithm takes (:class:`EverySettings`:
+    the core, ``forced_move_search``, the node budget) in place of the core."""
     module = algorithm_module(algorithm.get("name"))
     values = {k: v for k, v in algorithm.items() if k != "name" and v is not None}
     every = EverySettings(**{k: values.pop(k) for k in EverySettings.names() if k in values})
     options = {k: values.pop(k) for k in game_type(game_id).option_names if k in values}
     settings = settings_from(module.Settings, module.NAME, values, accepted_settings(module.NAME, game_id))
-    return module, settings, options, every.core, every.forced_move_search
+    return module, settings, options, every
 
 
 def accepted_settings(algorithm_name: str | None, game_id: str | None = None) -> list[str] | None:
@@ -238,9 +240,10 @@ class Search:
     def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None) -> None:
         with held_off():  # no full collection once the deadline runs: it would count (engine.collector)
-            self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0)  # loading counts
-            self.module, self.settings, in_algorithm, self.core, forced_move_search = \
-                settings_with_forced(game_id, algorithm)
+            self.module, self.settings, in_algorithm, every = settings_with_forced(game_id, algorithm)
+            self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0,  # loading counts
+                                     nodes=every.nodes)
+            self.core, forced_move_search = every.core, every.forced_move_search
             self.options = game_options(game_id, options, in_algorithm)
             self.trace, self.limits = trace, limits
             self.unread: ReadTimeout | None = None
@@ -298,6 +301,10 @@ class Search:
             if self.forced:  # the move was never in doubt, and the request's time did not run out
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
+            if self.deadline.cancelled and result.stats.timed_out:
+                result.stats.stop_reason = CANCELLED
+            elif stopped_by_nodes(result.stats, self.deadline):
+                result.stats.stop_reason, result.stats.timed_out = NODE_LIMIT, False
             if getattr(self.settings, "multi_pv", 1) > 1 and not result.lines:
                 # No pass finished in time: the anytime answer is the one line there is, an estimate (none
                 # without a value).
@@ -308,6 +315,16 @@ class Search:
 
     def cancel(self) -> None:
         self.deadline.cancel()
+
+
+def stopped_by_nodes(stats: Stats, deadline: Deadline) -> bool:
+    """Whether the node budget stopped the search: a depth-first one at its budget, an MCTS at its
+    iterations when the budget set them (engine.search.native.run)."""
+    if deadline.nodes is None:
+        return False
+    if stats.stop_reason == ITERATION_LIMIT:
+        return stats.iterations == deadline.nodes
+    return stats.timed_out and stats.nodes >= deadline.max_nodes
 
 
 def forced_budget(deadline: Deadline) -> Deadline:
@@ -462,7 +479,7 @@ def review(game_id: str, state_json: JSON, moves_json: list[JSON], algorithm: di
     ``algorithm`` that ``search(state JSON, time limit in ms)`` runs, within ``time_limit_ms`` in all. The
     request's errors (the state, a move, a setting, an algorithm that does not fit the game) are raised
     now, before any search."""
-    module, _, in_algorithm, _, _ = settings_with_forced(game_id, algorithm)
+    module, _, in_algorithm, _ = settings_with_forced(game_id, algorithm)
     require_fit(module, game_id)
     game, state = load_with_options(game_id, state_json, limits, game_options(game_id, options, in_algorithm),
                                     set(in_algorithm) - set(options or ()))

@@ -34,19 +34,29 @@ class Deadline:
     search stops at its next poll. ``on_progress``, if given, receives a :class:`~engine.result.Progress`
     whenever a search reports one (:meth:`report`: after each iteration of iterative deepening, every so
     many MCTS iterations).
+
+
+    A node budget (``nodes``, ``algorithm.nodes``) expires it too: a search that passes its count of nodes
+    to :meth:`check` stops there once the count is at least ``max_nodes`` (``nodes`` rounded up to a
+    multiple of ``NODE_STEP``: :func:`node_budget`) on a multiple of ``NODE_STEP``. The compiled core tests
+    the same counts at the same nodes (native/src/core/budget.hpp), so that both stop at the same node.
     """
 
     CHECK_EVERY = 16
     CHECK_MASK = CHECK_EVERY - 1
+    NODE_STEP = 256  # the compiled core's poll (Budget::CHECK_EVERY), a multiple of CHECK_EVERY
+    NODE_MASK = NODE_STEP - 1
 
-    __slots__ = ("start", "end", "on_progress", "cancelled", "parts")
+    __slots__ = ("start", "end", "on_progress", "cancelled", "parts", "nodes", "max_nodes")
 
-    def __init__(self, seconds: float | None = None, on_progress=None):
+    def __init__(self, seconds: float | None = None, on_progress=None, nodes: int | None = None):
         self.start = time.perf_counter()
         self.end = None if seconds is None else self.start + seconds
         self.on_progress = on_progress
         self.cancelled = False
         self.parts: list["Deadline"] = []
+        self.nodes = nodes  # the budget asked for (MCTS takes it as its iterations: engine.search.native)
+        self.max_nodes = NO_NODE_LIMIT if nodes is None else node_budget(nodes)
 
     def cancel(self) -> None:
         """Expire now, with every part shared out of this deadline."""
@@ -64,22 +74,30 @@ class Deadline:
     def expired(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end
 
-    def check(self) -> None:
-        """Raise :class:`Timeout` if the deadline has passed."""
+    def check(self, nodes: int = 0) -> None:
+        """Raise :class:`Timeout` if the deadline has passed, or the search's ``nodes`` (a search's count,
+        at a node it polls) reached the node budget."""
         if self.end is not None and time.perf_counter() >= self.end:
             raise Timeout
+        self.count(nodes)
 
-    def check_room(self, seconds: float) -> None:
+    def count(self, nodes: int) -> None:
+        """Raise :class:`Timeout` if ``nodes`` is a multiple of ``NODE_STEP`` at or past the node budget."""
+        if nodes >= self.max_nodes and not nodes & self.NODE_MASK:
+            raise Timeout
+
+    def check_room(self, seconds: float, nodes: int = 0) -> None:
         """Raise :class:`Timeout` unless ``seconds`` remain: before a step that cannot poll the clock
         (clearing a table of a million entries takes tens of milliseconds), so that it never runs past the
-        deadline. The search then stops a little early instead of late."""
+        deadline. The search then stops a little early instead of late. ``nodes`` as for :meth:`check`."""
         if self.end is not None and time.perf_counter() + seconds >= self.end:
             raise Timeout
+        self.count(nodes)
 
     def share(self, fraction: float) -> "Deadline":
         """A deadline with the same start that ends once ``fraction`` of the time left now has passed
         (never, if this one never does): a budget for one phase of a search."""
-        part = Deadline(on_progress=self.on_progress)
+        part = Deadline(on_progress=self.on_progress, nodes=self.nodes)
         part.start = self.start
         if self.end is not None:
             now = time.perf_counter()
@@ -95,6 +113,18 @@ class Deadline:
 
     def remaining(self) -> float | None:
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+
+NO_NODE_LIMIT = 1 << 62
+# The largest node budget a request may give (algorithm.nodes): more than any search finishes within the
+# longest time limit (the compiled core visits some 10-30 million nodes a second).
+MAX_NODES = 10_000_000_000
+
+
+def node_budget(nodes: int) -> int:
+    """The node budget a search keeps for ``algorithm.nodes``: rounded up to a multiple of ``NODE_STEP``,
+    the nodes at which both cores test it."""
+    return -(-nodes // Deadline.NODE_STEP) * Deadline.NODE_STEP
 
 
 _reading: ContextVar[Deadline | None] = ContextVar("tactician_reading_deadline", default=None)

@@ -13,6 +13,8 @@ SOLVED = "solved"              # iterative deepening stopped early because the r
 TIME_LIMIT = "time_limit"      # the deadline passed; the answer is the best found so far
 ITERATION_LIMIT = "iteration_limit"  # MCTS reached its iteration cap
 FORCED = "forced"              # a single legal move, answered after a short search (engine.api)
+NODE_LIMIT = "node_limit"      # the node budget (algorithm.nodes) ran out; the answer is the best found so far
+CANCELLED = "cancelled"        # its owner cancelled it (the client went away); the answer is the best found so far
 
 # How a root move's value relates to its true value: equal, a bound, or an estimate (an MCTS mean, a
 # static evaluation).

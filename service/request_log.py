@@ -53,10 +53,13 @@ def begin() -> None:
     g.request_id = request_id(request.headers.get(REQUEST_ID))
 
 
-def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None) -> None:
+def note_search(game: str, algorithm: str, nodes: int, timed_out: bool, into: dict | None = None,
+                stop_reason: str | None = None) -> None:
     """What a search adds to its request's line: into the request's own fields, or ``into`` (the dict
-    :func:`streamed_search` gave, filled while the response streams)."""
-    fields = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out}
+    :func:`streamed_search` gave, filled while the response streams); ``stop_reason`` only where it is
+    news (a search stopped because its client left)."""
+    fields = {"game": game, "algorithm": algorithm, "nodes": nodes, "timed_out": timed_out,
+              **({"stop_reason": stop_reason} if stop_reason is not None else {})}
     if into is None:
         g.search_log = fields
     else:

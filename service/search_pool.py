@@ -28,7 +28,9 @@ and then runs search after search on pages of its own.
   mostly the state's reading: service/rules.py) is a *task*: a module-level function and its keyword
   arguments (:meth:`SearchPool.run`), sent and answered the same way, admitted as a search is.
 - **Stopping**: :meth:`PooledSearch.stop` sends the process ``SIGUSR1``, whose handler cancels the search
-  in hand (``Search.cancel``): it answers as on a timeout. A process goes back to the pool only once its
+  in hand (``Search.cancel``): it answers as on a timeout. A search on the compiled core, which would give
+  the handler no turn until it is over, runs on a thread while the main thread waits for it
+  (:func:`run_searchable`). A process goes back to the pool only once its
   last answer has been read, so a late signal finds it idle and does nothing.
 - **Recycling**: a process that has run ``SEARCH_PROCESS_MAX_SEARCHES`` searches, or whose resident memory
   has grown above ``SEARCH_PROCESS_MAX_RSS_MB``, is told to leave when its search is done, and a fresh one
@@ -469,6 +471,28 @@ def remaining_ms(time_limit_ms: float, since: float) -> float:
     return max(MIN_BUDGET_MS, time_limit_ms - (clock() - since) * 1000.0)
 
 
+def run_searchable(prepared, on_progress):
+    """``prepared.run(on_progress)``, in a pool's process. Python runs a signal's handler in the main thread
+    between two of its instructions, which a search on the compiled core (one call, the interpreter lock
+    released) gives it only once it is over: such a search runs on a thread of its own while the main
+    thread waits for it, a wait that the stop signal interrupts to run its handler at once."""
+    if not prepared.runs_native:
+        return prepared.run(on_progress)
+    outcome: dict[str, Any] = {}
+
+    def run():
+        try:
+            outcome["result"] = prepared.run(on_progress)
+        except BaseException as error:  # raised again in the main thread
+            outcome["error"] = error
+    searching = threading.Thread(target=run, name="native-search", daemon=True)
+    searching.start()
+    searching.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
 def in_time_left(request: dict, sent: float) -> dict:
     """A search ``request`` whose limit is what is left of it now, ``sent`` (the worker's :data:`clock`)
     being when its time left was counted: sending a big state through the pipe (pickling, the pipe,
@@ -523,7 +547,7 @@ def serve(conn, nice: int, lifeline: int) -> None:
                         conn.send((READY, None))
                     if searching["stopped"]:
                         prepared.cancel()
-                    result = prepared.run((lambda p: conn.send((INFO, p))) if progress else None)
+                    result = run_searchable(prepared, (lambda p: conn.send((INFO, p))) if progress else None)
             except EngineError as error:
                 answer: tuple[str, object] = (ERROR, error)
             except BaseException as error:  # a fault: described to the worker, which logs it and answers 500

@@ -12,18 +12,19 @@ from service.search_pool import ERROR, FAILED, INFO, RESULT, RunningSearch, Sear
 
 
 class SearchThread(RunningSearch):
-    """``search(on_progress)`` running in a daemon thread started now; ``stop``, if given, ends the search
-    early (it then answers as on a timeout)."""
+    """``search(on_progress)`` running in a daemon thread started now (``search()`` if not ``progress``:
+    none is reported); ``stop``, if given, ends the search early (it then answers as on a timeout)."""
 
-    def __init__(self, search, stop=None):
+    def __init__(self, search, stop=None, progress: bool = True):
         self.messages: queue.SimpleQueue[tuple[str, object]] = queue.SimpleQueue()
         self.stop_search = stop
+        self.progress = progress
         self.thread = threading.Thread(target=self.run, args=(search,), name="native-search", daemon=True)
         self.thread.start()
 
     def run(self, search) -> None:
         try:
-            result = search(lambda progress: self.messages.put((INFO, progress)))
+            result = search((lambda progress: self.messages.put((INFO, progress))) if self.progress else None)
         except EngineError as error:
             self.messages.put((ERROR, error))
         except BaseException as error:  # a fault: described to the worker, which logs it and answers 500

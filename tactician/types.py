@@ -19,7 +19,7 @@ class Stats(TypedDict):
     time_ms: float
     nodes_per_second: int
     timed_out: bool
-    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "forced"]
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "node_limit", "forced", "cancelled"]
     core: Literal["native", "python"]
 
 

@@ -121,7 +121,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
         nonlocal nodes, leaves, cutoffs, max_ply
         nodes += 1
         if not nodes & mask:
-            deadline.check()
+            deadline.check(nodes)
         if ply > max_ply:
             max_ply = ply
         pv[ply] = None

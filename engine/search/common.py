@@ -210,6 +210,6 @@ def count_node(stats: Stats, ply: int, deadline: Deadline, table: Sized) -> None
     the deadline is checked with room left to free ``table`` (a transposition table) before it passes."""
     stats.nodes += 1
     if not stats.nodes & Deadline.CHECK_MASK:
-        deadline.check_room(len(table) * TABLE_FREE_SECONDS_PER_ENTRY)
+        deadline.check_room(len(table) * TABLE_FREE_SECONDS_PER_ENTRY, stats.nodes)
     if ply > stats.max_depth:
         stats.max_depth = ply

@@ -261,7 +261,7 @@ class Walk:
         moves when a Star2 probe has listed them already."""
         nodes = self.nodes = self.nodes + 1
         if not nodes & MASK:
-            self.deadline.check()
+            self.deadline.check(nodes)
         if ply > self.max_ply:
             self.max_ply = ply
         entry = self.visit(ply, alpha, beta) if self.tracer else None

@@ -49,7 +49,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         nonlocal nodes, leaves, max_ply, cut
         nodes += 1
         if not nodes & mask:
-            deadline.check()
+            deadline.check(nodes)
         if ply > max_ply:
             max_ply = ply
         entry = tracer.visit(ply) if tracer else None

@@ -56,7 +56,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         nonlocal nodes, leaves, max_ply, length
         nodes += 1
         if not nodes & mask:
-            deadline.check()
+            deadline.check(nodes)
         terminal = is_terminal(s)
         if terminal or ply >= limit:
             leaves += 1

@@ -94,6 +94,8 @@ def run(module, game, state, settings, *, deadline, trace: bool, limits, core: s
     with ``stats.core`` set."""
     if module.NAME == "auto":
         return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
+    if module.NAME == mcts.NAME and deadline.nodes is not None:  # MCTS's node budget: its iterations
+        settings = dataclasses.replace(settings, iterations=min(deadline.nodes, settings.iterations or deadline.nodes))
     if (chosen or choose(game, state, module.NAME, settings, trace, limits, core)) == NATIVE:
         return search(game, state, module.NAME, settings, deadline, limits)
     return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
@@ -125,8 +127,11 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
                            **({"value_scale": mcts.values_scale(game)} if name == mcts.NAME else {})})
 
     listener = None if deadline.on_progress is None else progress
-    answer = tactician_native.search(game.id, game.native_state(state), name, native_settings(game, settings, limits),
-                                     deadline.remaining(), token, listener)
+    request = native_settings(game, settings, limits)
+    if deadline.nodes is not None and name != mcts.NAME:
+        request["nodes"] = deadline.max_nodes
+    answer = tactician_native.search(game.id, game.native_state(state), name, request, deadline.remaining(), token,
+                                     listener)
     stats = Stats(**answer["stats"], core=NATIVE)
     stats.finish(deadline.elapsed())
     result = SearchResult(move=move_of(answer["move"]), value=answer["value"] if answer["moves"] else None,

@@ -454,11 +454,14 @@ def solver_for(game, plies_left: int | None, deadline: Deadline, solve: bool):
     """The exact solver tried before the heuristic deepening, or None: the game's own endgame solver if it
     has one, else :func:`exact_solve` where it is correct (:func:`~engine.search.solver.can_solve`) and,
     unless ``solve`` asks for it whatever the length, the plies left (``plies_left``, None: unbounded) fit
-    the time (see ``SOLVE_MAX_PLIES``)."""
+    the time (see ``SOLVE_MAX_PLIES``); under a node budget (``algorithm.nodes``), with ``solve`` only, so
+    that both cores stop at the same node."""
     if has_endgame_solver(game):
         return endgame_solve
     if not can_solve(game):
         return None
+    if deadline.nodes is not None:  # the plies below depend on the time and the core's speed: not a budget's
+        return exact_solve if solve else None
     remaining = deadline.remaining()
     short = remaining is not None and remaining < LONG_SOLVE_SECONDS
     max_plies = SOLVE_MAX_PLIES if short else LONG_SOLVE_MAX_PLIES

@@ -18,6 +18,7 @@ import engine.api
 from engine.errors import EngineError
 
 from service.body import json_body
+from service.departure import ClientGone
 from service.errors import engine_problem
 from service.request_log import note_search, streamed_search
 from service.routes.search import admitted, effective_algorithm
@@ -101,6 +102,8 @@ def batch_stream():
                 results.append(answer)
                 yield event(SEARCH, {"index": index, "result": answer})
             yield event(RESULT, body(results, turns, since))
+        except ClientGone:   # its search is stopped: nobody is left to tell
+            return
         except EngineError as exc:
             yield event(ERROR, engine_problem(exc))
         finally:

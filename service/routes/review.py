@@ -17,6 +17,7 @@ import engine.api
 from engine.errors import EngineError
 
 from service.body import json_body
+from service.departure import ClientGone
 from service.errors import engine_problem
 from service.request_log import note_search, streamed_search
 from service.routes.search import admitted, effective_algorithm
@@ -106,6 +107,8 @@ def review_stream():
                 plies.append(judged)
                 yield event(PLY, judged)
             yield event(RESULT, body(request, review, turns, plies, since))
+        except ClientGone:   # its search is stopped: nobody is left to tell
+            return
         except EngineError as exc:
             yield event(ERROR, engine_problem(exc))
         finally:

@@ -8,14 +8,15 @@ from flask import Blueprint, current_app, jsonify
 
 import engine.api
 
-from service import schemas
+from service import departure, schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
 from service.body import big_body, deep_body, json_body
 from service.fairness import fairness
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search
 from service.schemas import SearchRequestSchema
-from service.search_pool import GRACE_SECONDS, clock, pool_for, remaining_ms
+from service.search_pool import GRACE_SECONDS, RESULT, clock, pool_for, remaining_ms
+from service.search_threads import SearchThread
 from service.serialize import search_response
 
 blueprint = Blueprint("search", __name__)
@@ -103,24 +104,43 @@ def reads_state_here(request: dict) -> bool:
 
 
 def run_search(request: dict):
-    """The engine's answer to ``request``. A search on the compiled core runs in this thread: it releases
-    the interpreter lock while it searches. So does a search that its state bounds to a few milliseconds
-    (``Search.small``: a textbook tree), which a search process would only delay. Any other search on the
-    Python core runs in one of the worker's search processes (service/search_pool.py), with the time left,
-    so that the worker's threads are not kept waiting for the interpreter while it runs; so does any search
-    whose body is too big for its state to be read in the worker (``big_body``: a tree of thousands of
-    nodes), on whichever core, unread here, unless its limit is too short for that (``BIG_BODY_INLINE_MS``:
-    sending its state would take its time and more; reading it here stops at the deadline, and the answer
-    is the first move). Errors in the request are raised before any search."""
+    """The engine's answer to ``request``. A search on the compiled core runs in a thread of this worker:
+    it releases the interpreter lock while it searches. A search that its state bounds to a few
+    milliseconds (``Search.small``: a textbook tree), which a search process would only delay, runs in this
+    thread. Any other search on the Python core runs in one of the worker's search processes
+    (service/search_pool.py), with the time left, so that the worker's threads are not kept waiting for the
+    interpreter while it runs; so does any search whose body is too big for its state to be read in the
+    worker (``big_body``: a tree of thousands of nodes), on whichever core, unread here, unless its limit is
+    too short for that (``BIG_BODY_INLINE_MS``: sending its state would take its time and more; reading it
+    here stops at the deadline, and the answer is the first move). Errors in the request are raised before
+    any search. While it runs, a client that closes its connection stops it (service/departure.py:
+    :class:`~service.departure.ClientGone`)."""
     limit_ms, since = request["time_limit_ms"], clock()
     if reads_state_here(request):
         prepared = engine.api.Search(**request)
-        if prepared.runs_native or prepared.small or prepared.unread is not None:  # the last: no time left
+        if prepared.small or prepared.unread is not None:  # the last: no time left
             return prepared.run()
+        if prepared.runs_native:
+            return awaited(SearchThread(prepared.run, stop=prepared.cancel, progress=False), request)
     left_ms = remaining_ms(limit_ms, since)
-    with pool_for(current_app).search({**request, "time_limit_ms": left_ms},
-                                      wait_s=left_ms / 1000.0 + GRACE_SECONDS) as process:
-        return process.result()
+    return awaited(pool_for(current_app).search({**request, "time_limit_ms": left_ms},
+                                                wait_s=left_ms / 1000.0 + GRACE_SECONDS), request)
+
+
+def awaited(running, request: dict):
+    """The result of ``running``, the search of ``request``, closed once it has answered; if the client
+    leaves first, the search is stopped, its figures (if it answered in time) go to the request's log line,
+    and :class:`~service.departure.ClientGone` is raised."""
+    try:
+        return departure.result(running, departure.Watch.of_request())
+    except departure.ClientGone:
+        for kind, data in running.leftovers():
+            if kind == RESULT:
+                note_search(request["game_id"], request["algorithm"]["name"], data.stats.nodes,
+                            data.stats.timed_out, stop_reason=data.stats.stop_reason)
+        raise
+    finally:
+        running.close()
 
 
 def slotted_search(request: dict, on_release=lambda: None):

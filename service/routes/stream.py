@@ -10,8 +10,9 @@ this worker writes its events: an ``info`` event for every progress report (one 
 ``result`` event whose data is exactly the body ``/v1/search`` would have answered. An error the search
 itself raises (an algorithm that does not fit the loaded tree) arrives as an ``error`` event carrying the
 problem+json object. Between events a comment line every ``HEARTBEAT_SECONDS`` keeps proxies patient and
-finds out soon when the client has gone: the server then closes this generator, which stops the search (its
-process answers as on a timeout, and exits), so the worker is free at once.
+finds out when the client has gone, and so does a look at its socket every few milliseconds while the
+search runs (service/departure.py): the search is then stopped (it answers as on a timeout), so the worker
+is free at once.
 """
 from contextlib import ExitStack
 import json
@@ -22,6 +23,7 @@ from flask import Blueprint, Response, current_app
 import engine.api
 from engine.errors import EngineError
 
+from service.departure import STOP_GRACE_SECONDS, ClientGone, Watch, next_message
 from service.errors import INTERNAL_DETAIL, engine_problem, problem_body
 from service.metrics import IN_FLIGHT, record_search
 from service.request_log import note_search, streamed_search
@@ -34,8 +36,6 @@ blueprint = Blueprint("stream", __name__)
 log_errors = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 0.2
-# How long a stream whose client has gone waits for its stopped search's answer (for the log line).
-STOP_GRACE_SECONDS = 0.5
 KEEP_ALIVE = b": keep-alive\n\n"
 RESULT, ERROR = "result", "error"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -48,7 +48,7 @@ def search_stream():
     held.enter_context(search_slot(request))
     try:
         start = starter(request, pool_for(current_app), held)  # the request's errors, before the stream
-        response = Response(events(start, request, streamed_search(), held.close),
+        response = Response(events(start, request, streamed_search(), held.close, Watch.of_request()),
                             mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         held.close()
@@ -75,9 +75,10 @@ def starter(request: dict, pool, held: ExitStack):
     return lambda: pool_for_search(pool, request, prepared.deadline.remaining())
 
 
-def events(start, request: dict, log: dict, release):
+def events(start, request: dict, log: dict, release, watch: Watch):
     """The stream's bytes, the search of ``request`` started by ``start()`` (:func:`starter`). Closing
-    the generator (the client went away) ends it.
+    the generator (the client went away) ends it, and so does the client's leaving seen on ``watch``
+    (service/departure.py) while the search runs.
     ``log`` receives the search's figures for the request's log line (those of the stopped search too).
     ``release()`` gives back the search's admission once the search has answered, before the last event."""
     game_id, algorithm, trace = request["game_id"], request["algorithm"], request["trace"]
@@ -86,7 +87,7 @@ def events(start, request: dict, log: dict, release):
         process = start()
         with IN_FLIGHT.track_inprogress():
             while True:
-                message = process.next_message(HEARTBEAT_SECONDS)
+                message = next_message(process, watch, HEARTBEAT_SECONDS)
                 if message is None:
                     yield KEEP_ALIVE
                     continue
@@ -101,6 +102,8 @@ def events(start, request: dict, log: dict, release):
                     release()
                     yield event(RESULT, search_response(data, algorithm, trace, game_id))
                     return
+    except ClientGone:   # the search is stopped: nobody is left to tell
+        return
     except EngineError as exc:
         release()
         yield event(ERROR, engine_problem(exc))
@@ -114,7 +117,8 @@ def events(start, request: dict, log: dict, release):
             if not log:  # the client left first: the stopped search's figures, if its answer came in time
                 for kind, data in process.leftovers():
                     if kind not in UNDER_WAY:
-                        note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log)
+                        note_search(game_id, algorithm["name"], data.stats.nodes, data.stats.timed_out, into=log,
+                                    stop_reason=data.stats.stop_reason)
             process.close()
 
 

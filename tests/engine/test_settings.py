@@ -66,7 +66,8 @@ def test_the_engine_takes_an_opponent_model_that_a_request_may_not_send():
 
 def test_the_request_settings_are_the_declarations_as_json_schema():
     every = {"core": {"type": "string", "enum": ["native", "python"]},
-             "forced_move_search": {"type": "boolean", "default": False}}
+             "forced_move_search": {"type": "boolean", "default": False},
+             "nodes": {"type": "integer", "minimum": 1, "maximum": 10_000_000_000}}
     declared = engine.api.request_settings()
     assert list(declared) == list(ALGORITHM_MODULES)
     assert declared["mcts"] == {"multi_pv": {"type": "integer", "minimum": 1, "maximum": 32, "default": 1},

@@ -2,6 +2,7 @@
 streaming, disconnects, signals, a browser. Every wait is bounded; the server is stopped and reaped
 whatever happened."""
 from contextlib import contextmanager
+import json
 import os
 from pathlib import Path
 import socket
@@ -58,6 +59,16 @@ def gunicorn(log_dir: Path, ready=wait_until_ready, args=(), **settings):
             stop(process)
 
 
+@contextmanager
+def one_search_slot(log_dir: Path):
+    """Yields ``(base URL, log file)`` of a server of one worker with one search slot (what a search left
+    running would hold), with per-client limits generous enough for a module's searches from one address
+    (they have tests of their own)."""
+    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
+    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
+        yield base, log_dir / "gunicorn.log"
+
+
 def stop(process) -> None:
     """Terminate a server process and reap it; kill it if it takes longer than 20 s."""
     if process.poll() is None:
@@ -67,3 +78,14 @@ def stop(process) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+def logged(log_path, request_id: str, timeout_s: float = 10.0) -> dict:
+    """The request log line (JSON) of ``request_id`` in the server's log, once it is written."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for text in log_path.read_text(errors="replace").splitlines():
+            if text.startswith("{") and f'"request_id":"{request_id}"' in text:
+                return json.loads(text)
+        time.sleep(0.1)
+    raise AssertionError(f"no log line for {request_id}")

@@ -248,7 +248,7 @@ def test_the_spec_s_games_algorithms_and_settings_are_the_engine_s(spec):
     schemas = spec["components"]["schemas"]
     assert schemas["GameId"]["enum"] == list(GAME_MODULES)
     assert schemas["AlgorithmName"]["enum"] == list(ALGORITHM_MODULES)
-    taken = {"name", "core", "forced_move_search", *all_option_names()}
+    taken = {"name", *engine.api.EverySettings.names(), *all_option_names()}
     assert schemas["Algorithm"]["properties"]["core"]["enum"] == list(CORES)
     for name in ALGORITHM_MODULES:
         taken |= set(algorithm_module(name).Settings.names())

@@ -1,6 +1,5 @@
 """``POST /v1/search/stream``: progress events then the ``/v1/search`` body, in-process and on a real
 server; a client that goes away stops the search at once."""
-import json
 import time
 
 from openapi_schema_validator import OAS31Validator
@@ -8,7 +7,7 @@ import pytest
 import requests
 
 from service.spec import load_spec
-from tests.service.server import gunicorn
+from tests.service.server import logged, one_search_slot
 from tests.service.support import FIGURE_5_2, ValidatingClient, make_app
 from tests.service.support import parse_events as parse
 
@@ -154,13 +153,10 @@ def test_a_traced_tree_search_streams_the_trace(client):
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """The server's base URL and its log file."""
-    log_dir = tmp_path_factory.mktemp("stream")
-    # Per-client limits generous enough for this module's searches from one address (they have tests of
-    # their own); the one worker's search slot is what the disconnect test is about.
-    limits = {"MAX_SEARCHES_PER_CLIENT": 4, "SEARCH_SECONDS_PER_CLIENT_MINUTE": 3600}
-    with gunicorn(log_dir, WEB_CONCURRENCY=1, SEARCHES_PER_WORKER=1, **limits) as (base, _):
-        yield base, log_dir / "gunicorn.log"
+    """The server's base URL and its log file; the one worker's search slot is what the disconnect test
+    is about."""
+    with one_search_slot(tmp_path_factory.mktemp("stream")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
@@ -189,17 +185,6 @@ def test_closing_the_stream_frees_the_only_worker_at_once(server):
         "game": "tree", "state": FIGURE_5_2, "algorithm": {"name": "minimax"}})
     assert answer.status_code == 200 and answer.json()["value"] == 3
     assert time.monotonic() - closed < 2.0  # not the 10 s the abandoned search was given
-
-
-def logged(log_path, request_id: str, timeout_s: float = 10.0) -> dict:
-    """The request log line (JSON) of ``request_id`` in the server's log, once it is written."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for text in log_path.read_text(errors="replace").splitlines():
-            if text.startswith("{") and f'"request_id":"{request_id}"' in text:
-                return json.loads(text)
-        time.sleep(0.1)
-    raise AssertionError(f"no log line for {request_id}")
 
 
 def test_on_a_real_server_the_stream_s_log_line_has_the_search_s_figures(served):

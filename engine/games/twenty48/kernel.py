@@ -14,7 +14,7 @@ published players have it.
 """
 import math
 
-from engine.deadline import Deadline
+from engine.deadline import Deadline, Timeout
 from engine.games.twenty48.board import (BOARD_MASK, COL_DOWN, COL_UP, EVAL_BASE, EVAL_SCALE, ROW_HEURISTIC,
                                          ROW_LEFT, ROW_MASK, ROW_RIGHT, utility_of)
 
@@ -33,8 +33,8 @@ class Kernel:
     game's own values) of the utility or evaluation. :meth:`counts` gives the nodes, leaves, leaves cut
     by the depth limit, table hits and deepest ply of all the calls so far (a pass that cut none saw
     all that a deeper one would: the probability cut-offs do not depend on the depth).
-    The deadline is polled every :data:`~engine.deadline.Deadline.CHECK_EVERY` nodes or so, and its
-    :class:`~engine.deadline.Timeout` unwinds the call. The table and the cache of evaluations hold at
+    The deadline is polled every :data:`~engine.deadline.Deadline.CHECK_EVERY` nodes or so, and its node
+    budget at every player's node; its :class:`~engine.deadline.Timeout` unwinds the call. The table and the cache of evaluations hold at
     most ``capacity`` entries each (starting afresh when full; the table also at each new depth limit);
     :meth:`close` frees them.
 
@@ -50,7 +50,7 @@ class Kernel:
 
 def build(tiles, deadline, cutoff, prize, table, capacity):
     """The closures behind :class:`Kernel` (locals are Python's fastest variables)."""
-    every, check, inf = Deadline.CHECK_EVERY, deadline.check, math.inf
+    every, check, inf, max_nodes = Deadline.CHECK_EVERY, deadline.check, math.inf, deadline.max_nodes
     h, left, right, up, down = ROW_HEURISTIC, ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
     store: dict[int, float] = {}  # (board, ply) key -> value
     seen: dict[int, float] = {}  # board -> evaluation
@@ -85,6 +85,8 @@ def build(tiles, deadline, cutoff, prize, table, capacity):
         if nodes >= poll:
             check()
             poll = nodes + every
+        if nodes >= max_nodes:  # the node budget, tested at every player's node as the compiled core does
+            raise Timeout
         if ply > max_ply:
             max_ply = ply
         r0, r1, r2, r3 = b & ROW_MASK, b >> 16 & ROW_MASK, b >> 32 & ROW_MASK, b >> 48

@@ -48,6 +48,7 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
     if (settings.contains(name) && !settings[name].is_none()) r.opponent_model = true;
   read(settings, "tt_max_entries", r.tt_max_entries);
   read(settings, "multi_pv", r.multi_pv);
+  read(settings, "nodes", r.nodes);
   return r;
 }
 
@@ -130,7 +131,7 @@ nb::dict search(const std::string& game, nb::handle state, const std::string& al
     if (const char* why = entry.refusal(state, request)) throw std::invalid_argument(why);
   }
   ProgressSink sink = sink_for(progress);
-  Budget budget(seconds ? *seconds : -1.0, &token, &sink);
+  Budget budget(seconds ? *seconds : -1.0, &token, &sink, uint64_t(request.nodes));
   return to_dict(entry.search(state, request, budget));
 }
 

@@ -46,9 +46,11 @@ class Budget {
   // Connect Four about 50, so polls take well under 1% of the time and overshoot by microseconds.
   static constexpr uint64_t CHECK_EVERY = 256;
 
-  // seconds < 0: no deadline (cancellation still stops the search).
-  Budget(double seconds, const Token* token, const ProgressSink* sink = nullptr)
-      : start_(Clock::now()), unlimited_(seconds < 0), token_(token), sink_(sink) {
+  // seconds < 0: no deadline (cancellation still stops the search). max_nodes: the node budget
+  // (algorithm.nodes, a multiple of CHECK_EVERY; 0: none), tested as engine/deadline.py's Deadline.count.
+  Budget(double seconds, const Token* token, const ProgressSink* sink = nullptr, uint64_t max_nodes = 0)
+      : start_(Clock::now()), unlimited_(seconds < 0), token_(token), sink_(sink),
+        max_nodes_(max_nodes ? max_nodes : UINT64_MAX) {
     end_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(unlimited_ ? 0.0 : seconds));
   }
 
@@ -60,7 +62,20 @@ class Budget {
   }
   // The cheap poll of a search's inner loop: the clock is read once every CHECK_EVERY nodes.
   void poll(uint64_t nodes) const {
-    if ((nodes & (CHECK_EVERY - 1)) == 0) check();
+    if ((nodes & (CHECK_EVERY - 1)) == 0) {
+      count(nodes);
+      check();
+    }
+  }
+  // Throw Timeout at a multiple of CHECK_EVERY nodes at or past the node budget: the nodes at which the
+  // Python core tests it too, so that both stop at the same node.
+  void count(uint64_t nodes) const {
+    if ((nodes & (CHECK_EVERY - 1)) == 0) spent(nodes);
+  }
+  // Throw Timeout if `nodes` is at or past the node budget: for a search that tests it at nodes of its
+  // own choosing (2048's players' nodes), the same in both cores.
+  void spent(uint64_t nodes) const {
+    if (nodes >= max_nodes_) throw Timeout{};
   }
 
   // A budget with the same start that ends once `fraction` of the time left now has passed (never, if
@@ -81,6 +96,9 @@ class Budget {
     if (expired() || remaining() < seconds) throw Timeout{};
   }
 
+  // Whether the token was cancelled (whatever the time).
+  bool cancelled() const { return token_ != nullptr && token_->is_cancelled(); }
+
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool unlimited() const { return unlimited_; }
   // Seconds left (a large number when unlimited).
@@ -99,6 +117,7 @@ class Budget {
   bool unlimited_;
   const Token* token_;
   const ProgressSink* sink_;
+  uint64_t max_nodes_;
 };
 
 }  // namespace tactician

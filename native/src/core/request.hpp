@@ -29,6 +29,7 @@ struct Request {
   std::string utility = "linear";  // the kind of the utility transform
   bool opponent_model = false;     // opponent_model or epsilon given
   int multi_pv = 1;               // alphabeta: the best root moves valued exactly and listed in lines
+  int64_t nodes = 0;                // the node budget (algorithm.nodes, rounded up: engine/deadline.py); 0: none
   // limits
   int64_t tt_max_entries = 1000000;  // the transposition table's (and MCTS tree's) capacity
 

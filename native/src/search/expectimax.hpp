@@ -122,6 +122,7 @@ class Expectimax {
     ++stats_.nodes;
     if (ply > stats_.max_depth) stats_.max_depth = ply;
     bool chance = game_.to_move(s) == G::CHANCE;
+    if (!chance) budget_.spent(stats_.nodes);  // at every player's node, as the Python kernel tests it
     if (!chance && stats_.nodes >= next_poll_) {
       budget_.check();
       next_poll_ = stats_.nodes + Budget::CHECK_EVERY;
@@ -168,7 +169,7 @@ class Expectimax {
     }
     if (table_.size() >= size_t(capacity_ < 0 ? 0 : capacity_)) clear_table();
     else if (table_.grows_next()) budget_.check_room(double(table_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
-    table_.store(key, total);
+    table_.store(key, total, &budget_);
     return total;
   }
 

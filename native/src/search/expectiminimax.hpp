@@ -131,7 +131,10 @@ class Expectiminimax {
   // The node's value (Walk.value): a leaf's utility or evaluation, an inner node's by its kind; `listed`:
   // a decision node's moves when a Star2 probe has listed them already.
   double value(const State& s, double alpha, double beta, int ply, double reach, const std::vector<State>* listed) {
-    if (!(++stats_.nodes & MASK)) budget_.check();
+    if (!(++stats_.nodes & MASK)) {
+      budget_.count(stats_.nodes);
+      budget_.check();
+    }
     if (ply > max_ply_) max_ply_ = ply;
     if (game_.is_terminal(s)) {
       ++stats_.leaves;

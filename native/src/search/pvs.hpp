@@ -68,8 +68,10 @@ inline int solve_max_plies(const Budget& budget) {
 
 // Whether the search of an outcome game whose keys fix the ply gives the exact solver its turn first:
 // with request.solve, or without a depth limit when at most `max_plies` plies are left (`bound`, the
-// game's plies_bound; -1: unknown).
+// game's plies_bound; -1: unknown). Under a node budget, with request.solve only: the plies a solve may
+// take depend on the time and the core's speed, and both cores must stop at the same node.
 inline bool solves_first(const Request& request, int bound, int max_plies) {
+  if (request.nodes > 0) return request.solve;  // pvs.py's solver_for: the phases of a node budget
   return request.solve || (request.depth < 0 && (bound >= 0 ? bound : MAX_ID_DEPTH) <= max_plies);
 }
 
@@ -267,8 +269,10 @@ class Pvs {
   // >= beta a lower bound, between them exact. In outcome games a win at ply p scores WIN - p, a loss
   // -(WIN - p); the table keeps scores relative to the node.
   double negamax(const State& s, int d, double alpha, double beta, int ply) {
-    if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0)  // the poll, keeping the time to free the table
+    if ((++stats_.nodes & (Budget::CHECK_EVERY - 1)) == 0) {  // the poll, keeping the time to free the table
+      clock_->count(stats_.nodes);
       clock_->check_room(double(tt_.slots()) * TABLE_FREE_SECONDS_PER_SLOT);
+    }
     if (ply > stats_.max_depth) stats_.max_depth = ply;
     pv_.clear(ply);
     const int player = game_.to_move(s);
@@ -758,7 +762,7 @@ class Pvs {
     } else if (tt_.grows_next()) {
       clock_->check_room(double(tt_.size()) * TABLE_GROW_SECONDS_PER_ENTRY);
     }
-    tt_.store(key, entry);
+    tt_.store(key, entry, clock_);
   }
 
   std::vector<int> table_line(std::vector<int> line, int d, double score) const {

@@ -13,11 +13,14 @@
 // every entry until its dict is full, then the newer half).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <vector>
+
+#include "core/budget.hpp"
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -80,7 +83,7 @@ inline int log2_at_least(uint64_t n) {
 template <class Entry, class Key = uint64_t>
 class DictTable {
  public:
-  DictTable() { resize(10); }
+  DictTable() { resize(10, nullptr); }
 
   size_t size() const { return count_; }
   size_t slots() const { return slots_.size(); }
@@ -95,9 +98,12 @@ class DictTable {
     }
   }
 
-  // Insert or overwrite.
-  void store(const Key& key, const Entry& entry) {
-    if (2 * (count_ + 1) > slots_.size()) resize(bits_ + 1);
+  // Insert or overwrite. `budget`, if given, may stop a doubling halfway (Timeout) once it is cancelled:
+  // filling and re-inserting a large table takes tens of milliseconds, longer than a cancelled search may
+  // run on. Stopped while the new slots are filled, the table is as it was; while the entries are
+  // re-inserted, it keeps those re-inserted (the search is over either way).
+  void store(const Key& key, const Entry& entry, const Budget* budget = nullptr) {
+    if (2 * (count_ + 1) > slots_.size()) resize(bits_ + 1, budget);
     for (size_t i = index(key);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (!slot.used) {
@@ -126,15 +132,24 @@ class DictTable {
 
   size_t index(const Key& key) const { return size_t(mix(key) >> (64 - bits_)); }
 
-  void resize(int bits) {
-    HugeVector<Slot> old;
+  static constexpr size_t CANCEL_POLL_SLOTS = 4096;  // a doubling looks at the cancellation this often
+
+  void resize(int bits, const Budget* budget) {
+    const size_t n = size_t(1) << bits;
+    HugeVector<Slot> old;  // first the new slots, filled a few pages at a time (their first touch is most of
+    old.reserve(n);        // the cost), then, swapped with the table's, the old ones
+    while (old.size() < n) {
+      if (budget != nullptr && budget->cancelled()) throw Timeout{};
+      old.insert(old.end(), std::min(16 * CANCEL_POLL_SLOTS, n - old.size()), Slot{Key{}, Entry{}, false});
+    }
     old.swap(slots_);
     bits_ = bits;
-    slots_.assign(size_t(1) << bits, Slot{Key{}, Entry{}, false});
-    mask_ = slots_.size() - 1;
+    mask_ = n - 1;
     count_ = 0;
-    for (const Slot& slot : old)
-      if (slot.used) store(slot.key, slot.entry);
+    for (size_t i = 0; i < old.size(); ++i) {
+      if (budget != nullptr && (i & (CANCEL_POLL_SLOTS - 1)) == 0 && budget->cancelled()) throw Timeout{};
+      if (old[i].used) store(old[i].key, old[i].entry);
+    }
   }
 
   HugeVector<Slot> slots_;
