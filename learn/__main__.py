@@ -44,6 +44,8 @@ def main(argv=None):
         matched = run.accept_stage(data / "candidate.bin", args.games, args.time_ms, args.processes)
     if trained:
         print(f"report: {run.write_report(args.game, trained, generated, matched)}")
+    elif matched:
+        print(f"report: {run.write_match_report(args.game, data / 'candidate.bin', matched)}")
 
 
 if __name__ == "__main__":

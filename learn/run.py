@@ -8,6 +8,10 @@ from pathlib import Path
 from learn import accept, curves, export, shards, train
 
 REPORTS = Path(__file__).resolve().parent / "reports"
+# The last net trained, accepted or not: where the next run starts, so that what a run learned outlives
+# its data. Committed; the service never reads it (it plays engine/games/chess/nnue.bin, which only a
+# match's acceptance replaces).
+CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "chess.bin"
 
 
 def committed_weights() -> Path:
@@ -16,14 +20,15 @@ def committed_weights() -> Path:
 
 
 def starting_params(hidden: int, seed: int, log=print) -> tuple:
-    """The committed net's floats when there is one of ``hidden`` units, else a fresh initialisation."""
+    """The floats of the last net trained (:data:`CHECKPOINT`), else of the service's net, when it has
+    ``hidden`` units; else a fresh initialisation."""
     from engine.games.chess import nnue
-    path = committed_weights()
-    if path.exists():
-        net = nnue.read_weights(path)
-        if net.hidden == hidden:
-            log(f"training from the committed net {path.name} ({net.header.get('trained')})")
-            return export.dequantised(net.W1, net.b1, net.W2, net.b2), "the committed net"
+    for path in (CHECKPOINT, committed_weights()):
+        if path.exists():
+            net = nnue.read_weights(path)
+            if net.hidden == hidden:
+                log(f"training from {path} (trained {net.header.get('trained')} on {net.header.get('commit')})")
+                return export.dequantised(net.W1, net.b1, net.W2, net.b2), str(path)
     log(f"training a fresh net of {hidden} hidden units")
     return train.initial_params(hidden, seed), "a fresh initialisation"
 
@@ -40,6 +45,8 @@ def train_stage(data: Path, out: Path, hidden: int, seconds: float, seed: int, l
                  "lambda": train.LAMBDA, "started_from": start}
     candidate = out / "candidate.bin"
     export.export(best, candidate, described)
+    CHECKPOINT.parent.mkdir(exist_ok=True)
+    shutil.copyfile(candidate, CHECKPOINT)
     log(f"best epoch {history.best_epoch} of {len(history.epochs) - 1} ({history.stopped}); wrote {candidate}")
     return {"data": described, "history": history, "candidate": candidate}
 
@@ -67,8 +74,31 @@ def write_report(game: str, trained: dict, generated: dict | None, matched: dict
     return folder
 
 
+def write_match_report(game: str, candidate: Path, matched: dict) -> Path:
+    """A match played on its own (``--stage accept``): its report beside the training runs'."""
+    from engine.games.chess import nnue
+    folder = REPORTS / f"{game}-{time.strftime('%Y%m%d-%H%M')}-match"
+    folder.mkdir(parents=True, exist_ok=True)
+    header = nnue.read_weights(candidate).header
+    summary = {"commit": export.commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "candidate": {"sha256": header["sha256"], "trained": header.get("trained"),
+                             "commit": header.get("commit"), "data": header.get("data")},
+               "match": {k: v for k, v in matched.items() if k != "games"}}
+    (folder / "report.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    timing = matched["timing"]
+    lines = [f"# {game}: the candidate net against the classic evaluation, {summary['date']} on {summary['commit']}",
+             "", f"- candidate: sha256 {header['sha256'][:16]}, trained {header.get('trained')} on "
+             f"{header.get('commit')}, data {json.dumps(header.get('data'))}",
+             f"- {matched['games_played']} games at {matched['time_ms']} ms a move, both colours from "
+             f"{matched['openings']} openings: {matched['text']}; verdict: {matched['verdict']}",
+             f"- time a move: {json.dumps(timing)}", f"- ends: {json.dumps(matched['ends'])}", ""]
+    (folder / "report.md").write_text("\n".join(lines))
+    return folder
+
+
 def accept_stage(candidate: Path, games: int, time_ms: float, workers: int, log=print) -> dict:
     result = accept.run(candidate, "classic", games, time_ms, workers, log=log)
+    result["games_played"] = len(result["games"])
     log(f"{result['text']}: {result['verdict']}")
     if result["verdict"] == "stronger":
         shutil.copyfile(candidate, committed_weights())

@@ -49,3 +49,15 @@ def test_a_run_starts_from_the_committed_nets_floats(tmp_path):
     back = export.dequantised(net.W1, net.b1, net.W2, net.b2)
     assert np.abs(back["W1"] - params["W1"]).max() <= 0.5 / export.QA + 1e-7
     assert np.abs(back["W2"] - params["W2"]).max() <= 0.5 / export.QB + 1e-7
+
+
+def test_a_run_starts_from_the_last_net_trained(tmp_path, monkeypatch):
+    from learn import run
+    params = train.initial_params(16, seed=9)
+    export.export(params, tmp_path / "chess.bin", {})
+    monkeypatch.setattr(run, "CHECKPOINT", tmp_path / "chess.bin")
+    started, where = run.starting_params(16, seed=1, log=lambda *_: None)
+    assert where == str(tmp_path / "chess.bin")
+    assert np.abs(started["W1"] - params["W1"]).max() <= 0.5 / export.QA + 1e-7
+    fresh, where = run.starting_params(24, seed=1, log=lambda *_: None)   # another width: a fresh net
+    assert where == "a fresh initialisation" and fresh["W1"].shape == (768, 24)
