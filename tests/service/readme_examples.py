@@ -124,6 +124,20 @@ def examples(text: str | None = None) -> list:
     return found
 
 
+# A search's fields that a fixed depth or seeded iterations make the same on every run (never timings): what
+# two answers to one request share wherever they were searched (a batch's and a single search's, say).
+STABLE = ("move", "value", "outcome", "plies_to_end", "perspective")
+
+
+def stable(body: dict) -> dict:
+    return {key: body.get(key) for key in STABLE}
+
+
+def without_stats(body: dict) -> dict:
+    """A review's answer but its searches' totals (node counts and timings vary)."""
+    return {key: value for key, value in body.items() if key != "stats"}
+
+
 def exact(body):
     """An answer without what varies (:data:`TIMINGS`, at any depth): what an exact example must repeat."""
     if isinstance(body, dict):
