@@ -86,6 +86,7 @@ class SearchInfo(TypedDict):
     time_ms: float
     iterations: int | None
     lines: NotRequired[list[Line]]               # algorithm.multi_pv > 1
+    pv_san: NotRequired[list[str]]               # chess: the line in SAN
 
 
 class GameResult(TypedDict):

@@ -94,8 +94,9 @@ def run(module, game, state, settings, *, deadline, trace: bool, limits, core: s
     with ``stats.core`` set."""
     if module.NAME == "auto":
         return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
-    if module.NAME == mcts.NAME and deadline.nodes is not None:  # MCTS's node budget: its iterations
-        settings = dataclasses.replace(settings, iterations=min(deadline.nodes, settings.iterations or deadline.nodes))
+    if module.NAME == mcts.NAME and deadline.nodes is not None:  # MCTS's node budget: its iterations (capped)
+        budget = min(deadline.nodes, mcts.MAX_ITERATIONS)
+        settings = dataclasses.replace(settings, iterations=min(budget, settings.iterations or budget))
     if (chosen or choose(game, state, module.NAME, settings, trace, limits, core)) == NATIVE:
         return search(game, state, module.NAME, settings, deadline, limits)
     return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)

@@ -112,11 +112,13 @@ def search(client, game_id: str, body: dict) -> dict:
 
 def shallow(described: dict) -> dict:
     """The game's example request on the Python core (the same answers on every server), one ply deep where
-    it has a depth (one without is a textbook tree, a small board solved at once, or chess within its time)."""
+    it has a depth, else within a node budget (a textbook tree, a small board solved at once, or chess)."""
     example = described["example_request"]
     algorithm = {**example["algorithm"], "core": "python"}
     if "depth" in algorithm:
         algorithm["depth"] = 1
+    else:
+        algorithm["nodes"] = 4096
     return {"state": example["state"], "algorithm": algorithm, "time_limit_ms": example.get("time_limit_ms", 1000)}
 
 

@@ -71,7 +71,7 @@ def test_the_request_settings_are_the_declarations_as_json_schema():
     declared = engine.api.request_settings()
     assert list(declared) == list(ALGORITHM_MODULES)
     assert declared["mcts"] == {"multi_pv": {"type": "integer", "minimum": 1, "maximum": 32, "default": 1},
-                                "iterations": {"type": "integer", "minimum": 1},
+                                "iterations": {"type": "integer", "minimum": 1, "maximum": 10**9},
                                 "exploration": {"type": "number", "minimum": 0, "maximum": 100.0,
                                                 "default": math.sqrt(2)},
                                 "seed": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},

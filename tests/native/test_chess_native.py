@@ -313,7 +313,7 @@ class StopAtNativePoll(Deadline):
             self.reported = progress
             self.at = progress.nodes + 2              # the next pass's own node is counted without a poll
 
-    def check_room(self, seconds):
+    def check_room(self, seconds, nodes=0):
         if self.at is None:
             return
         self.at += -self.at % Deadline.CHECK_EVERY   # the node of this poll

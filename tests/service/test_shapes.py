@@ -82,7 +82,7 @@ def test_a_tree_s_value_and_perspective_stay_max_s_at_a_min_root(client):
     ("checkers", "alphabeta", ["man_move_resets", "no_progress_plies"])])
 def test_an_unknown_setting_s_message_names_every_setting_taken(client, game, algorithm, options):
     module = engine.api.algorithm_module(algorithm)
-    expected = sorted([*module.Settings.names(), "core", "forced_move_search", *options])
+    expected = sorted([*module.Settings.names(), *engine.api.EverySettings.names(), *options])
     text = f"{algorithm} takes no setting 'deepth'; it takes {expected}"
     body = {"game": game, "state": {}, "algorithm": {"name": algorithm, "deepth": 3}}
     assert post(client, "/v1/search", body, status=422)["errors"] == {"algorithm.deepth": [text]}
