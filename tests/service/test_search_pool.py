@@ -11,6 +11,7 @@ import engine.api
 from engine.errors import AlgorithmMismatch, InvalidState
 from engine.limits import Limits
 import service.routes.search
+from service.memory import rss_bytes
 from service.search_pool import (INFO, MIN_BUDGET_MS, READY, RESULT, SearchFailed, SearchPool, clock, in_time_left,
                                  remaining_ms)
 
@@ -26,11 +27,19 @@ def request(game="connect4", state=None, algorithm=None, time_limit_ms=None, tra
             "trace": trace, "limits": Limits()}
 
 
+def lean_enough() -> int:
+    """A memory cap that a fresh process of this one is under: a forked process starts at its parent's
+    resident size, and this test process, thousands of tests on (JAX's training among them), can be past the
+    pool's default 1 GiB before any search has grown it."""
+    return rss_bytes(os.getpid()) + (1 << 30)
+
+
 @pytest.fixture
 def pool():
     made = []
 
     def make(size=1, **settings):
+        settings.setdefault("max_rss_bytes", lean_enough())
         made.append(SearchPool(size, **settings))
         return made[-1]
     yield make
@@ -237,7 +246,7 @@ def test_a_process_leaves_when_its_worker_is_killed(tmp_path):
     worker = os.fork()
     if worker == 0:
         try:
-            searches = SearchPool(2).start()
+            searches = SearchPool(2, max_rss_bytes=lean_enough()).start()
             pid_file.write_text(" ".join(map(str, searches.pids)))
             time.sleep(60)
         finally:
