@@ -9,7 +9,7 @@ import argparse
 import os
 from pathlib import Path
 
-from learn import generate, run, shards
+from learn import accept, generate, run, shards
 
 
 def parse(argv=None):
@@ -23,7 +23,7 @@ def parse(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hidden", type=int, default=128, help="the net's hidden units a perspective")
     p.add_argument("--lr", type=float, default=3e-3, help="the trainer's first learning rate (halved on a stall)")
-    p.add_argument("--games", type=int, default=400, help="the acceptance match's games")
+    p.add_argument("--games", type=int, default=accept.MIN_GAMES, help="the acceptance match's games")
     p.add_argument("--time-ms", type=float, default=100, help="the acceptance match's time a move")
     p.add_argument("--data", type=Path, default=None, help="the shards' folder (default learn/data/<game>)")
     return p.parse_args(argv)

@@ -11,9 +11,12 @@ MIN_GAMES = 400
 
 
 def verdict(result: dict) -> str:
-    """'stronger' when the candidate's 95% Elo interval lies above 0, 'weaker' when below, else 'even'."""
+    """'stronger' when the candidate's 95% Elo interval lies above 0 over at least ``MIN_GAMES`` games,
+    'weaker' when it lies below 0, else 'even'."""
     low, high = result["result"]["elo_low"], result["result"]["elo_high"]
-    return "stronger" if low is not None and low > 0 else "weaker" if high is not None and high < 0 else "even"
+    if low is not None and low > 0 and result["result"]["games"] >= MIN_GAMES:
+        return "stronger"
+    return "weaker" if high is not None and high < 0 else "even"
 
 
 def run(candidate_path, incumbent_evaluation: str, games: int, time_ms: float, workers: int, log=print) -> dict:

@@ -89,7 +89,7 @@ def write_match_report(game: str, candidate: Path, matched: dict) -> Path:
     lines = [f"# {game}: the candidate net against the classic evaluation, {summary['date']} on {summary['commit']}",
              "", f"- candidate: sha256 {header['sha256'][:16]}, trained {header.get('trained')} on "
              f"{header.get('commit')}, data {json.dumps(header.get('data'))}",
-             f"- {matched['games_played']} games at {matched['time_ms']} ms a move, both colours from "
+             f"- {matched['result']['games']} games at {matched['time_ms']} ms a move, both colours from "
              f"{matched['openings']} openings: {matched['text']}; verdict: {matched['verdict']}",
              f"- time a move: {json.dumps(timing)}", f"- ends: {json.dumps(matched['ends'])}", ""]
     (folder / "report.md").write_text("\n".join(lines))
@@ -98,7 +98,6 @@ def write_match_report(game: str, candidate: Path, matched: dict) -> Path:
 
 def accept_stage(candidate: Path, games: int, time_ms: float, workers: int, log=print) -> dict:
     result = accept.run(candidate, "classic", games, time_ms, workers, log=log)
-    result["games_played"] = len(result["games"])
     log(f"{result['text']}: {result['verdict']}")
     if result["verdict"] == "stronger":
         shutil.copyfile(candidate, committed_weights())

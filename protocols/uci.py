@@ -122,8 +122,8 @@ class Engine:
         text = " ".join(words)
         name, _, value = text.partition(" value ")
         name = name.removeprefix("name ").strip()
-        spec = next((s for n, s in OPTIONS.items() if n.lower() == name.lower()), None)
-        if spec is None:
+        canonical = next((n for n in OPTIONS if n.lower() == name.lower()), None)
+        if canonical is None:
             self.send(f"info string unknown option {name}")
             return
         try:
@@ -131,7 +131,7 @@ class Engine:
         except ValueError:
             self.send(f"info string option {name} takes an integer")
             return
-        canonical = next(n for n in OPTIONS if n.lower() == name.lower())
+        spec = OPTIONS[canonical]
         self.options[canonical] = max(spec[2], min(spec[3], number))
 
     def on_position(self, words):
