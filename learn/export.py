@@ -6,7 +6,7 @@ import subprocess
 
 import numpy as np
 
-QA, QB = 255, 64
+from engine.games.chess.nnue import QA, QB
 
 
 def quantised(params: dict) -> tuple:

@@ -5,8 +5,8 @@ first, then for the other side, each padded to ``MAX_PIECES`` with ``PAD`` (a fe
 trainer holds at zero)."""
 import numpy as np
 
-MAX_PIECES = 32
-INPUTS = 768
+from engine.games.chess.nnue import INPUTS, MAX_PIECES, feature
+
 PAD = INPUTS
 PIECE_TYPES = "pnbrqk"
 
@@ -22,10 +22,6 @@ def piece_squares(placement: str):
         else:
             yield (0 if ch.isupper() else 1), PIECE_TYPES.index(ch.lower()), rank * 8 + file
             file += 1
-
-
-def feature(perspective: int, colour: int, kind: int, square: int) -> int:
-    return (colour != perspective) * 384 + kind * 64 + (square if perspective == 0 else square ^ 56)
 
 
 def fen_features(fen: str) -> tuple:

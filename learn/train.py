@@ -17,9 +17,8 @@ import time
 
 import numpy as np
 
-from learn.features import INPUTS
+from engine.games.chess.nnue import INPUTS, SCALE
 
-SCALE = 400          # centipawns a unit of the net's output
 K = 400.0            # centipawns a unit of the sigmoid
 LAMBDA = 0.75        # the reference engine's share of the target; the result has the rest
 W1_LIMIT = 992 / 255         # quantised by QA = 255 and rounded: 33 * 992 (32 pieces and the bias) fits int16
