@@ -71,7 +71,7 @@ class Engine:
     def __init__(self, out=sys.stdout):
         self.out, self.lock = out, threading.Lock()
         self.options = {name: spec[1] for name, spec in OPTIONS.items()}
-        self.fen, self.moves = chess.STARTING_FEN, []
+        self.fen, self.moves, self.white_to_move = chess.STARTING_FEN, [], True
         self.search: api.Search | None = None
         self.thread: threading.Thread | None = None
         self.released = threading.Event()   # an infinite or ponder search may answer (stop, ponderhit)
@@ -116,7 +116,7 @@ class Engine:
 
     def on_ucinewgame(self, _):
         self.stop()
-        self.fen, self.moves = chess.STARTING_FEN, []
+        self.fen, self.moves, self.white_to_move = chess.STARTING_FEN, [], True
 
     def on_setoption(self, words):
         text = " ".join(words)
@@ -151,7 +151,7 @@ class Engine:
         except ValueError as error:
             self.send(f"info string position refused: {error}")
             return
-        self.fen, self.moves = fen, moves
+        self.fen, self.moves, self.white_to_move = fen, moves, board.turn == chess.WHITE
 
     def algorithm(self, go: Go) -> dict:
         """``auto`` at the Level, except where UCI asks for what only the full-strength search gives (auto's
@@ -169,9 +169,7 @@ class Engine:
 
     def allotment(self, go: Go) -> Allotment | None:
         """The clock's allotment for the side to move, or None when ``go`` gives no clock."""
-        white = chess.Board(self.fen).turn == chess.WHITE
-        if len(self.moves) % 2:
-            white = not white
+        white = self.white_to_move
         mine, theirs = ("wtime", "btime") if white else ("btime", "wtime")
         if mine not in go.numbers:
             return None
