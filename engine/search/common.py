@@ -89,9 +89,12 @@ def chosen_line(passes: list[tuple[list[MoveValue], list[list[Move]]]], moves: l
                 best: MoveValue) -> list[Move] | None:
     """The principal variation of ``best`` among ``moves``, the root moves of one of ``passes`` (``(moves,
     lines)`` pairs: a pass's root moves and the line of each, as :func:`deepen`'s searches keep them); None
-    when ``moves`` is of no pass (no root move was searched). ``best`` is found by identity: a value may be
+    when ``moves`` is of no pass or ``best`` is not among them (no root move was searched, and ``best`` is
+    :func:`first_move_fallback`'s). ``best`` is found by identity: a value may be
     NaN (a max^n utility vector's), which equals nothing."""
-    place = next(i for i, mv in enumerate(moves) if mv is best)
+    place = next((i for i, mv in enumerate(moves) if mv is best), None)
+    if place is None:  # the fallback's move: no pass valued it
+        return None
     return next((lines[place] for searched, lines in passes if searched is moves), None)
 
 

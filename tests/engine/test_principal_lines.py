@@ -59,3 +59,17 @@ def test_pacman_s_max_n_line_plays_every_agent_s_move():
     assert len(r.pv) == 4 and r.pv[0] == r.move == "West"
     for move in r.pv:
         s = game.result(s, game.move_from_json(move, s))
+
+
+def test_a_search_out_of_time_before_its_first_root_move_answers_that_move_without_a_line():
+    """The CI's schemathesis run found max^n answering a 500 here (its line was looked for among the
+    valued moves, which the fallback is not of); expectimax shares the code."""
+    from engine.deadline import Deadline
+    from engine.search import expectimax, maxn
+
+    game, state = load("connect4", {"moves": "441"})
+    for module in (maxn, expectimax):
+        late = Deadline(1.0)
+        late.end -= 10.0                                             # expired ten seconds ago
+        r = module.search(game, state, module.Settings(depth=6), deadline=late)
+        assert r.value is None and r.moves == [] and r.pv == [r.move] and r.stats.timed_out
