@@ -255,3 +255,22 @@ def test_every_game_of_the_playground_can_be_reviewed_and_its_best_moves_listed(
     page.click("#best-moves")
     page.wait_for_selector("#best-lines li")
     assert page.locator("#best-lines li").count() == min(3, len(line[ply]["info"]["legal_moves"]))
+
+
+def test_a_review_without_a_bound_of_its_own_searches_a_node_budget_and_judges_alike_twice(page):
+    """Issue 50, item 12: a review whose searches only the time limit ended judged the same PGN differently
+    each time; the page now gives each position a node budget where the algorithm sets no bound."""
+    choose(page, "chess", "both (hot seat)", "alphabeta", 5000)
+    wait_for_human(page, "white", ply=1)
+    sent, judged = [], []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith("/v1/review/stream") else None)
+    for _ in range(2):
+        if not page.locator("#review-text").is_visible():   # the paste box stays open after a review
+            page.click("#review-paste summary")
+        page.fill("#review-text", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0")
+        page.click("#review-pasted")
+        wait_for_review(page)
+        judged.append([item.get_attribute("data-class") for item in page.locator("#move-list li").all()])
+        page.click("#review-back")
+    assert [body["algorithm"] for body in sent] == [{"name": "alphabeta", "nodes": 200_000}] * 2
+    assert judged[0] == judged[1] and judged[0][5] == "blunder"

@@ -25,6 +25,8 @@ const CHANCE_DELAY_MS = 250;
 const OWN_CANCEL_WINDOW_MS = 3000, OWN_CANCEL_RETRY_MS = 150;
 const FIRST_GAME = "tictactoe";
 const MAX_REVIEW_MS = 120_000;  // openapi.yaml's ReviewRequest.time_limit_ms
+const REVIEW_NODES = 200_000;   // a review's budget a position: about 0.15 s of the compiled core's chess
+const SEARCH_BOUNDS = ["depth", "depth_rounds", "iterations", "nodes"];  // the settings that end a search
 // The arrow keys play the move of that name, in games whose moves are directions (2048, Pacman); Space
 // plays Pacman's Stop.
 const KEY_MOVES = { ArrowUp: ["up", "North"], ArrowDown: ["down", "South"], ArrowLeft: ["left", "West"],
@@ -590,10 +592,15 @@ export class PlayPanel {
                                || position.info.to_move === "chance" || !multiPvAlgorithm($("algorithm").value, this.game);
   }
 
-  /** The review's algorithm: the AI's, at full strength. Throws when More settings is not a JSON object. */
+  /**
+   * The review's algorithm: the AI's, at full strength, and where it sets no bound of its own a budget of
+   * REVIEW_NODES nodes a position, so that the same game reviewed twice is judged alike (within the time
+   * limit, which still caps each search). Throws when More settings is not a JSON object.
+   */
   reviewAlgorithm() {
     const algorithm = this.algorithmRequest();
     delete algorithm.level;
+    if (!SEARCH_BOUNDS.some((name) => name in algorithm)) algorithm.nodes = REVIEW_NODES;
     return algorithm;
   }
 
