@@ -38,8 +38,10 @@ class Deadline:
 
     A node budget (``nodes``, ``algorithm.nodes``) expires it too: a search that passes its count of nodes
     to :meth:`check` stops there once the count is at least ``max_nodes`` (``nodes`` rounded up to a
-    multiple of ``NODE_STEP``: :func:`node_budget`) on a multiple of ``NODE_STEP``. The compiled core tests
-    the same counts at the same nodes (native/src/core/budget.hpp), so that both stop at the same node.
+    multiple of ``NODE_STEP``: :func:`node_budget`) on a multiple of ``NODE_STEP``. A search that counts
+    nodes it does not poll (chess's quiescence search) may pass over that multiple and stop at a later one
+    (chess's ``nodes: 5000`` stops at 5,376, not 5,120). The compiled core tests the same counts at the same
+    nodes (native/src/core/budget.hpp), so that both stop at the same node.
     """
 
     CHECK_EVERY = 16

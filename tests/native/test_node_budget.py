@@ -52,6 +52,14 @@ def test_minimax_stops_at_its_budget_exactly():
     assert result.stats.nodes == node_budget(1000) == 1024 and result.stats.stop_reason == "node_limit"
 
 
+def test_chess_passes_a_multiple_it_does_not_test_as_the_spec_says():
+    """openapi.yaml's example: chess counts quiescence nodes without testing the count, so 5000 stops at
+    5376 (on a multiple of 256, but not the first past the budget)."""
+    for core in ("native", "python"):
+        result = on(core, "chess", {}, {"name": "alphabeta"}, 5000)
+        assert result.stats.nodes == 5376 and result.stats.stop_reason == "node_limit"
+
+
 def test_a_budget_the_search_does_not_reach_changes_nothing():
     needs_native("connect4")
     for core in ("native", "python"):
