@@ -14,6 +14,7 @@ import time
 from types import ModuleType
 from typing import Any
 
+from engine.clock import Allotment, Clock, TimeManager, allot, hard_cap_ms
 from engine.collector import held_off
 from engine.deadline import MAX_NODES, Deadline, ReadTimeout, reading
 from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidState, UnknownSetting,
@@ -21,11 +22,11 @@ from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidStat
 from engine import scale
 from engine.limits import MAX_LISTED_MOVES, Limits
 from engine.game import JSON, Game, State
-from engine.result import CANCELLED, ESTIMATE, FORCED, ITERATION_LIMIT, NODE_LIMIT, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
+from engine.result import CANCELLED, CLOCK, ESTIMATE, FORCED, ITERATION_LIMIT, NODE_LIMIT, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.replay import replayed
 from engine.review import Review, from_pgn
-from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, native
+from engine.search import ALGORITHM_MODULES, algorithm_module, fitting_algorithms, mcts, native
 from engine.search.multipv import MAX_MULTI_PV
 from engine.search.settings import BOOLEAN, INTEGER, STRING, AlgorithmSettings, setting, settings_from
 
@@ -221,13 +222,14 @@ SMALL_SEARCH_VISITS = 1000
 
 def search(game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
            trace: bool = False, limits: Limits = Limits(), on_progress: ProgressCallback | None = None,
-           options: dict[str, Any] | None = None) -> SearchResult:
+           options: dict[str, Any] | None = None, clock: Clock | None = None) -> SearchResult:
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state, under the game's ``options`` (which
-    may come inside ``algorithm`` too: :func:`game_options`); returns a
-    :class:`~engine.result.SearchResult` whose moves are already in JSON form. ``on_progress``, if given,
-    receives the search's :class:`~engine.result.Progress` reports, their moves in JSON form too."""
+    may come inside ``algorithm`` too: :func:`game_options`), in ``time_limit_ms`` or the time that
+    ``clock`` allots (:class:`Search`); returns a :class:`~engine.result.SearchResult` whose moves are
+    already in JSON form. ``on_progress``, if given, receives the search's
+    :class:`~engine.result.Progress` reports, their moves in JSON form too."""
     with held_off():  # from the deadline's start to the answer in JSON form (engine.collector)
-        return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options).run(on_progress)
+        return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options, clock).run(on_progress)
 
 
 class Search:
@@ -235,12 +237,21 @@ class Search:
     that name a field), the core chosen (``runs_native``: the compiled core, which releases the
     interpreter lock while it runs) and the deadline already running. :meth:`run` may be called on another thread, and
     :meth:`cancel` from any thread stops the search at its next deadline poll (it then answers as on a
-    timeout)."""
+    timeout).
+
+    With a ``clock`` (:class:`~engine.clock.Clock`, the mover's), the search allots its own time from it
+    (:func:`~engine.clock.allot`, at the state's ply where the game knows it): it runs under the
+    allotment's hard limit (and ``time_limit_ms``, if also given), and after each iteration its
+    :class:`~engine.clock.TimeManager` decides whether to start another; a search it stops answers with
+    ``stop_reason`` ``clock``. The answer's ``clock`` says what was allotted and used."""
 
     def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
-                 trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None) -> None:
+                 trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None,
+                 clock: Clock | None = None) -> None:
         with held_off():  # no full collection once the deadline runs: it would count (engine.collector)
             self.module, self.settings, in_algorithm, every = settings_with_forced(game_id, algorithm)
+            if clock is not None:
+                time_limit_ms = min(hard_cap_ms(clock), math.inf if time_limit_ms is None else time_limit_ms)
             self.deadline = Deadline(None if time_limit_ms is None else time_limit_ms / 1000.0,  # loading counts
                                      nodes=every.nodes)
             self.core, forced_move_search = every.core, every.forced_move_search
@@ -263,6 +274,18 @@ class Search:
                            and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
             self.chosen = None if self.unread is not None else self.native_core()
             self.runs_native = self.chosen == native.NATIVE
+            self.allotment = None if clock is None or self.unread is not None else self.allotted(clock)
+            self.stopped_by_clock = False
+
+    def allotted(self, clock: Clock) -> Allotment:
+        """The clock's allotment for this move, the deadline brought down to its hard limit. MCTS, which
+        has no iterations to stop between, gets the soft limit as its hard one."""
+        allotment = allot(clock, self.game.plies_played(self.state) or 0)
+        if self.ran_module()[0].NAME == mcts.NAME:
+            allotment = Allotment(soft_ms=allotment.soft_ms, hard_ms=allotment.soft_ms)
+        if self.deadline.end is not None:
+            self.deadline.end = min(self.deadline.end, self.deadline.start + allotment.hard_ms / 1000.0)
+        return allotment
 
     @property
     def small(self) -> bool:
@@ -278,11 +301,16 @@ class Search:
         """The core that runs the search (``auto``'s: that of the algorithm it picks), with its settings
         then as ``auto`` sets them, but for the level's caps, which do not change the core. A compiled core
         asked for but unfit is an error now, before any search."""
+        module, settings = self.ran_module()
+        return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
+
+    def ran_module(self) -> tuple[ModuleType, Any]:
+        """The search module that runs, and its settings: ``auto``'s pick where it is ``auto``."""
         module, settings = self.module, self.settings
         if module.NAME == "auto":
             module, algorithm = module.chosen(self.game, self.state)
             settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
-        return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
+        return module, settings
 
     def run(self, on_progress: ProgressCallback | None = None) -> SearchResult:
         """The search's answer, its moves in JSON form, with no full collection meanwhile (engine.collector)."""
@@ -292,16 +320,16 @@ class Search:
                 result.options = self.options
                 return result
             game = self.game
-            if on_progress is not None:
-                self.deadline.on_progress = lambda progress: on_progress(
-                    to_json_progress(game, progress, self.state, self.deadline))
+            self.deadline.on_progress = self.listener(on_progress)
             deadline = forced_budget(self.deadline) if self.forced else self.deadline
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
                                 trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
             if self.forced:  # the move was never in doubt, and the request's time did not run out
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
-            if self.deadline.cancelled and result.stats.timed_out:
+            if self.stopped_by_clock and result.stats.timed_out:
+                result.stats.stop_reason, result.stats.timed_out = CLOCK, False
+            elif self.deadline.cancelled and result.stats.timed_out:
                 result.stats.stop_reason = CANCELLED
             elif stopped_by_nodes(result.stats, self.deadline):
                 result.stats.stop_reason, result.stats.timed_out = NODE_LIMIT, False
@@ -311,7 +339,26 @@ class Search:
                 result.lines = [] if result.value is None else [Line(result.move, result.value, list(result.pv),
                                                                      bound=ESTIMATE)]
             result.players, result.options = list(game.players), self.options
+            if self.allotment is not None:
+                result.clock = {"allotted_ms": round(self.allotment.soft_ms, 3),
+                                "limit_ms": round(self.allotment.hard_ms, 3), "used_ms": result.stats.time_ms}
             return to_json_moves(game, result, self.state, self.deadline)
+
+    def listener(self, on_progress: ProgressCallback | None) -> ProgressCallback | None:
+        """What the deadline hands each progress report to: ``on_progress`` (the report in JSON form), and
+        under a clock the time manager, which cancels the search rather than start another iteration."""
+        allotment = self.allotment
+        manager = TimeManager(allotment) if allotment is not None and allotment.hard_ms > allotment.soft_ms else None
+        if on_progress is None and manager is None:
+            return None
+
+        def listen(progress: Progress) -> None:
+            if on_progress is not None:
+                on_progress(to_json_progress(self.game, progress, self.state, self.deadline))
+            if manager is not None and not self.stopped_by_clock and manager.stop_after(progress):
+                self.stopped_by_clock = True
+                self.deadline.cancel()
+        return listen
 
     def cancel(self) -> None:
         self.deadline.cancel()

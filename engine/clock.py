@@ -44,14 +44,26 @@ def expected_moves_left(ply: int) -> int:
     return max(20, 40 - ply // 6)
 
 
+def usable_ms(clock: Clock) -> float:
+    """The time left once the network's margin is kept back (a millisecond at least)."""
+    return max(1.0, clock.remaining_ms - clock.overhead_ms)
+
+
+def hard_cap_ms(clock: Clock) -> float:
+    """The most one move may ever take of ``clock``, whatever the game's progress: a part of the usable
+    time (most of it for the last move before the time control). :func:`allot`'s hard limit never exceeds
+    it, so a server may bound the search by it before the state is read."""
+    return max(1.0, usable_ms(clock) * (LAST_MOVE_SHARE if clock.moves_to_go == 1 else HARD_SHARE))
+
+
 def allot(clock: Clock, ply: int = 0) -> Allotment:
-    usable = max(1.0, clock.remaining_ms - clock.overhead_ms)
+    """The move's soft and hard limits at ``ply`` (the plies played: the moves left are guessed from it
+    when the clock does not say)."""
     moves = clock.moves_to_go or expected_moves_left(ply)
-    soft = usable / moves + 0.75 * clock.increment_ms
+    soft = usable_ms(clock) / moves + 0.75 * clock.increment_ms
     if clock.opponent_remaining_ms is not None and clock.remaining_ms > 2 * clock.opponent_remaining_ms:
         soft *= 1.25   # far ahead on the clock: spend some of the lead
-    cap = usable * (LAST_MOVE_SHARE if clock.moves_to_go == 1 else HARD_SHARE)
-    hard = max(1.0, min(cap, HARD_SOFT_RATIO * soft))
+    hard = max(1.0, min(hard_cap_ms(clock), HARD_SOFT_RATIO * soft))
     return Allotment(soft_ms=min(soft, hard), hard_ms=hard)
 
 

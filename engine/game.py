@@ -188,6 +188,11 @@ class Game:
         A depth-limited search that reaches it has seen every terminal state: its value is exact."""
         return None
 
+    def plies_played(self, state: State) -> int | None:
+        """The plies played from the game's start to ``state``, where the state knows them (from them a
+        clock guesses the moves left: engine.clock); None where it does not."""
+        return None
+
     def states_bound(self, state: State) -> int | None:
         """An upper bound on the states below ``state``, itself included (an explicit tree: its nodes), if
         known: no depth-first search of ``state`` visits more."""

@@ -15,6 +15,7 @@ ITERATION_LIMIT = "iteration_limit"  # MCTS reached its iteration cap
 FORCED = "forced"              # a single legal move, answered after a short search (engine.api)
 NODE_LIMIT = "node_limit"      # the node budget (algorithm.nodes) ran out; the answer is the best found so far
 CANCELLED = "cancelled"        # its owner cancelled it (the client went away); the answer is the best found so far
+CLOCK = "clock"                # the clock's time manager started no other iteration (engine.clock)
 
 # How a root move's value relates to its true value: equal, a bound, or an estimate (an MCTS mean, a
 # static evaluation).
@@ -135,6 +136,7 @@ class SearchResult:
     # The scale (engine.scale) of the values where it is not the game's (MCTS: utilities), which are then
     # in the game's utility unit, not converted by Game.value_to_json; None: the game's own.
     value_scale: str | None = None
+    clock: dict | None = None  # a search under a clock: the time it allotted ("allotted_ms", "limit_ms"), "used_ms"
 
     def __post_init__(self):
         """``value`` made finite; ``bound``, unless given, the one the search listed for ``move`` with this

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 import engine.api
+from engine.clock import Clock
 from service.fields import (BoundedDict, BoundedList, JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State,
                             Utility)
 
@@ -97,20 +98,47 @@ class AlgorithmField(fields.Nested):
             raise ValidationError(error.messages, valid_data=error.valid_data) from error
 
 
+MAX_CLOCK_MS = 86_400_000     # a day: the longest clock a request may carry
+MAX_MOVES_TO_GO = 1000
+
+
+class ClockSchema(StrictSchema):
+    """A search's ``clock``: the mover's time left and increment, the moves to the next time control, the
+    opponent's time left and the margin kept for the network (engine.clock.Clock); loads as a Clock."""
+
+    remaining_ms = JSONNumber(required=True, validate=validate.Range(min=0, max=MAX_CLOCK_MS))
+    increment_ms = JSONNumber(validate=validate.Range(min=0, max=MAX_CLOCK_MS))
+    moves_to_go = JSONInteger(validate=validate.Range(min=1, max=MAX_MOVES_TO_GO))
+    opponent_remaining_ms = JSONNumber(validate=validate.Range(min=0, max=MAX_CLOCK_MS))
+    overhead_ms = JSONNumber(validate=validate.Range(min=0, max=MAX_CLOCK_MS))
+
+    @post_load
+    def to_clock(self, data, **kwargs) -> Clock:
+        return Clock(**data)
+
+
 class SearchRequestSchema(StrictSchema):
-    """``POST /v1/search``. ``time_limit_ms`` is bounded by the server's setting, given at construction."""
+    """``POST /v1/search``. ``time_limit_ms`` is bounded by the server's setting, given at construction;
+    ``clock`` comes instead of it (the engine allots the move's time from it)."""
 
     game = JSONString(required=True, validate=validate.OneOf(GAMES))
     state = State(required=True)
     algorithm = AlgorithmField(required=True)
     options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
+    clock = fields.Nested(ClockSchema)
     trace = JSONBoolean()
 
     def __init__(self, max_time_limit_ms: int, **kwargs):
         """The maximum is a server setting (MAX_TIME_LIMIT_MS), so it joins the range here."""
         super().__init__(**kwargs)
         self.fields["time_limit_ms"].validators = [validate.Range(min=1, max=max_time_limit_ms)]
+
+    @validates_schema
+    def one_time_control(self, data, **kwargs):
+        if "clock" in data and "time_limit_ms" in data:
+            raise ValidationError("send a clock or a time limit, not both: the clock allots the move's time",
+                                  "clock")
 
 
 class StateRequestSchema(StrictSchema):

@@ -41,7 +41,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
     """The documented fields in the documented order; ``values`` only for n-player searches,
     ``certainty_equivalent`` only for expectimax, ``trace`` only when it was asked for (the engine
     caps it in entries and bytes: :class:`engine.search.trace.Tracer`), the move and the principal variation in the game's own notation (chess:
-    ``san`` and ``pv_san``) only in games that have one, and ``algorithm``, the settings the search ran with
+    ``san`` and ``pv_san``) only in games that have one, ``clock`` only under a clock (what it allotted and
+    used), and ``algorithm``, the settings the search ran with
     (for ``auto``, also what it chose and the level's handicap). ``players`` are the ids of the instance's
     players in player order (``values`` are in that order; null only when the time ran out before the state
     was read), ``options`` the game options the search ran under (sent in ``options`` or, as before, in
@@ -74,6 +75,8 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         body["values"] = [finite(v) for v in result.values]
     if result.certainty_equivalent is not None:
         body["certainty_equivalent"] = finite(result.certainty_equivalent)
+    if result.clock is not None:
+        body["clock"] = result.clock
     if trace:
         body["trace"] = result.trace or []
     body["options"] = result.options or {}

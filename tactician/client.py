@@ -74,20 +74,23 @@ class Client:
     # The routes.
 
     def search(self, game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None = None,
-               trace: bool = False, options: Mapping[str, Any] | None = None) -> SearchResponse:
+               trace: bool = False, options: Mapping[str, Any] | None = None,
+               clock: Mapping[str, Any] | None = None) -> SearchResponse:
         """``POST /v1/search``. ``algorithm`` is the algorithm object, or only its name; ``options`` the game's
-        options (as for ``legal_moves`` and ``apply``)."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace, options)
-        return self._json("POST", "/v1/search", body, timeout=self._search_timeout(time_limit_ms))
+        options (as for ``legal_moves`` and ``apply``); ``clock`` the mover's clock instead of
+        ``time_limit_ms`` (``{"remaining_ms", "increment_ms", ...}``: the server allots the move's time)."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock)
+        return self._json("POST", "/v1/search", body, timeout=self._search_timeout(time_limit_ms, clock))
 
     def search_stream(self, game: str, state: State, algorithm: str | Mapping[str, Any],
                       time_limit_ms: int | None = None, trace: bool = False,
-                      options: Mapping[str, Any] | None = None) -> Iterator[Event]:
+                      options: Mapping[str, Any] | None = None,
+                      clock: Mapping[str, Any] | None = None) -> Iterator[Event]:
         """``POST /v1/search/stream``: yields each ``info`` event as it arrives, then the ``result``; an
         ``error`` event is raised as a ProblemError. Closing the generator early closes the connection,
         which stops the search."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace, options)
-        return self._events("/v1/search/stream", body, self._search_timeout(time_limit_ms))
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock)
+        return self._events("/v1/search/stream", body, self._search_timeout(time_limit_ms, clock))
 
     def search_batch(self, searches: list[Mapping[str, Any]]) -> BatchResponse:
         """``POST /v1/search/batch``: ``searches`` are ``/v1/search`` bodies (:func:`search_body` makes
@@ -167,8 +170,11 @@ class Client:
 
     # Plumbing.
 
-    def _search_timeout(self, time_limit_ms: int | None) -> float:
-        return max(self.timeout, (time_limit_ms or 0) / 1000 + SEARCH_MARGIN_S)
+    def _search_timeout(self, time_limit_ms: int | None, clock: Mapping[str, Any] | None = None) -> float:
+        """How long to wait for a search's answer: its time limit, or under a clock all the time left
+        (the server takes far less), and a margin."""
+        limit_ms = clock["remaining_ms"] if clock is not None else time_limit_ms or 0
+        return max(self.timeout, limit_ms / 1000 + SEARCH_MARGIN_S)
 
     def _json(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
         response = self.session.request(method, self.base_url + path, json=body, headers=self.headers,
@@ -188,13 +194,16 @@ class Client:
 
 
 def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None,
-                trace: bool, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                trace: bool, options: Mapping[str, Any] | None = None,
+                clock: Mapping[str, Any] | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "state": state,
                             "algorithm": {"name": algorithm} if isinstance(algorithm, str) else dict(algorithm)}
     if options is not None:
         body["options"] = dict(options)
     if time_limit_ms is not None:
         body["time_limit_ms"] = time_limit_ms
+    if clock is not None:
+        body["clock"] = dict(clock)
     if trace:
         body["trace"] = True
     return body

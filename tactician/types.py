@@ -19,7 +19,8 @@ class Stats(TypedDict):
     time_ms: float
     nodes_per_second: int
     timed_out: bool
-    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "node_limit", "forced", "cancelled"]
+    stop_reason: Literal["completed", "solved", "time_limit", "iteration_limit", "node_limit", "forced", "cancelled",
+                         "clock"]
     core: Literal["native", "python"]
 
 
@@ -49,6 +50,12 @@ class Line(TypedDict):
     pv_san: NotRequired[list[str] | None]
 
 
+class ClockUse(TypedDict):
+    allotted_ms: float    # the soft limit the clock allotted the move
+    limit_ms: float       # the hard limit the search ran under
+    used_ms: float
+
+
 class SearchResponse(TypedDict):
     move: Move
     value: float | None                          # None: the time ran out before any root move was valued
@@ -67,6 +74,7 @@ class SearchResponse(TypedDict):
     stats: Stats
     values: NotRequired[list[float]]
     certainty_equivalent: NotRequired[float]
+    clock: NotRequired[ClockUse]                 # under a clock: the time allotted and used
     trace: NotRequired[list[dict[str, Any]]]
     steps: NotRequired[list[dict[str, Any]]]     # backgammon: the chosen play's steps
     options: dict[str, Any]                      # the game options the search ran under

@@ -21,7 +21,7 @@ from service.body import json_body
 from service.departure import ClientGone
 from service.errors import engine_problem
 from service.request_log import note_search, streamed_search
-from service.routes.search import admitted, effective_algorithm
+from service.routes.search import admitted, engine_arguments
 from service.routes.stream import ERROR, HEADERS, RESULT, event
 from service.schemas import BatchRequestSchema
 from service.serialize import search_response
@@ -34,11 +34,9 @@ SEARCH = "search"
 def checked(i: int, search: dict, limits) -> dict:
     """Search ``i`` of the batch as the engine's arguments, checked by loading it (its errors named
     ``searches[i].<field>``)."""
-    request = {"game_id": search["game"], "state_json": search["state"],
-               "algorithm": effective_algorithm(search["algorithm"]), "options": search.get("options"),
-               "time_limit_ms": search.get("time_limit_ms"), "trace": search.get("trace", False), "limits": limits}
+    request = {**engine_arguments(search), "limits": limits}
     with named(i):
-        engine.api.Search(**{**request, "time_limit_ms": None})
+        engine.api.Search(**{**request, "time_limit_ms": None, "clock": None})
     return request
 
 

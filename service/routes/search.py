@@ -7,6 +7,7 @@ import flask
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
+from engine.clock import hard_cap_ms
 
 from service import departure, schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
@@ -50,12 +51,23 @@ def search_request() -> dict:
     can), and the algorithm with its documented defaults. A search the worker has no room for
     (service/admission.py) is refused before its body is read (503); one it has room for is let in (its
     ticket: given by the server's door, or taken here once the body is read)."""
-    def read() -> dict:
-        request = schemas.load(request_schema(), json_body())
-        return {"game_id": request["game"], "state_json": request["state"],
-                "algorithm": effective_algorithm(request["algorithm"]), "options": request.get("options"),
-                "time_limit_ms": request.get("time_limit_ms"), "trace": request.get("trace", False)}
-    return admitted(read)
+    return admitted(lambda: engine_arguments(schemas.load(request_schema(), json_body())))
+
+
+def engine_arguments(search: dict) -> dict:
+    """A validated search body as the engine's arguments: the algorithm with its echoed defaults, and
+    under a ``clock`` the time limit it allows (:func:`clock_limit_ms`)."""
+    clock = search.get("clock")
+    return {"game_id": search["game"], "state_json": search["state"],
+            "algorithm": effective_algorithm(search["algorithm"]), "options": search.get("options"),
+            "time_limit_ms": search.get("time_limit_ms") if clock is None else clock_limit_ms(clock),
+            "trace": search.get("trace", False), **({} if clock is None else {"clock": clock})}
+
+
+def clock_limit_ms(clock) -> float:
+    """The time limit of a search under ``clock``: the most its move may ever take (engine.clock), within
+    the server's maximum; the engine allots its time inside it."""
+    return min(hard_cap_ms(clock), current_app.config["SETTINGS"].max_time_limit_ms)
 
 
 def admitted(read) -> dict:

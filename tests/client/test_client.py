@@ -100,6 +100,12 @@ def test_search(client):
     assert "trace" not in by_name
 
 
+def test_search_under_a_clock(client):
+    answer = client.search("connect4", {"moves": "44"}, "auto", clock={"remaining_ms": 2000, "increment_ms": 50})
+    assert answer["clock"]["used_ms"] <= answer["clock"]["limit_ms"] + 60
+    assert answer["stats"]["stop_reason"] in ("clock", "time_limit", "solved", "completed")
+
+
 def test_search_stream(client):
     request = ("connect4", {"moves": "4453"}, {"name": "alphabeta", "depth": 6, "core": "python"})
     events = list(client.search_stream(*request, time_limit_ms=5000))

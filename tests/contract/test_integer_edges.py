@@ -207,6 +207,21 @@ def test_time_limits_at_their_edges(client):
             expect(post(client, route, make(value)), value, FIELDS[route, path], field)
 
 
+def test_a_clock_s_moves_to_go_at_its_edges(client):
+    """``clock.moves_to_go`` of a search and of a batch's search (a tree: solved at once)."""
+    tree = start("tree")
+
+    def body(value):
+        return {"game": "tree", "state": tree, "algorithm": {"name": "alphabeta"},
+                "clock": {"remaining_ms": 1000, "moves_to_go": value}}
+    for route, path, make, field in (
+            ("/v1/search", ("clock", "moves_to_go"), body, "clock.moves_to_go"),
+            ("/v1/search/batch", ("searches", ITEM, "clock", "moves_to_go"), lambda v: {"searches": [body(v)]},
+             "searches[0].clock.moves_to_go")):
+        for value in edges(FIELDS[route, path]):
+            expect(post(client, route, make(value)), value, FIELDS[route, path], field)
+
+
 def test_moves_at_their_edges(client):
     """A move given as an integer (no bounds in the schema: the game's own), a 2048 chance outcome's cell
     and tile, on ``apply`` (``move`` and ``moves``) and a review."""
@@ -251,10 +266,10 @@ def test_the_chess_evaluation_s_query_at_its_edges(client):
 PROBED = {
     "/v1/search": {("algorithm", s) for _, s in setting_cases()} | {("options", "no_progress_plies"),
                                                                     ("algorithm", "no_progress_plies"),
-                                                                    ("time_limit_ms",)},
+                                                                    ("time_limit_ms",), ("clock", "moves_to_go")},
     "/v1/search/batch": {("searches", ITEM, "algorithm", s) for _, s in setting_cases()}
     | {("searches", ITEM, "options", "no_progress_plies"), ("searches", ITEM, "algorithm", "no_progress_plies"),
-       ("searches", ITEM, "time_limit_ms")},
+       ("searches", ITEM, "time_limit_ms"), ("searches", ITEM, "clock", "moves_to_go")},
     "/v1/review": {("algorithm", s) for _, s in setting_cases()} | {
         ("algorithm", "no_progress_plies"), ("options", "no_progress_plies"), ("time_limit_ms",), ("moves", ITEM),
         ("moves", ITEM, "cell", ITEM), ("moves", ITEM, "tile")},

@@ -16,7 +16,7 @@ from service.config import Settings
 from service.fields import BoundedDict, JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State, Utility
 from service.spec import load_spec
 from service.schemas import (ALGORITHM_SCHEMAS, AlgorithmField, AnyAlgorithmSchema, ApplyRequestSchema,
-                             BatchRequestSchema, ChanceOutcomeSchema, GameOptionsSchema, ReviewRequestSchema,
+                             BatchRequestSchema, ChanceOutcomeSchema, ClockSchema, GameOptionsSchema, ReviewRequestSchema,
                              SearchRequestSchema, StateRequestSchema)
 
 SETTINGS = Settings()
@@ -26,6 +26,7 @@ MIRRORS = {
     "StateRequest": StateRequestSchema(),
     "ApplyRequest": ApplyRequestSchema(),
     "ChanceOutcome": ChanceOutcomeSchema(),
+    "Clock": ClockSchema(),
     "GameOptions": GameOptionsSchema(),
     "ReviewRequest": ReviewRequestSchema(SETTINGS.max_time_limit_ms),
     "BatchRequest": BatchRequestSchema(SETTINGS.max_time_limit_ms),

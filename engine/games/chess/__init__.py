@@ -142,6 +142,9 @@ class Chess(Game):
         v = EVAL_LIMIT if v > EVAL_LIMIT else -EVAL_LIMIT if v < -EVAL_LIMIT else v
         return v if player == state[PLY] & 1 else -v
 
+    def plies_played(self, state):
+        return state[PLY]
+
     def score(self, state) -> float:
         """The evaluation in centipawns for the mover of an ongoing state, before drawish material scales it:
         the classic one (:func:`unscaled_score`)."""
