@@ -355,7 +355,7 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     if result.value is not None:  # (without a value no root move was listed)
         result.moves = listed_moves(result.moves, result.move, result.value)
     if state is not None:
-        result.move_extras = game.move_extras(state, result.move) or None
+        result.move_extras = {**(result.move_extras or {}), **game.move_extras(state, result.move)} or None
     if game.notation is not None and state is not None:
         result.notation = game.notation
         result.move_notation = game.move_notation(state, result.move)

@@ -8,8 +8,8 @@ passes in a row just played, the boards of the game so far (a frozenset, the cur
 move codes played from the start, the stones each colour has captured, and the :class:`~.load.Start`.
 Equal states are the same game from the same start: ``key`` is the state itself.
 
-Utilities are +1 / -1 by the count (0 for a tie, which a whole-number komi allows); the evaluation is the
-count of the position as it stands, squashed into (-0.9, 0.9). MCTS plays its random rollouts by the game's
+Utilities are +1 / -1 by the count (0 for a tie, which a whole-number komi allows); the evaluation is an
+influence count of the position (:func:`engine.games.go.scoring.estimate`), squashed into (-0.9, 0.9). MCTS plays its random rollouts by the game's
 own policy (:mod:`engine.games.go.playout`), which never fills its own eye.
 """
 from functools import lru_cache
@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.errors import IllegalMove, InvalidState
 from engine.game import EVALUATION, Game
 from engine.games.go import load as reading, playout, scoring, sgf
-from engine.games.go.board import BLACK, WHITE, neighbours, parse_vertex, play, rows, vertex
+from engine.games.go.board import BLACK, MAX_SIZE, MIN_SIZE, WHITE, neighbours, parse_vertex, play, rows, vertex
 from engine.registry import NO_CHANCE, GameType, Player, player_ids
 
 GAME_ID = "go"
@@ -58,8 +58,8 @@ GAME_TYPE = GameType(
     native_core=True,
     auto_algorithm={"name": "mcts"},
     history_field="moves",
-    value_unit="MCTS: the mean playout utility in [-1, 1] (a win rate); other searches: the count of the "
-               "position as it stands, squashed into (-0.9, 0.9), or +1/-1/0 for a finished game",
+    value_unit="MCTS: the mean playout utility in [-1, 1] (a win rate); other searches: an influence "
+               "count of the position, squashed into (-0.9, 0.9), or +1/-1/0 for a finished game",
     value_scale="outcome",
     move_schema={"type": "string", "pattern": "^([A-HJ-Ta-hj-t]([1-9]|1[0-9])|[Pp][Aa][Ss][Ss])$"},
     sample_states=(
@@ -102,6 +102,7 @@ class Go(Game):
 
     def __init__(self, size: int):
         self.size, self.near, self.pass_move = size, neighbours(size), size * size
+        scoring.edges(size), playout.diagonals(size)      # the size's tables, built before any search
 
     # --- the rules -------------------------------------------------------------------------------
 
@@ -141,15 +142,15 @@ class Go(Game):
     # --- knowledge for searches ------------------------------------------------------------------
 
     def evaluate(self, state, player):
-        """The count of the position as it stands (:func:`scoring.estimate`); exact on terminal states."""
+        """An influence count of the position (:func:`scoring.estimate`); exact on terminal states."""
         if self.is_terminal(state):
             return self.utility(state, player)
-        value = scoring.estimate(self.lead(state), state[START].size)
+        value = scoring.estimate(state[BOARD], self.size, state[START].komi)
         return value if player == 0 else -value
 
     def lead(self, state) -> float:
         """Black's margin by the count of the board as it stands, komi included."""
-        return scoring.margin(state[BOARD], self.near, state[START].komi)
+        return scoring.margin(state[BOARD], self.size, state[START].komi)
 
     def end_reason(self, state):
         return TWO_PASSES
@@ -163,6 +164,15 @@ class Go(Game):
         start = state[START]
         return playout.play_out(state[BOARD], start.size, start.komi, state[PLAYER], state[PASSES], uniform,
                                 played)
+
+    def playout_extras(self, state, owners):
+        """``ownership``: each point's mean final owner over MCTS's playouts, -1 (White) to 1 (Black), in
+        rows top first as ``board``; ``score_lead``: Black's mean final margin, komi included (the count is
+        linear, so it is the ownership's sum less komi)."""
+        size = self.size
+        return {"ownership": [[round(owners[row * size + col], 3) for col in range(size)]
+                              for row in range(size - 1, -1, -1)],
+                "score_lead": round(sum(owners) - state[START].komi, 2)}
 
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/games/go.hpp): ``(size, komi, black setup
@@ -249,6 +259,10 @@ class Go(Game):
 def game_of(size: int) -> Go:
     """The game on a ``size`` board (one instance a size)."""
     return Go(size)
+
+
+for _size in range(MIN_SIZE, MAX_SIZE + 1):   # every size's game and tables on import (a server preloads games)
+    game_of(_size)
 
 
 

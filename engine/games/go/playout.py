@@ -41,12 +41,13 @@ def is_eye(board, near, diagonal, p: int, colour: int) -> bool:
     return enemies == 0 if edge else enemies <= 1
 
 
-def place(board: bytearray, near, p: int, colour: int) -> bool:
-    """Play ``colour`` on the empty ``p`` of ``board`` in place, removing the groups it captures; False
-    (and ``board`` as it was) when the play is suicide."""
+def place(board: bytearray, near, p: int, colour: int):
+    """Play ``colour`` on the empty ``p`` of ``board`` in place, removing the groups it captures: the
+    points it captured (a list, maybe empty), or None (and ``board`` as it was) when the play is suicide."""
     board[p] = colour
     other = BLACK + WHITE - colour
-    free = captured = False
+    free = False
+    captured: list[int] = []
     for q in near[p]:
         v = board[q]
         if v == EMPTY:
@@ -54,46 +55,55 @@ def place(board: bytearray, near, p: int, colour: int) -> bool:
         elif v == other:
             dead = dead_group(board, near, q)
             if dead:
-                for s in dead:
-                    board[s] = EMPTY
-                captured = True
+                for r in dead:
+                    board[r] = EMPTY
+                captured.extend(dead)
     if free or captured or dead_group(board, near, p) is None:
-        return True
+        return captured
     board[p] = EMPTY
-    return False
+    return None
 
 
 def play_out(start: bytes, size: int, komi: float, player: int, passes: int, uniform, played=None) -> tuple:
     """A random playout from ``start`` with ``player`` to move after ``passes`` passes in a row, drawing
-    from ``uniform()`` (a float in [0, 1)): each ply a point drawn uniformly among the empty points, drawn
-    again (without it) while it is the mover's own eye or suicide, a pass when none is left; two passes
+    from ``uniform()`` (a float in [0, 1)): each ply a point drawn uniformly among the empty points not yet
+    tried, drawn again while it is the mover's own eye or suicide, a pass when none is left; two passes
     in a row, or the length cap, end it. ``played``: a list the moves' codes are appended to, if given.
     ``(utilities, plies, owners)``: the players' utilities by the final count, the plies played, and every
     point's owner at the end (:func:`scoring.owners`: +1 Black, -1 White)."""
     board, near, diagonal = bytearray(start), neighbours(size), diagonals(size)
-    empty = [p for p in range(size * size) if board[p] == EMPTY]
-    plies, cap = 0, MAX_PLIES_PER_POINT * size * size
+    empty = [p for p in range(size * size) if board[p] == EMPTY]     # in any order; where[p]: p's index
+    where = [0] * (size * size)
+    for i, p in enumerate(empty):
+        where[p] = i
+    plies, cap, pass_move = 0, MAX_PLIES_PER_POINT * size * size, size * size
     while passes < 2 and plies < cap:
         colour = STONES[player]
-        candidates = list(empty)
-        move = size * size
-        while candidates:
-            k = int(uniform() * len(candidates))
-            p = candidates[k]
-            candidates[k] = candidates[-1]
-            candidates.pop()
-            if not is_eye(board, near, diagonal, p, colour) and place(board, near, p, colour):
-                move = p
-                break
-        if move == size * size:
-            passes += 1
-        else:
-            passes = 0
-            empty = [q for q in range(size * size) if board[q] == EMPTY]
+        move, untried = pass_move, len(empty)
+        while untried:
+            k = int(uniform() * untried)
+            p = empty[k]
+            untried -= 1
+            q = empty[untried]                       # the tried point goes behind the untried ones
+            empty[k], empty[untried], where[q], where[p] = q, p, k, untried
+            if is_eye(board, near, diagonal, p, colour):
+                continue
+            captured = place(board, near, p, colour)
+            if captured is None:
+                continue
+            move = p
+            last = empty.pop()                       # p leaves the empty points, the last one takes its place
+            if last != p:
+                empty[where[p]], where[last] = last, where[p]
+            for r in captured:
+                where[r] = len(empty)
+                empty.append(r)
+            break
+        passes = passes + 1 if move == pass_move else 0
         if played is not None:
             played.append(move)
         player = 1 - player
         plies += 1
-    owner = scoring.owners(bytes(board), near)
+    owner = scoring.owners(bytes(board), size)
     u = scoring.outcome(sum(owner) - komi)
     return (u, -u), plies, owner
