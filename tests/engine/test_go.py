@@ -7,10 +7,10 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 import engine.api
-from engine.errors import EngineError, IllegalMove, InvalidState
-from engine.games.go import BOARD, CAPTURES, MOVES, game_of, initial, load
+from engine.errors import IllegalMove, InvalidState
+from engine.games.go import BOARD, CAPTURES, MOVES, game_of, load
 from engine.games.go.board import BLACK, EMPTY, parse_vertex, play, rows, vertex
-from engine.games.go.load import Start, handicap_points
+from engine.games.go.load import handicap_points
 from engine.games.go.playout import diagonals, is_eye
 from engine.games.go import scoring
 
@@ -233,7 +233,7 @@ def test_a_long_19_by_19_game_loads_fast():
 
 def test_an_mcts_answer_carries_the_position_ownership_and_score_lead():
     result = engine.api.search("go", {"size": 5, "komi": 0.5, "moves": KO},
-                               {"name": "mcts", "iterations": 200, "seed": 1})
+                               {"name": "mcts", "iterations": 200, "seed": 1, "core": "python"})
     assert result.move in engine.api.legal_moves("go", {"size": 5, "komi": 0.5, "moves": KO})["legal_moves"]
     assert result.perspective == "W" and result.move != "B3"
     extras = result.move_extras

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine.api
-from engine.games.go import BOARD, START
+from engine.games.go import BOARD
 from engine.games.go.board import rows
 
 pyspiel = pytest.importorskip("pyspiel")

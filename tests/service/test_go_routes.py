@@ -55,7 +55,8 @@ def test_bad_states_are_422_naming_the_field(client, state, field):
 
 def test_an_mcts_search_reports_visits_win_rates_ownership_and_the_score_lead(client):
     response = client.post("/v1/search", json={"game": "go", "state": SMALL,
-                                               "algorithm": {"name": "mcts", "iterations": 300, "seed": 3}})
+                                               "algorithm": {"name": "mcts", "iterations": 300, "seed": 3,
+                                                                             "core": "python"}})
     body = response.get_json()
     assert response.status_code == 200, body
     assert body["perspective"] == "W" and body["move"] != "B3"
@@ -84,6 +85,6 @@ def test_review_batch_and_stream_cover_go(client):
     search = {"game": "go", "state": SMALL, "algorithm": {"name": "alphabeta", "depth": 1}}
     response = client.post("/v1/search/batch", json={"searches": [search, {**search, "state": {"size": 3}}]})
     assert response.status_code == 200 and len(response.get_json()["results"]) == 2
-    response = client.post("/v1/search/stream", json={**search, "algorithm": {"name": "mcts", "iterations": 50}})
+    response = client.post("/v1/search/stream", json={**search, "algorithm": {"name": "mcts", "iterations": 50, "core": "python"}})
     events = parse_events(response.get_data(as_text=True))
     assert events[-1][0] == "result" and "ownership" in events[-1][1]
