@@ -1,9 +1,10 @@
 """Go through the service: the rules routes in both state forms (moves and SGF), searches with their
 ownership, review, batch and streaming, and the 422s, each naming its field (every response is checked
 against the spec by the validating client)."""
+from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
-from tests.service.support import parse_events
+from tests.service.support import ValidatingClient, make_app, parse_events
 from tests.service.test_bad_inputs import unprocessable
 
 KO = ["A3", "B3", "B4", "C4", "B2", "C2", "pass", "D3", "C3"]
@@ -88,3 +89,29 @@ def test_review_batch_and_stream_cover_go(client):
     response = client.post("/v1/search/stream", json={**search, "algorithm": {"name": "mcts", "iterations": 50, "core": "python"}})
     events = parse_events(response.get_data(as_text=True))
     assert events[-1][0] == "result" and "ownership" in events[-1][1]
+
+
+SERVICE = ValidatingClient(make_app(DEFAULT_TIME_LIMIT_MS=30, MAX_TIME_LIMIT_MS=50))
+numbers = st.one_of(st.integers(-3, 400), st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none(),
+                    st.text(max_size=3), st.sampled_from([10**400, 2**64, 1.7e308]))
+vertices = st.one_of(st.from_regex(r"\A[A-Za-z]{1,2}[0-9]{0,3}\Z"), st.sampled_from(["pass", "PASS", "", "I9", "T19"]),
+                     numbers)
+sgf_text = st.one_of(st.text(alphabet="();[]BWABSZKMHAPLee0123456789 tz", max_size=40),
+                     st.sampled_from(["(;GM[1]SZ[9];B[ee])", "(;SZ[19]HA[9];W[dd])", "(;SZ[1])", "(;SZ[30];B[aa])"]))
+go_states = st.one_of(
+    st.fixed_dictionaries({}, optional={"size": numbers, "komi": numbers, "handicap": numbers,
+                                        "moves": st.one_of(st.lists(vertices, max_size=12), numbers),
+                                        "setup": st.one_of(st.fixed_dictionaries(
+                                            {}, optional={"black": st.lists(vertices, max_size=4),
+                                                          "white": st.lists(vertices, max_size=4)}), numbers)}),
+    st.fixed_dictionaries({"sgf": sgf_text}))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(go_states, vertices, st.sampled_from(["alphabeta", "mcts", "auto"]))
+def test_near_miss_states_and_moves_are_never_a_server_error(state, move, algorithm):
+    for response in (SERVICE.post("/v1/games/go/legal-moves", json={"state": state}),
+                     SERVICE.post("/v1/games/go/apply", json={"state": state, "move": move}),
+                     SERVICE.post("/v1/search", json={"game": "go", "state": state, "algorithm": {"name": algorithm}})):
+        assert response.status_code in (200, 422), response.get_data(as_text=True)
