@@ -132,9 +132,11 @@ class PolicyPlayout(Protocol):
     the mover's own eye, passing only when nothing else is left). Optional: a game has it by defining both
     methods; a ``random`` rollout then plays it instead of ``actions`` and ``result``."""
 
-    def policy_playout(self, state, uniform, played=None) -> tuple:
+    def policy_playout(self, state, uniform, check, played=None) -> tuple:
         """A random playout from ``state`` to the end of the game by the game's policy, drawing from
-        ``uniform()`` (a float in [0, 1)), each move appended to ``played`` when it is a list;
+        ``uniform()`` (a float in [0, 1)) and calling ``check()`` (which raises the search's
+        :class:`~engine.deadline.Timeout` once its time is up) every few moves, so that a long playout
+        keeps the deadline, each move appended to ``played`` when it is a list;
         ``(utilities, plies, owners)``: the final utilities, the moves played, and each point's owner at
         the end (+1 the first player, -1 the second, 0 neither)."""
 
@@ -296,7 +298,7 @@ class Rollout:
         if self.policy:
             if self.played is not None:
                 self.played.clear()
-            final, plies, owners = self.policy(s, uniform, self.played)
+            final, plies, owners = self.policy(s, uniform, self.deadline.check, self.played)
             self.nodes += plies
             self.deadline.check()
             self.playouts += 1

@@ -177,7 +177,10 @@ def test_playouts_never_fill_their_own_eyes_and_pass_only_when_nothing_else_is_l
         return
     size, near, diagonal = game.size, game.near, diagonals(game.size)
     played = []
-    utilities, plies, owners = game.policy_playout(state, random.Random(game_spec[1]).random, played)
+    checks = []
+    utilities, plies, owners = game.policy_playout(state, random.Random(game_spec[1]).random,
+                                                   lambda: checks.append(1), played)
+    assert len(checks) == (plies + 15) // 16
     board, player = state[BOARD], state[1]
     assert plies == len(played)
     for move in played:

@@ -159,11 +159,11 @@ class Go(Game):
         """``score``: the result as SGF writes it, ``"B+3.5"``, ``"W+0.5"`` or ``"0"``."""
         return {"score": scoring.result_text(self.lead(state))}
 
-    def policy_playout(self, state, uniform, played=None):
+    def policy_playout(self, state, uniform, check, played=None):
         """The game's random playout (:func:`engine.games.go.playout.play_out`) from ``state``."""
         start = state[START]
         return playout.play_out(state[BOARD], start.size, start.komi, state[PLAYER], state[PASSES], uniform,
-                                played)
+                                check, played)
 
     def playout_extras(self, state, owners):
         """``ownership``: each point's mean final owner over MCTS's playouts, -1 (White) to 1 (Black), in

@@ -12,6 +12,8 @@ from engine.games.go.board import BLACK, EMPTY, WHITE, dead_group, neighbours
 from engine.games.go import scoring
 
 MAX_PLIES_PER_POINT = 3
+CHECK_EVERY = 16                 # plies between two calls of the deadline's check (a power of two)
+CHECK_MASK = CHECK_EVERY - 1
 STONES = (BLACK, WHITE)
 
 
@@ -64,9 +66,11 @@ def place(board: bytearray, near, p: int, colour: int):
     return None
 
 
-def play_out(start: bytes, size: int, komi: float, player: int, passes: int, uniform, played=None) -> tuple:
+def play_out(start: bytes, size: int, komi: float, player: int, passes: int, uniform, check,
+             played=None) -> tuple:
     """A random playout from ``start`` with ``player`` to move after ``passes`` passes in a row, drawing
-    from ``uniform()`` (a float in [0, 1)): each ply a point drawn uniformly among the empty points not yet
+    from ``uniform()`` (a float in [0, 1)) and calling ``check()`` every ``CHECK_EVERY`` plies (the search's
+    deadline, which may raise): each ply a point drawn uniformly among the empty points not yet
     tried, drawn again while it is the mover's own eye or suicide, a pass when none is left; two passes
     in a row, or the length cap, end it. ``played``: a list the moves' codes are appended to, if given.
     ``(utilities, plies, owners)``: the players' utilities by the final count, the plies played, and every
@@ -78,6 +82,8 @@ def play_out(start: bytes, size: int, komi: float, player: int, passes: int, uni
         where[p] = i
     plies, cap, pass_move = 0, MAX_PLIES_PER_POINT * size * size, size * size
     while passes < 2 and plies < cap:
+        if not plies & CHECK_MASK:
+            check()
         colour = STONES[player]
         move, untried = pass_move, len(empty)
         while untried:
