@@ -1,5 +1,5 @@
-"""Go's rules on hand-built positions (ko, superko, suicide, a shared region as in seki, handicap stones,
-scoring), its state and SGF forms, its playout policy and its bounds."""
+"""Go's rules on hand-built positions (ko, superko, suicide, seki, dame, handicap stones, scoring), its
+state and SGF forms, its playout policy and its bounds."""
 import random
 import time
 
@@ -66,9 +66,9 @@ def test_suicide_is_illegal_unless_the_play_captures():
     assert rows(state[BOARD], 5)[-3:] == ["X....", ".X...", "X.X.."] and state[CAPTURES] == (2, 0)
 
 
-def test_a_region_reaching_both_colours_counts_for_neither_as_in_seki():
-    """Two walls and the empty column between them (each side's liberties shared, as in a seki): the
-    column is nobody's, and with a whole-number komi of 0 the game is a draw, "0"."""
+def test_a_region_reaching_both_colours_counts_for_neither():
+    """Two walls and the empty column between them: the column is nobody's, and with a whole-number komi
+    of 0 the game is a draw, "0"."""
     setup = {"black": [f"B{r}" for r in range(1, 6)], "white": [f"D{r}" for r in range(1, 6)]}
     game, state = load({"size": 5, "komi": 0, "setup": setup, "moves": ["pass", "pass"]})
     assert scoring.owners(state[BOARD], 5)[:5] == [1, 1, 0, -1, -1]
@@ -76,6 +76,20 @@ def test_a_region_reaching_both_colours_counts_for_neither_as_in_seki():
     assert game.result_extras(state) == {"score": "0"}
     game, state = load({"size": 5, "komi": 0.5, "setup": setup, "moves": ["pass", "pass"]})
     assert game.result_extras(state) == {"score": "W+0.5"} and game.utilities(state) == (-1.0, 1.0)
+
+
+# A seki in the corner of 5 x 5: White's A2-A3 and Black's B1-C1, each walled in by the other's outer stones,
+# share their only liberties A1 and B2; whoever fills one puts its own group in atari.
+SEKI = {"black": ["A4", "B4", "C4", "B3", "C3", "B1", "C1"], "white": ["C2", "D2", "D1", "D3", "A2", "A3"]}
+
+
+def test_a_seki_s_shared_liberties_count_for_neither_and_filling_one_loses_the_group():
+    game, state = load({"size": 5, "komi": 0.5, "setup": SEKI, "moves": ["pass", "pass"]})
+    owners = scoring.owners(state[BOARD], 5)
+    assert owners[parse_vertex("A1", 5)] == owners[parse_vertex("B2", 5)] == 0
+    assert game.result_extras(state) == {"score": "B+0.5"}          # seven stones to six, the rest dame
+    game, state = load({"size": 5, "komi": 0.5, "setup": SEKI, "moves": ["A1", "B2"]})   # legal, and fatal
+    assert state[CAPTURES] == (0, 3) and rows(state[BOARD], 5)[-1] == "...O."
 
 
 def test_scores_are_written_as_sgf_writes_them():
