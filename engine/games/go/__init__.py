@@ -9,8 +9,9 @@ move codes played from the start, the stones each colour has captured, and the :
 Equal states are the same game from the same start: ``key`` is the state itself.
 
 Utilities are +1 / -1 by the count (0 for a tie, which a whole-number komi allows); the evaluation is an
-influence count of the position (:func:`engine.games.go.scoring.estimate`), squashed into (-0.9, 0.9). MCTS plays its random rollouts by the game's
-own policy (:mod:`engine.games.go.playout`), which never fills its own eye.
+influence count of the position (:func:`engine.games.go.scoring.estimate`), squashed into (-0.9, 0.9).
+MCTS plays its random rollouts by the game's own policy (:mod:`engine.games.go.playout`), which never fills
+its own eye, and reports the playouts' ownership of the points (:meth:`Go.playout_extras`).
 """
 from functools import lru_cache
 
@@ -110,7 +111,8 @@ class Go(Game):
         return state[PLAYER]
 
     def actions(self, state):
-        """The legal points in natural order (code 0, A1, upwards), then the pass; none at the end."""
+        """The legal points in code order (A1, B1, ... along row 1, then row 2 ...), then the pass; none
+        once the game is over."""
         if state[PASSES] >= 2:
             return []
         board, seen, near, colour = state[BOARD], state[SEEN], self.near, STONES[state[PLAYER]]
