@@ -392,8 +392,9 @@ def unread(stop: ReadTimeout, deadline: Deadline) -> SearchResult:
 
 def to_json_moves(game: Game, result: SearchResult, state: State = None,
                   deadline: Deadline | None = None) -> SearchResult:
-    """Replace the engine's internal moves and values by their JSON form; in a game with a notation of
-    its own (chess: SAN), given the searched ``state``, the moves in that notation too. Writing them
+    """Replace the engine's internal moves and values by their JSON form; given the searched ``state``,
+    add the game's ``move_extras`` to those the search gave (MCTS's Go ownership), and in a game with a
+    notation of its own (chess: SAN) the moves in that notation too. Writing them
     stops ``NOTATION_GRACE`` seconds after ``deadline`` (the search's): the chosen move and the first of
     the principal variation are always written, the variation is then cut to the moves written, and a
     root move written too late has no notation."""
@@ -402,7 +403,7 @@ def to_json_moves(game: Game, result: SearchResult, state: State = None,
     if result.value is not None:  # (without a value no root move was listed)
         result.moves = listed_moves(result.moves, result.move, result.value)
     if state is not None:
-        result.move_extras = game.move_extras(state, result.move) or None
+        result.move_extras = {**(result.move_extras or {}), **game.move_extras(state, result.move)} or None
     if game.notation is not None and state is not None:
         result.notation = game.notation
         result.move_notation = game.move_notation(state, result.move)

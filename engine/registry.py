@@ -28,6 +28,7 @@ GAME_MODULES = {
     "othello": "engine.games.othello",
     "pacman": "engine.games.pacman",
     "backgammon": "engine.games.backgammon",
+    "go": "engine.games.go",
 }
 
 # How chance enters a game (OpenSpiel's ChanceMode, plus "optional" for explicit trees, whose

@@ -77,6 +77,11 @@ class SearchResponse(TypedDict):
     clock: NotRequired[ClockUse]                 # under a clock: the time allotted and used
     trace: NotRequired[list[dict[str, Any]]]
     steps: NotRequired[list[dict[str, Any]]]     # backgammon: the chosen play's steps
+    board: NotRequired[list[str]]                # go: the searched position, rows top first
+    captures: NotRequired[dict[str, int]]        # go: the stones each colour has captured
+    sgf: NotRequired[str]                        # go: the game up to the searched position
+    ownership: NotRequired[list[list[float]]]    # go, MCTS on the Python core: each point's mean owner
+    score_lead: NotRequired[float]               # go, MCTS on the Python core: Black's mean final margin
     options: dict[str, Any]                      # the game options the search ran under
     algorithm: dict[str, Any]
 
@@ -103,6 +108,7 @@ class GameResult(TypedDict):
     reason: str | None
     kind: NotRequired[Literal["single", "gammon", "backgammon"]]   # backgammon
     points: NotRequired[int]                                       # backgammon
+    score: NotRequired[str]                                        # go: "B+3.5", "W+0.5" or "0"
 
 
 class Position(TypedDict):
@@ -116,6 +122,9 @@ class Position(TypedDict):
     probabilities: NotRequired[list[float]]
     fen: NotRequired[str]                        # chess: the position now
     plays: NotRequired[list[dict[str, Any]]]     # backgammon: each play's steps and position
+    board: NotRequired[list[str]]                # go: the position, rows top first
+    captures: NotRequired[dict[str, int]]        # go: the stones each colour has captured
+    sgf: NotRequired[str]                        # go: the game so far
 
 
 class AppliedPosition(Position):

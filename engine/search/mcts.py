@@ -8,7 +8,9 @@ of every node on the path, each node counting the utility of the player who chos
 Utilities are scaled to [0, 1] by the game's bounds (without overflow, whatever finite numbers they are). So two-player zero-sum games, n-player games (each
 player its own utility) and one-player games against chance (2048) are all searched alike.
 
-Rollouts (``rollout``): ``random`` plays uniformly random moves; ``heuristic`` plays a move that wins at once
+Rollouts (``rollout``): ``random`` plays uniformly random moves, or the game's own random policy where it
+has one (:class:`PolicyPlayout`: Go never fills its own eye), whose playouts' final owners of the board's
+points the answer then reports (Go: ``ownership`` and ``score_lead``); ``heuristic`` plays a move that wins at once
 when the game can tell (``immediate_win``), else with probability 0.1 a random move, else the move whose
 result the mover's own evaluation rates highest (one ply, first on ties; among the game's
 ``candidate_actions`` when it prunes its moves, as a wide board does). Chance outcomes are sampled.
@@ -124,6 +126,25 @@ class PlayoutGame(Protocol):
         final utilities and the number of moves played."""
 
 
+@runtime_checkable
+class PolicyPlayout(Protocol):
+    """A game whose random rollout follows a policy of its own rather than uniform moves (Go: never filling
+    the mover's own eye, passing only when nothing else is left). Optional: a game has it by defining both
+    methods; a ``random`` rollout then plays it instead of ``actions`` and ``result``."""
+
+    def policy_playout(self, state, uniform, check, played=None) -> tuple:
+        """A random playout from ``state`` to the end of the game by the game's policy, drawing from
+        ``uniform()`` (a float in [0, 1)) and calling ``check()`` (which raises the search's
+        :class:`~engine.deadline.Timeout` once its time is up) every few moves, so that a long playout
+        keeps the deadline, each move appended to ``played`` when it is a list;
+        ``(utilities, plies, owners)``: the final utilities, the moves played, and each point's owner at
+        the end (+1 the first player, -1 the second, 0 neither)."""
+
+    def playout_extras(self, state, owners: list) -> dict:
+        """The answer's fields of the game's own from ``owners``, each point's mean final owner over the
+        search's playouts from ``state``."""
+
+
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
            limits: Limits = Limits()):
     """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
@@ -157,6 +178,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if settings.multi_pv > 1:
         answer.lines = tree.lines(settings.multi_pv)
     answer.value_scale = values_scale(game)
+    if rollout.owned is not None and rollout.playouts:
+        answer.move_extras = game.playout_extras(state, [o / rollout.playouts for o in rollout.owned])
     return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
 
 
@@ -251,13 +274,18 @@ class Rollout:
     playout when it has one, :class:`PlayoutGame`); ``heuristic`` the epsilon-greedy rollout of the module
     docstring. Chance outcomes are sampled. ``nodes`` counts the states it passes through before the end
     and those a heuristic rollout evaluates. ``recorded``: ``played`` lists the last playout's moves and
-    chance outcomes (the game's own playout, which plays the same moves, is then not used)."""
+    chance outcomes (the game's own playout, which plays the same moves, is then not used; a policy
+    playout records its moves itself). With a policy playout, ``owned`` sums the final owners of its
+    ``playouts`` point by point."""
 
     def __init__(self, game, kind: str, uniform, deadline: Deadline, to_unit, recorded: bool = False):
         self.game, self.uniform, self.deadline, self.to_unit = game, uniform, deadline, to_unit
         self.random = kind == RANDOM
+        self.policy = game.policy_playout if self.random and isinstance(game, PolicyPlayout) else None
         self.playout = (game.random_playout if self.random and isinstance(game, PlayoutGame) and not recorded
                         else None)
+        self.owned: list | None = None
+        self.playouts = 0
         self.played: list | None = [] if recorded else None
         self.immediate_win = game.immediate_win if IMMEDIATE_WIN in game.capabilities else None
         self.candidates = game.candidate_actions if CANDIDATES in game.capabilities else None
@@ -267,6 +295,15 @@ class Rollout:
         """The scaled final utilities of a playout from ``s``. Every state passed through before the end
         counts as a visited node, whether the game plays out or this loop does."""
         game, uniform = self.game, self.uniform
+        if self.policy:
+            if self.played is not None:
+                self.played.clear()
+            final, plies, owners = self.policy(s, uniform, self.deadline.check, self.played)
+            self.nodes += plies
+            self.deadline.check()
+            self.playouts += 1
+            self.owned = list(owners) if self.owned is None else [a + b for a, b in zip(self.owned, owners)]
+            return self.scaled(final)
         if self.playout:
             final, plies = self.playout(s, uniform)
             self.nodes += plies

@@ -133,3 +133,19 @@ def test_backgammon_rolls_and_plays(page):
     state = json.loads(page.input_value("#state-text"))
     assert sum(max(0, n) for n in state["points"]) + state["bar"]["X"] + state["off"]["X"] == 15
     assert state["points"] != [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
+
+
+def test_go_a_stone_by_clicking_its_point_and_the_ai_s_reply(page):
+    """A Go state keeps only its moves: the board is drawn from the rules' answer, with GTP's coordinates."""
+    choose(page, "go", "B", "mcts", SEARCH_MS)
+    paste(page, json.dumps({"size": 9, "komi": 7.5, "moves": []}))
+    wait_for_human(page, "B", ply=1)
+    assert page.locator("svg.board.go g[data-square]").count() == 81
+    page.click('svg.board [data-square="E5"]')
+    wait_for_human(page, "B", ply=3)
+    first, reply = moves_played(page)
+    assert first == "E5" and reply != "E5"
+    assert page.locator('svg.board [data-square="E5"]').get_attribute("data-piece") == "X"
+    assert json.loads(page.input_value("#state-text"))["moves"][0] == "E5"
+    if reply != "pass":
+        assert page.locator(f'svg.board [data-square="{reply}"]').get_attribute("data-piece") == "O"

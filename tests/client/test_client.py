@@ -30,7 +30,7 @@ def client(server):
 def test_games_and_game(client):
     games = client.games()
     assert [g["id"] for g in games] == ["tree", "tictactoe", "connect4", "2048", "chess", "checkers", "othello",
-                                        "pacman", "backgammon"]
+                                        "pacman", "backgammon", "go"]
     tictactoe = client.game("tictactoe")
     assert tictactoe == next(g for g in games if g["id"] == "tictactoe")
     assert "alphabeta" in tictactoe["algorithms"]
@@ -153,7 +153,7 @@ def test_errors_are_problems(client):
     assert error.errors == {"algorithm.depth": ["Not a valid integer."]}
     assert error.problem["detail"] == error.detail and error.retry_after is None
     with pytest.raises(tactician.ProblemError) as raised:
-        client.game("go")
+        client.game("shogi")
     assert raised.value.status == 404
     with pytest.raises(tactician.ProblemError) as raised:
         list(client.search_stream("tictactoe", {"board": ["XXX", "...", "..."]}, "alphabeta"))

@@ -53,4 +53,4 @@ def test_the_scales_of_the_games():
     scales = {game_id: game_type(game_id).value_scale for game_id in GAME_MODULES}
     assert scales == {"tree": "value", "tictactoe": "outcome", "connect4": "outcome", "2048": "value",
                       "chess": "pawns", "checkers": "outcome", "othello": "outcome", "pacman": "value",
-                      "backgammon": "value"}
+                      "backgammon": "value", "go": "outcome"}

@@ -51,7 +51,7 @@ def validate(schema: str, data: dict) -> None:
     ([TICTACTOE, {**CONNECT4, "state": {"moves": "4444444"}}], "searches[1].state.moves"),
     ([TICTACTOE, {**CONNECT4, "algorithm": {"name": "alphabeta", "depth": 0}}], "searches[1].algorithm.depth"),
     ([{**TICTACTOE, "time_limit_ms": 10_001}], "searches[0].time_limit_ms"),
-    ([{**TICTACTOE, "game": "go"}], "searches[0].game"),
+    ([{**TICTACTOE, "game": "shogi"}], "searches[0].game"),
     ([{"game": "2048", "state": {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3}, "algorithm": {"name": "alphabeta"}}],
      "searches[0].algorithm.name"),
     ([{**TICTACTOE, "state": {"board": ["XXX", "OO.", "..."]}}], "searches[0].state"),

@@ -1,11 +1,13 @@
 // Grid boards drawn from the state alone, and the cells a move touches, read from the move's own notation:
 // - a "board" of strings, one character a cell (tic-tac-toe, Connect Four, Othello, draughts) or of rows
-//   of numbers (2048); a chess "fen" is read into such a board;
+//   of numbers (2048); a chess "fen" is read into such a board; a Go state (its moves, or an SGF) is drawn
+//   from the rules' answer for it, whose "board" is such rows ("X" black, "O" white);
 // - a move that is an integer is a column (when the move schema allows no more moves than there are
 //   columns) or a row-major cell index; a string of squares ("d3", "e2e4", "e7e8q") names cells by column
 //   letter and row number (rows counted from the top of a "board", from the bottom of a FEN, as each
 //   format has it); a string of numbers ("11-15", "26x17x10") names the dark squares of a draughts board,
-//   numbered from the top left.
+//   numbered from the top left; on a Go board a GTP vertex ("E5": column A-T without I, row 1 at the
+//   bottom) names its point.
 // A move of one cell is played by a click on it; a move from one cell to another by a click on each (a
 // choice comes up when several moves join the same two cells: promotions, alternative capture paths).
 // Other moves (2048's slides, "pass") are played with the buttons below the board or the keyboard.
@@ -21,9 +23,26 @@ const CHESS_GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟
 const SQUARES = /^(?:[a-h][1-8])+[qrbn]?$/;
 const NUMBERED = /^\d+(?:[-x]\d+)+$/;
 const DRAUGHTS_FEN = /^[BW]:[BW]/;
+const GO_COLUMNS = "ABCDEFGHJKLMNOPQRST";
+const VERTEX = /^[A-HJ-T]\d{1,2}$/i;
 
-/** {rows, cols, cells[r][c], kind, square(name) -> [r, c]} for a state with a board, else null. */
-export function boardOf(state) {
+/** Whether `state` is a Go state: a board's size, komi or moves of GTP vertices, or an SGF. */
+function isGo(state) {
+  return Boolean(state) && !state.board && !state.fen
+    && (typeof state.sgf === "string" || ["size", "komi", "handicap", "setup"].some((k) => k in state)
+        || (Array.isArray(state.moves) && state.moves.every((m) => m === "pass" || VERTEX.test(m))));
+}
+
+/**
+ * {rows, cols, cells[r][c], kind, square(name) -> [r, c]} for a state with a board, else null. A Go state
+ * keeps only its moves: its board is the rules' answer's (`info`, when given).
+ */
+export function boardOf(state, info = null) {
+  if (isGo(state) && info && Array.isArray(info.board)) {
+    const size = info.board.length;
+    const square = (name) => [size - Number(name.slice(1)), GO_COLUMNS.indexOf(name[0].toUpperCase())];
+    return { rows: size, cols: size, cells: info.board.map((row) => [...row]), kind: "go", square };
+  }
   if (state && typeof state.fen === "string") {
     return DRAUGHTS_FEN.test(state.fen.trim()) ? draughtsBoard(state.fen.trim())
       : chessBoard(state.fen, Array.isArray(state.moves) ? state.moves : []);
@@ -146,6 +165,9 @@ export function targetsOf(move, board, moveSchema) {
       const [r, c] = board.square(name);
       return r >= 0 && r < board.rows && c < board.cols ? r * board.cols + c : -1;
     });
+  } else if (typeof move === "string" && VERTEX.test(move) && board.kind === "go") {
+    const [r, c] = board.square(move);
+    cells = [r >= 0 && r < board.rows && c >= 0 && c < board.cols ? r * board.cols + c : -1];
   } else if (typeof move === "string" && NUMBERED.test(move) && board.kind === "draughts") {
     cells = move.split(/[-x]/).map((n) => numberedCell(board, Number(n)));
   }
@@ -190,9 +212,10 @@ function drawPiece(g, board, value) {
                  CHESS_GLYPHS[value.toLowerCase()] || value));
     return;
   }
-  if (board.kind === "othello") {
-    g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * 0.4,
-                             class: `disc ${value === "B" ? "black" : "white"}` }));
+  if (board.kind === "othello" || board.kind === "go") {
+    const black = value === (board.kind === "go" ? "X" : "B");
+    g.append(svg("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL * (board.kind === "go" ? 0.46 : 0.4),
+                             class: `disc ${black ? "black" : "white"}` }));
     return;
   }
   const [fill, label] = coloursOf(value);
@@ -204,6 +227,7 @@ function drawPiece(g, board, value) {
 function cellName(board, r, c) {
   if (board.kind === "chess") return `${String.fromCharCode(97 + c)}${8 - r}`;
   if (board.kind === "othello") return `${String.fromCharCode(97 + c)}${r + 1}`;  // written on the edges
+  if (board.kind === "go") return `${GO_COLUMNS[c]}${board.rows - r}`;                // written on the edges
   if (board.kind === "draughts" && (r + c) % 2 === 1) return String(r * board.cols / 2 + Math.floor(c / 2) + 1);
   return null;
 }
@@ -260,7 +284,8 @@ function arrowLayer(board, arrows, moveSchema, flipped) {
 export function drawGrid(container, board, { moves = [], moveSchema = null, onMove = null, marks = {},
                                              arrows = [], flipped = false } = {}) {
   const width = board.cols * CELL, height = board.rows * CELL;
-  const edge = board.kind === "othello" ? EDGE : 0;  // a margin for the coordinates
+  const edged = board.kind === "othello" || board.kind === "go";
+  const edge = edged ? EDGE : 0;  // a margin for the coordinates
   const root = svg("svg", { viewBox: `${-edge} ${-edge} ${width + 2 * edge} ${height + 2 * edge}`,
                             class: `board ${board.kind}${flipped ? " flipped" : ""}`, "data-testid": "board",
                             role: "grid", "aria-label": `board, ${board.rows} by ${board.cols}` });
@@ -319,7 +344,14 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
       g.append(svg("rect", { width: CELL, height: CELL, class: dark ? "cell dark" : "cell",
                              style: typeof value === "number" ? `fill: ${tileColour(value)}` : undefined }));
       const name = cellName(board, r, c);
-      if (name && board.kind !== "othello") g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
+      if (name && !edged) g.append(svg("text", { x: 3, y: 10, class: "cell-name" }, name));
+      if (board.kind === "go") {  // the lines through the point, to the board's edge
+        const half = CELL / 2;
+        g.append(svg("line", { x1: c === 0 ? half : 0, x2: c === board.cols - 1 ? half : CELL, y1: half, y2: half,
+                               class: "go-line" }));
+        g.append(svg("line", { y1: r === 0 ? half : 0, y2: r === board.rows - 1 ? half : CELL, x1: half, x2: half,
+                               class: "go-line" }));
+      }
       if (name) g.setAttribute("data-square", name);
       drawPiece(g, board, value);
       if (board.kind === "othello" && legal.has(index)) {
@@ -350,17 +382,20 @@ export function drawGrid(container, board, { moves = [], moveSchema = null, onMo
   }
   if (arrows.length) root.append(arrowLayer(board, arrows, moveSchema, flipped));
   const extra = [];
-  if (board.kind === "othello") {
+  if (edged) {
+    const go = board.kind === "go";
     for (let i = 0; i < board.cols; i++) {
-      const letter = String.fromCharCode(97 + i), x = i * CELL + CELL / 2;
+      const letter = go ? GO_COLUMNS[i] : String.fromCharCode(97 + i), x = i * CELL + CELL / 2;
       root.append(svg("text", { x, y: -edge / 2, class: "coordinate" }, letter));
       root.append(svg("text", { x, y: height + edge / 2, class: "coordinate" }, letter));
     }
     for (let r = 0; r < board.rows; r++) {
-      const y = r * CELL + CELL / 2;
-      root.append(svg("text", { x: -edge / 2, y, class: "coordinate" }, String(r + 1)));
-      root.append(svg("text", { x: width + edge / 2, y, class: "coordinate" }, String(r + 1)));
+      const y = r * CELL + CELL / 2, number = String(go ? board.rows - r : r + 1);
+      root.append(svg("text", { x: -edge / 2, y, class: "coordinate" }, number));
+      root.append(svg("text", { x: width + edge / 2, y, class: "coordinate" }, number));
     }
+  }
+  if (board.kind === "othello") {
     const count = (disc) => board.cells.flat().filter((x) => x === disc).length;
     const counts = html("p", { class: "disc-count", "data-testid": "disc-count" });
     counts.append(html("span", { "data-disc": "B" }, `Black ${count("B")}`), " · ",

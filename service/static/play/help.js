@@ -3,6 +3,7 @@ const HELP = {
   chess: "Click a piece, then a dotted square to move it there (or use the move buttons).",
   draughts: "Click a man or king, then where it lands; a multi-jump is its first and last square.",
   othello: "Click a dotted square to place a disc; the discs you outflank turn over.",
+  go: "Click a point to place a stone (Pass is a button below); two passes in a row end the game.",
   column: "Click a column to drop a disc; four in a row wins.",
   plain: "Click an empty square to play there.",
   tiles: "Slide the tiles with the arrow keys or the buttons; equal tiles merge and the score grows.",

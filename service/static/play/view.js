@@ -37,7 +37,7 @@ export function drawPosition(area, buttons, history, game, { onMove, hint, secon
   const position = history[history.length - 1], previous = history[history.length - 2];
   const { state, info } = position;
   const labels = moveLabels(info);
-  const board = boardOf(state);
+  const board = boardOf(state, info);
   let kind;
   if (isMaze(state)) {
     drawMaze(area, state);
@@ -46,7 +46,7 @@ export function drawPosition(area, buttons, history, game, { onMove, hint, secon
     drawBackgammon(area, state);
     kind = "backgammon";
   } else if (board) {
-    const before = previous ? boardOf(previous.state) || board : board;
+    const before = previous ? boardOf(previous.state, previous.info) || board : board;
     const last = previous ? cellsOf(position.move, before, game.move_schema, board) : [];
     kind = board.kind === "plain" && playsByColumn(board, game.move_schema) ? "column" : board.kind;
     const marks = { last, hinted: hint === undefined ? [] : cellsOf(hint, board, game.move_schema) };
