@@ -54,9 +54,9 @@ export const PRESETS = {
     state: { board: [[2, 4, 2, 4], [4, 2, 4, 8], [8, 16, 8, 2], [2, 4, 0, 2]] },
   },
   // Black to move, four empty squares (d1, g1, h1, h6): at depth 1 the evaluation prefers h1; at depth 3,
-  // and searched to the end, d1 (Black loses by 14 discs at best).
+  // as to the end, d1 (Black loses by 14 discs at best).
   "othello-ending": {
-    title: "Othello: an ending with four empty squares (try depth 1, then 3, then none)",
+    title: "Othello: an ending with four empty squares (try depth 1, then 3)",
     game: "othello", algorithm: "alphabeta-textbook", depth: 3, algorithms: ["alphabeta-textbook", "minimax"],
     state: { board: ["BBB.BW..", "WWWWBBWW", "WWWWBWWW", "WWBBBWWW", "WBWWBWBB", "WBWWWWB.", "WWBWWWBB",
                      "WWWWWWWB"], to_move: "B" },
