@@ -187,6 +187,13 @@ def test_game_trees_fit_desktop_and_phone_and_step_by_keyboard(page, width, heig
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.locator("#step").text_content().startswith("step 2 of")
-    assert page.locator("svg.tree g.current").count() == 1
+    current = page.locator("svg.tree g.current")
+    assert current.count() == 1
+    # the boards keep their size (the tree scrolls sideways instead of shrinking), and the visited node is
+    # scrolled into the tree's view
+    board = page.locator("svg.tree svg.mini-position").first.bounding_box()
+    assert board["width"] >= 40
+    box, mark = tree.bounding_box(), current.bounding_box()
+    assert box["x"] <= mark["x"] and mark["x"] + mark["width"] <= box["x"] + box["width"]
     page.keyboard.press("End")
     assert page.locator("#forward").is_disabled() and lines(page)[-1].startswith("The search is over")

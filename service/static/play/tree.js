@@ -108,7 +108,7 @@ export function drawTree(container, root, view = {}) {
   const chosen = new Set();
   (view.chosen || []).forEach((_, i) => chosen.add(keyOf(view.chosen.slice(0, i + 1))));
   const at = (n) => ({ x: MARGIN + n.x * dx + dx / 2, y: MARGIN + n.depth * DY + R });
-  const canvas = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "tree", "data-testid": "tree",
+  const canvas = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: dx === DX ? "tree" : "tree positions", "data-testid": "tree",
                               width, role: "img", "aria-label": "game tree" });
   const edges = svg("g"), boards = svg("g"), marks = svg("g");
   canvas.append(edges, boards, marks);
