@@ -79,6 +79,7 @@ def drawn_size(page) -> int:
 
 @pytest.mark.parametrize("preset, algorithm", [("connect4-ending", "alphabeta-textbook"),
                                                ("pacman-maze", "alphabeta-textbook"),
+                                               ("pacman-maze", "expectimax"),  # the ghost as chance
                                                ("2048-end", "expectimax"),
                                                ("othello-ending", "alphabeta-textbook")])
 def test_a_game_position_is_drawn_and_told_as_the_api_searched_it(page, server, preset, algorithm):
