@@ -198,3 +198,30 @@ def test_game_trees_fit_desktop_and_phone_and_step_by_keyboard(page, width, heig
     assert box["x"] <= mark["x"] and mark["x"] + mark["width"] <= box["x"] + box["width"]
     page.keyboard.press("End")
     assert page.locator("#forward").is_disabled() and lines(page)[-1].startswith("The search is over")
+
+
+def test_a_search_too_large_to_draw_is_refused_with_the_reason(page, server):
+    """Minimax on the Connect Four ending visits 1,849 nodes: the tree would need a rules request for each
+    and could not be read, so the page says so instead of drawing it."""
+    page.click("#tab-watch")
+    page.select_option("#preset", "connect4-ending")
+    state, depth = position(page)
+    answer = requests.post(f"{server}/v1/search", timeout=60, json={
+        "game": "connect4", "state": state, "algorithm": {"name": "minimax"}}).json()
+    assert answer["stats"]["nodes"] > 300  # gametree.js's MAX_VISITS
+    page.select_option("#watch-algorithm", "minimax")
+    page.click("#run")
+    error = page.locator("#watch-error")
+    error.wait_for(state="visible")
+    assert error.text_content() == (f"The search visited {answer['stats']['nodes']} nodes, more than this view "
+                                     "draws (300): lower the depth.")
+    assert page.locator("#step").text_content() == "" and page.locator("#forward").is_disabled()
+
+
+def test_a_game_offers_only_the_searches_that_fit_it(page):
+    page.click("#tab-watch")
+    page.select_option("#preset", "2048-end")  # one player and chance: expectimax
+    offered = page.locator("#watch-algorithm option:not([disabled])")
+    assert [o.get_attribute("value") for o in offered.all()] == ["expectimax", "expectimax-full"]
+    page.select_option("#preset", "own")
+    assert page.locator("#watch-algorithm option[disabled]").count() == 0

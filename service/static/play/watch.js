@@ -92,18 +92,22 @@ export class WatchPanel {
     const key = $("preset").value;
     if (key === OWN) {
       this.game = "tree";
+      this.offer(null);
       $("tree-editor").open = true;
       return;
     }
     const preset = PRESETS[key];
     this.game = preset.game || "tree";
     $("tree-text").value = JSON.stringify(preset.state, null, 2);
-    for (const option of $("watch-algorithm").options) {
-      option.disabled = Boolean(preset.algorithms) && !preset.algorithms.includes(option.value);
-    }
+    this.offer(preset.algorithms);
     $("watch-algorithm").value = preset.algorithm;
     if (preset.depth !== undefined) $("watch-depth").value = String(preset.depth);
     this.edited();
+  }
+
+  /** Only the searches `algorithms` (keys of WATCH_ALGORITHMS; null: all) can be chosen. */
+  offer(algorithms) {
+    for (const option of $("watch-algorithm").options) option.disabled = Boolean(algorithms) && !algorithms.includes(option.value);
   }
 
   /** The tree as typed; drawn without a search until the next run. */
@@ -142,6 +146,7 @@ export class WatchPanel {
     const min = (id) => ({ id, type: "min", children: Array.from({ length: 2 + Math.floor(Math.random() * 2) }, leaf) });
     $("preset").value = OWN;
     this.game = "tree";
+    this.offer(null);
     $("tree-text").value = JSON.stringify({ root: { id: "A", type: "max", children: ["B", "C", "D"].map(min) } }, null, 2);
     this.edited();
   }
