@@ -156,6 +156,15 @@ def test_a_large_tree_folds_and_unfolds_by_click_and_by_key(page, server):
     mark.focus()
     page.keyboard.press("Enter")
     assert page.locator("svg.tree g.node").count() > before and drawn_size(page) == size
+    # and a node's subtree folds again, by click or by key, into a "+N" that takes the focus
+    for fold in (lambda node: node.click(), lambda node: (node.focus(), page.keyboard.press("Enter"))):
+        node = page.locator('svg.tree g.node.clickable').first
+        target = node.get_attribute("data-path")
+        fold(node)
+        mark = page.locator(f"svg.tree g.fold[data-path='{target}']")
+        assert mark.count() == 1 and mark.evaluate("m => m === document.activeElement")
+        assert not [p for p in paths(page, "svg.tree g.node") if p.startswith(target[:-1] + ",")]  # none below it
+        assert drawn_size(page) == size
 
 
 @pytest.mark.parametrize("preset", ["pacman-maze", "othello-ending"])

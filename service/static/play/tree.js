@@ -95,7 +95,8 @@ function shape(kind, node) {
  * then drawn with its U/N, each edge in the tree with its N and UCB, and the step's playout dotted),
  * predicted (the path keys of the leaves a student predicts will be pruned) and onLeaf(key) to make the
  * leaves clickable for that prediction, folded (the keys of the nodes drawn without their subtrees, each
- * with a "+N" instead) and onUnfold(key) to make each "+N" a button that unfolds it}. A node with a game
+ * with a "+N" instead), onUnfold(key) to make each "+N" a button that unfolds it, and onFold(key) to make
+ * each node below the root with its subtree drawn a button that folds it}. A node with a game
  * `state` (gametree.js) has its board drawn beside it; a leaf whose value is `searched` shows it once the
  * search has visited it.
  */
@@ -180,6 +181,9 @@ export function drawTree(container, root, view = {}) {
     }
     if (view.predicted && view.predicted.has(n.key)) g.classList.add("predicted");
     if (view.onLeaf && leaf) clickable(g, `predict ${n.key} pruned`, () => view.onLeaf(n.key));
+    if (view.onFold && n.children.length && n.depth > 0) {
+      clickable(g, `fold the ${descendantKeys(n.node, n.path).length} nodes below ${n.key}`, () => view.onFold(n.key));
+    }
     if (view.onChild && n.depth === 1) {
       clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
     }

@@ -204,7 +204,8 @@ export class WatchPanel {
         });
       this.forget();
       this.choices.push({ algorithm: key, depth: result.algorithm.depth ?? null, move: result.move, value: result.value });
-      this.run = { root, entries, story, result, compared, choice, folded: autoFold(root, FOLD_BUDGET) };
+      const folded = autoFold(root, FOLD_BUDGET);  // a tree that fits whole never folds
+      this.run = { root, entries, story, result, compared, choice, folded, foldable: folded.size > 0 };
       for (const id of STEPPING) $(id).disabled = false;
       this.goTo(0);
     } catch (error) {
@@ -225,7 +226,8 @@ export class WatchPanel {
     const over = this.step === total;
     const mcts = choice.algorithm.name === "mcts";
     const at = (key) => story.at(key, this.step);
-    const folding = { folded: this.run.folded, onUnfold: (key) => this.unfold(key) };
+    const folding = { folded: this.run.folded, onUnfold: (key) => this.unfold(key),
+                      onFold: this.run.foldable ? (key) => this.fold(key) : undefined };
     drawTree($("tree"), this.run.root, mcts
       ? { ...folding, mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
       : { ...folding, at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm), predicted: this.predicted,
@@ -252,6 +254,14 @@ export class WatchPanel {
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
     $("depth-note").textContent = over && !TREE_GAMES.includes(this.game) ? depthSentence(this.choices) : "";
+  }
+
+  /** Fold the subtree below the node `key` into its "+N" (what was folded inside it stays so), which
+   * takes the focus. */
+  fold(key) {
+    this.run.folded.add(key);
+    this.goTo(this.step, this.timer !== null);
+    [...$("tree").querySelectorAll("g.fold")].find((g) => g.dataset.path === key).focus();
   }
 
   /** Show the subtree below the folded node `key` one level deeper: its children, each of theirs with a
