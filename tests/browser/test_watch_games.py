@@ -232,5 +232,6 @@ def test_a_game_offers_only_the_searches_that_fit_it(page):
     page.select_option("#preset", "2048-end")  # one player and chance: expectimax
     offered = page.locator("#watch-algorithm option:not([disabled])")
     assert [o.get_attribute("value") for o in offered.all()] == ["expectimax", "expectimax-full"]
+    assert page.locator("#editor-game").text_content() == "2048"  # the editor says whose state it holds
     page.select_option("#preset", "own")
     assert page.locator("#watch-algorithm option[disabled]").count() == 0

@@ -91,18 +91,24 @@ export class WatchPanel {
   loadPreset() {
     const key = $("preset").value;
     if (key === OWN) {
-      this.game = "tree";
+      this.setGame("tree");
       this.offer(null);
       $("tree-editor").open = true;
       return;
     }
     const preset = PRESETS[key];
-    this.game = preset.game || "tree";
+    this.setGame(preset.game || "tree");
     $("tree-text").value = JSON.stringify(preset.state, null, 2);
     this.offer(preset.algorithms);
     $("watch-algorithm").value = preset.algorithm;
     if (preset.depth !== undefined) $("watch-depth").value = String(preset.depth);
     this.edited();
+  }
+
+  /** The game searched, whose state the editor holds (its summary says which). */
+  setGame(game) {
+    this.game = game;
+    $("editor-game").textContent = game;
   }
 
   /** Only the searches `algorithms` (keys of WATCH_ALGORITHMS; null: all) can be chosen. */
@@ -145,7 +151,7 @@ export class WatchPanel {
     const leaf = () => ({ value: Math.floor(Math.random() * 21) });
     const min = (id) => ({ id, type: "min", children: Array.from({ length: 2 + Math.floor(Math.random() * 2) }, leaf) });
     $("preset").value = OWN;
-    this.game = "tree";
+    this.setGame("tree");
     this.offer(null);
     $("tree-text").value = JSON.stringify({ root: { id: "A", type: "max", children: ["B", "C", "D"].map(min) } }, null, 2);
     this.edited();
