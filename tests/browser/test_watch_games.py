@@ -92,6 +92,8 @@ def test_a_game_position_is_drawn_and_told_as_the_api_searched_it(page, server, 
     answers = rules(server, game, state, trace)
     assert drawn_size(page) == len(answers)  # the visited nodes and their pruned siblings, no more
     assert page.locator("svg.tree svg.mini-position").count() == page.locator("svg.tree g.node").count()
+    # step 0 gives nothing away: no value on any node (a leaf's evaluation shows once it is visited)
+    assert not "".join(page.locator("svg.tree g.node .node-value").all_text_contents())
     go_to(page, 2)  # the second visit, named by its move
     second = trace[1]["path"]
     assert lines(page, 2)[0].startswith(f"Visit the root→{tile_text(second[0])} (")

@@ -200,10 +200,11 @@ export function drawTree(container, root, view = {}) {
 /** The "+N" below a folded node, standing for its N hidden descendants: marked "current" when the step
  * shown visits one of them, "visited" once the search has; a button that unfolds it, with `onUnfold`. */
 function foldMark(n, p, view) {
-  const states = view.at ? n.hidden.map((key) => view.at(key)) : [];
+  const at = view.at || (view.mcts && view.mcts.at);  // a depth-first search's story, or MCTS's
+  const states = at ? n.hidden.map((key) => at(key)).filter(Boolean) : [];
   const classes = ["fold"];
-  if (states.some((s) => s && s.current)) classes.push("current");
-  if (states.some((s) => s && s.seen)) classes.push("visited");
+  if (states.some((s) => s.current)) classes.push("current");
+  if (states.some((s) => s.seen || s.inTree)) classes.push("visited");
   const g = svg("g", { transform: `translate(${p.x},${p.y + DY})`, class: classes.join(" "),
                        "data-path": n.key, "data-hidden": String(n.hidden.length), "data-testid": "fold" });
   g.append(svg("rect", { x: -R * 1.4, y: -R * 0.8, width: R * 2.8, height: R * 1.6, rx: R * 0.8 }));
