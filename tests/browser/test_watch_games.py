@@ -233,7 +233,25 @@ def test_a_game_offers_only_the_searches_that_fit_it(page):
     page.click("#tab-watch")
     page.select_option("#preset", "2048-end")  # one player and chance: expectimax
     offered = page.locator("#watch-algorithm option:not([disabled])")
-    assert [o.get_attribute("value") for o in offered.all()] == ["expectimax", "expectimax-full"]
+    assert [o.get_attribute("value") for o in offered.all()] == ["expectimax", "expectimax-full", "mcts"]
     assert page.locator("#editor-game").text_content() == "2048"  # the editor says whose state it holds
     page.select_option("#preset", "own")
     assert page.locator("#watch-algorithm option[disabled]").count() == 0
+
+
+@pytest.mark.parametrize("preset", ["connect4-ending", "pacman-maze", "2048-end", "othello-ending"])
+def test_mcts_grows_on_a_game_position(page, server, preset):
+    """MCTS's tree is the nodes its iterations reached, each with its siblings (the moves it may try)."""
+    game = GAMES[preset]
+    steps = run(page, preset, "mcts")  # the preset's depth is not sent: MCTS takes none
+    state, _ = position(page)
+    answer = requests.post(f"{server}/v1/search", timeout=60, json={
+        "game": game, "state": state, "algorithm": {"name": "mcts", "iterations": 12, "seed": 1}, "trace": True}).json()
+    # at most 12 iterations: Connect Four's win in one is proven after 2
+    assert steps == len(answer["trace"]) and 1 < steps <= 12
+    assert drawn_size(page) == len(rules(server, game, state, answer["trace"]))
+    page.click("#last")
+    assert stat(page, "best move") == tile_text(answer["move"])
+    assert page.locator('svg.tree g.node[data-path="[]"]').get_attribute("data-visits") == str(steps)
+    assert f"MCTS chooses {tile_text(answer['move'])}" in lines(page)[-1]
+    assert page.locator("#depth-note").text_content() == ""  # no depth limit to compare

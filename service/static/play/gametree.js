@@ -1,5 +1,6 @@
 // A real game's position (issue 54 #3: Connect Four, Pacman, 2048, Othello), searched with a trace, as the
-// explicit tree the watch view draws and tells. The trace says which nodes the search visited; the rules
+// explicit tree the watch view draws and tells. The trace says which nodes the search visited (a depth-first
+// search's visits; MCTS's: the nodes its iterations ended at, its tree's leaves as it grows); the rules
 // route says what each node is: `POST /v1/games/{game}/apply` with the moves from the root gives its state
 // (drawn as its board), whose turn it is, its legal moves (in the order the search tries them) and a chance
 // node's probabilities. The tree holds every visited node and, beside each visited node with visited

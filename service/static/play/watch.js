@@ -178,10 +178,11 @@ export class WatchPanel {
     }
   }
 
+  /** The search's request: the Depth field's limit for the searches that take one (MCTS has none). */
   request(state, algorithm, trace) {
     const full = { ...algorithm };
     const depth = $("watch-depth").value.trim();
-    if (depth) full.depth = Number(depth);
+    if (depth && algorithm.name !== "mcts") full.depth = Number(depth);
     return { game: this.game, state, algorithm: full, trace };
   }
 
@@ -209,7 +210,9 @@ export class WatchPanel {
           opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(root),
         });
       this.forget();
-      this.choices.push({ algorithm: key, depth: result.algorithm.depth ?? null, move: result.move, value: result.value });
+      if (choice.algorithm.name !== "mcts") {  // MCTS has no depth limit to compare
+        this.choices.push({ algorithm: key, depth: result.algorithm.depth ?? null, move: result.move, value: result.value });
+      }
       const folded = autoFold(root, FOLD_BUDGET);  // a tree that fits whole never folds
       this.run = { root, entries, story, result, compared, choice, folded, foldable: folded.size > 0 };
       for (const id of STEPPING) $(id).disabled = false;
@@ -259,7 +262,7 @@ export class WatchPanel {
       if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
-    $("depth-note").textContent = over && !TREE_GAMES.includes(this.game) ? depthSentence(this.choices) : "";
+    $("depth-note").textContent = over && !mcts && !TREE_GAMES.includes(this.game) ? depthSentence(this.choices) : "";
   }
 
   /** Fold the subtree below the node `key` into its "+N" (what was folded inside it stays so), which
