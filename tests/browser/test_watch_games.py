@@ -155,6 +155,8 @@ def test_a_large_tree_folds_and_unfolds_by_click_and_by_key(page, server):
     # the keyboard: a "+N" takes the focus and Enter unfolds it
     before = page.locator("svg.tree g.node").count()
     mark = page.locator("svg.tree g.fold").first
+    below = " → ".join(str(m) for m in json.loads(mark.get_attribute("data-path")))
+    assert mark.get_attribute("aria-label") == f"unfold the {mark.get_attribute('data-hidden')} nodes below {below}"
     mark.focus()
     page.keyboard.press("Enter")
     assert page.locator("svg.tree g.node").count() > before and drawn_size(page) == size

@@ -182,7 +182,7 @@ export function drawTree(container, root, view = {}) {
     if (view.predicted && view.predicted.has(n.key)) g.classList.add("predicted");
     if (view.onLeaf && leaf) clickable(g, `predict ${n.key} pruned`, () => view.onLeaf(n.key));
     if (view.onFold && n.children.length && n.depth > 0) {
-      clickable(g, `fold the ${descendantKeys(n.node, n.path).length} nodes below ${n.key}`, () => view.onFold(n.key));
+      clickable(g, `fold the ${descendantKeys(n.node, n.path).length} nodes below ${pathName(n)}`, () => view.onFold(n.key));
     }
     if (view.onChild && n.depth === 1) {
       clickable(g, `play ${moveText(n.path[0])}`, () => view.onChild(n.path[0]));
@@ -197,6 +197,9 @@ export function drawTree(container, root, view = {}) {
   return canvas;
 }
 
+/** A node as its moves from the root say it ("the root", "0 → 4"), for a screen reader. */
+const pathName = (n) => (n.path.length ? n.path.map((m) => outcomeText(m)).join(" → ") : "the root");
+
 /** The "+N" below a folded node, standing for its N hidden descendants: marked "current" when the step
  * shown visits one of them, "visited" once the search has; a button that unfolds it, with `onUnfold`. */
 function foldMark(n, p, view) {
@@ -209,7 +212,7 @@ function foldMark(n, p, view) {
                        "data-path": n.key, "data-hidden": String(n.hidden.length), "data-testid": "fold" });
   g.append(svg("rect", { x: -R * 1.4, y: -R * 0.8, width: R * 2.8, height: R * 1.6, rx: R * 0.8 }));
   g.append(svg("text", { y: 4, class: "node-value" }, `+${n.hidden.length}`));
-  if (view.onUnfold) clickable(g, `unfold the ${n.hidden.length} nodes below ${n.key}`, () => view.onUnfold(n.key));
+  if (view.onUnfold) clickable(g, `unfold the ${n.hidden.length} nodes below ${pathName(n)}`, () => view.onUnfold(n.key));
   return g;
 }
 
