@@ -27,12 +27,13 @@ def run_by_keyboard(page) -> None:
     assert page.locator("#lesson-answer-text").is_visible()
 
 
-@pytest.mark.parametrize("key", ["minimax", "alphabeta", "depth", "expectimax", "star1", "maxn", "mcts"])
+@pytest.mark.parametrize("key", ["minimax", "alphabeta", "depth", "expectimax", "star1", "maxn", "mcts",
+                                 "pacman-depth"])
 def test_a_lesson_s_answer_is_what_the_search_shows(page, server, key):
     open_lesson(page, server, key)
     run_by_keyboard(page)
     answer = page.locator("#lesson-answer-text").text_content()
-    if key in ("minimax", "depth", "expectimax"):
+    if key in ("minimax", "depth", "expectimax", "pacman-depth"):
         assert f"by moving to {stat(page, 'best move')}" in answer or f"chooses {stat(page, 'best move')}" in answer
     if key == "alphabeta":
         assert paths(page, "svg.tree g.pruned") == WATCHED_PRUNED and stat(page, "visited nodes") == "11"
@@ -40,6 +41,8 @@ def test_a_lesson_s_answer_is_what_the_search_shows(page, server, key):
         assert paths(page, "svg.tree g.pruned") == STAR1_PRUNED and "11 nodes instead of 15" in answer
     if key == "maxn":
         assert f"({stat(page, 'values')})" in answer
+    if key == "pacman-depth":  # East's line after the ghost's reply, and South's, as the search backs them up
+        assert lines(page)[-2] == "the root = max(8, ≤8, 18) = 18." and "(8 at best)" in answer and "worth 18" in answer
     if key == "mcts":
         assert FOURTH.split("picks ")[1].split(" beats")[0] in answer and FOURTH in lines(page, 4)
 

@@ -63,4 +63,15 @@ export const LESSONS = {
             "so the exploration term (1.48) is the same for all three and the best mean wins. As a child is " +
             "tried more, its term shrinks and the others get their turn.",
   },
+  // A real game (issue 54 #3): the tree is built from the trace, each node with its maze.
+  "pacman-depth": {
+    title: "8. A depth limit in a real game: Pacman and one ghost", preset: "pacman-maze",
+    algorithm: "alphabeta-textbook", depth: 3,
+    question: "The evaluation is the score: +10 a food, −1 a move. At depth 1 Pacman looks at its own move " +
+              "alone and takes the food to the East (9). At depth 3 it also sees the ghost's reply and its " +
+              "own next move. Which move does it choose then, and why? (Run at depth 1, then at 3.)",
+    answer: "It chooses South, worth 18: two foods down the left corridor, out of the ghost's reach. After " +
+            "East the ghost steps West, next to Pacman, and Pacman's next move eats nothing (8 at best): the " +
+            "food that looked best one move ahead leads nowhere two moves later.",
+  },
 };

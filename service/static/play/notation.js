@@ -29,7 +29,7 @@ export function moveLabel(info, move) {
 }
 
 /** A move as text; 2048's new tile as "2 at b3" (its column letter and row from the top). */
-function outcomeText(move) {
+export function outcomeText(move) {
   if (move && typeof move === "object" && Array.isArray(move.cell) && move.tile !== undefined) {
     return `${move.tile} at ${String.fromCharCode(97 + move.cell[1])}${move.cell[0] + 1}`;
   }

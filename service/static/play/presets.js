@@ -1,4 +1,5 @@
-// The textbook trees the "Watch the search" panel can load (AIMA 4th edition, chapter 5).
+// The trees the "Watch the search" panel can load: the textbook's (AIMA 4th edition, chapter 5), and real
+// game positions.
 
 export const PRESETS = {
   "figure-5-2": {
@@ -26,6 +27,39 @@ export const PRESETS = {
     title: "Tic-tac-toe: O to move, a win on the board",
     game: "tictactoe", algorithm: "alphabeta-textbook",
     state: { board: ["XOX", "XO.", "..."] },
+  },
+  // Real positions beyond tic-tac-toe (issue 54 #3), small enough to draw: each tree is built from the
+  // search's trace (gametree.js), so each preset's depth keeps the trace to tens of visits. `algorithms`:
+  // the searches that fit the game (the others are disabled while it is loaded).
+  // X to move, 16 empty cells, three columns nearly full: a win for X that the whole search proves (46
+  // visits with the textbook alpha-beta, 13 cutoffs).
+  "connect4-ending": {
+    title: "Connect Four: an ending, X to move and win",
+    game: "connect4", algorithm: "alphabeta-textbook", depth: "", algorithms: ["alphabeta-textbook", "minimax", "mcts"],
+    state: { board: ["..O..OO", "..X..OO", "XXX..XX", "XXO..XX", "OXOOXOO", "OOXOOXX"] },
+  },
+  // Pacman at the top left, one ghost two cells away: at depth 1 (Pacman's move alone) the food East is
+  // best (9); at depth 3 (Pacman, the ghost, Pacman) the ghost's reply makes South better (18).
+  "pacman-maze": {
+    title: "Pacman: a tiny maze, one ghost (try depth 1, then 3)",
+    game: "pacman", algorithm: "alphabeta-textbook", depth: 3,
+    algorithms: ["alphabeta-textbook", "minimax", "expectimax", "expectimax-full", "mcts"],
+    state: { layout: ["%%%%%%%", "%P..G%%", "%.%%.%%", "%.o...%", "%%%%%%%"] },
+  },
+  // One empty cell: after each slide, a 2 or a 4 appears in one of the cells left free; at depth 2
+  // (a slide, then the new tile) expectimax sees that left risks the end of the game (0.914).
+  "2048-end": {
+    title: "2048: a board near its end, expectimax at depth 2",
+    game: "2048", algorithm: "expectimax", depth: 2, algorithms: ["expectimax", "expectimax-full", "mcts"],
+    state: { board: [[2, 4, 2, 4], [4, 2, 4, 8], [8, 16, 8, 2], [2, 4, 0, 2]] },
+  },
+  // Black to move, four empty squares (d1, g1, h1, h6): at depth 1 the evaluation prefers h1; at depth 3,
+  // as to the end, d1 (Black loses by 14 discs at best).
+  "othello-ending": {
+    title: "Othello: an ending with four empty squares (try depth 1, then 3)",
+    game: "othello", algorithm: "alphabeta-textbook", depth: 3, algorithms: ["alphabeta-textbook", "minimax", "mcts"],
+    state: { board: ["BBB.BW..", "WWWWBBWW", "WWWWBWWW", "WWBBBWWW", "WBWWBWBB", "WBWWWWB.", "WWBWWWBB",
+                     "WWWWWWWB"], to_move: "B" },
   },
   chance: {
     title: "Chance nodes, after AIMA figure 5.11: Star1 finds nothing to cut (a leaf of 40 keeps every outcome open)",

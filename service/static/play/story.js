@@ -4,7 +4,8 @@
 // beyond its window), and when it was pruned (the step at which its parent cut the rest of its children
 // off). Everything comes from the trace the server returned and the tree it searched; nothing is
 // recomputed but the sums that explain a chance node's value or cut.
-import { formatNumber, moveText } from "./svg.js";
+import { outcomeText } from "./notation.js";
+import { formatNumber } from "./svg.js";
 import { EXACT, LOWER, UPPER, keyOf, kindOf, layout, valueText } from "./tree.js";
 
 const KIND_LABELS = { max: "MAX", min: "MIN", chance: "chance" };
@@ -19,7 +20,7 @@ const infinite = (x, sign) => (x === null || x === undefined ? `${sign}∞` : nu
  * opponent's moves, MIN's below a MAX root, are equally likely chance outcomes, API.md's default opponent
  * model), `result` (the response, for the last line: its best move). A search that deepens iteratively
  * visits the root once per pass; a node with an `eval` whose children a visit did not reach was at that
- * pass's depth limit.
+ * pass's depth limit, and so was a leaf marked `limit` (a game position the search evaluated, gametree.js).
  *
  * Returns `{steps, at}`: `steps[s]` the lines of step s (step 0: before the search), and `at(key, step)`
  * what is known of the node at path key `key` after `step` steps: `{seen, current, known, value, bound,
@@ -108,7 +109,7 @@ function isPrefix(prefix, path) {
 function nameOf(node) {
   if (node.node.id !== undefined) return String(node.node.id);
   if (!node.parent) return "the root";
-  return `${nameOf(node.parent)}→${moveText(node.path[node.path.length - 1])}`;
+  return `${nameOf(node.parent)}→${outcomeText(node.path[node.path.length - 1])}`;
 }
 
 function kindFor(node, options) {
@@ -122,9 +123,12 @@ function windowText(entry) {
 
 function visitLine(visit, options, again) {
   const { entry, node } = visit;
-  if (!node) return `Visit ${entry.path.map(moveText).join(" → ")} (not in the tree as drawn).`;
+  if (!node) return `Visit ${entry.path.map(outcomeText).join(" → ")} (not in the tree as drawn).`;
   const name = nameOf(node);
-  if (node.children.length === 0) return `${name} is a leaf worth ${vector(entry.value)}.`;
+  if (node.children.length === 0) {
+    return node.node.limit ? `${name} is at the depth limit: the evaluation rates it ${vector(entry.value)}.`
+      : `${name} is a leaf worth ${vector(entry.value)}.`;
+  }
   const kind = kindFor(node, options);
   const label = kind === "player" ? `player ${node.node.player}`
     : kind === "chance" && kindOf(node.node) === options.opponent ? `chance: ${KIND_LABELS[options.opponent]}'s moves equally likely`
@@ -173,7 +177,7 @@ function settle(visit, options, bounds, pruned, beyond) {
   }
   if (!visit.parent && visit.finished === options.total && options.result) {  // the last pass's root
     const { result } = options;
-    lines.push(`The search is over: ${name} = ${vector(result.values || result.value)}, and the best move is ${moveText(result.move)}.`);
+    lines.push(`The search is over: ${name} = ${vector(result.values || result.value)}, and the best move is ${outcomeText(result.move)}.`);
   }
   return lines;
 }

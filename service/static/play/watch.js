@@ -2,20 +2,27 @@
 // visits (by hand, or played at an adjustable delay) from the start: each node's value and window appear
 // as the search learns them, what is pruned greys out at the step where it is cut, one narrated line per
 // event says what happened and why (story.js), and the result (value, best move, the chosen line, the
-// node count against the same search with pruning off, or on) is shown at the last step only.
+// node count against the same search with pruning off, or on) is shown at the last step only. A game
+// position is drawn as its game tree: tic-tac-toe's whole (positions.js), the other games' from the trace
+// (gametree.js); a tree too large to read folds its deeper subtrees into "+N" marks that unfold on a click.
 import { describeError, postJSON } from "./api.js";
 import { PRESETS, WATCH_ALGORITHMS } from "./presets.js";
 import { LESSONS } from "./lessons.js";
 import { ticTacToeTree } from "./positions.js";
+import { gameTree } from "./gametree.js";
+import { depthSentence } from "./depthnote.js";
 import { tellIterations } from "./mctsstory.js";
 import { tellTrace } from "./story.js";
-import { drawTree, layout } from "./tree.js";
-import { fillStats, formatNumber, html, moveText, showError } from "./svg.js";
+import { autoFold, drawTree, layout } from "./tree.js";
+import { outcomeText } from "./notation.js";
+import { fillStats, formatNumber, html, showError } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
 const OWN = "own";
 const LESSON_HASH = "#watch/lesson/";  // a lesson's link: LESSON_HASH + its key
 const STEPPING = ["first", "back", "forward", "last", "autoplay"];  // the controls of a run's steps
+const FOLD_BUDGET = 40;  // the most nodes a run's tree shows before the student unfolds more
+const TREE_GAMES = ["tree", "tictactoe"];  // drawn whole before the search; other games' trees come from it
 
 export class WatchPanel {
   constructor() {
@@ -25,6 +32,7 @@ export class WatchPanel {
     this.shown = -1;  // the last step whose lines are in the narration
     this.generation = 0;  // bumped by every edit and run, so that a run's late answer is ignored
     this.predicted = new Set();  // the leaves a student predicts will be pruned (CS188's exercise)
+    this.choices = [];  // this position's runs so far: {algorithm, depth, move, value}, for depthnote.js
     const preset = $("preset");
     for (const [key, p] of Object.entries(PRESETS)) preset.append(html("option", { value: key }, p.title));
     preset.append(html("option", { value: OWN }, "your own (edit the JSON)"));
@@ -83,21 +91,36 @@ export class WatchPanel {
   loadPreset() {
     const key = $("preset").value;
     if (key === OWN) {
-      this.game = "tree";
+      this.setGame("tree");
+      this.offer(null);
       $("tree-editor").open = true;
       return;
     }
     const preset = PRESETS[key];
-    this.game = preset.game || "tree";
+    this.setGame(preset.game || "tree");
     $("tree-text").value = JSON.stringify(preset.state, null, 2);
+    this.offer(preset.algorithms);
     $("watch-algorithm").value = preset.algorithm;
+    if (preset.depth !== undefined) $("watch-depth").value = String(preset.depth);
     this.edited();
+  }
+
+  /** The game searched, whose state the editor holds (its summary says which). */
+  setGame(game) {
+    this.game = game;
+    $("editor-game").textContent = game;
+  }
+
+  /** Only the searches `algorithms` (keys of WATCH_ALGORITHMS; null: all) can be chosen. */
+  offer(algorithms) {
+    for (const option of $("watch-algorithm").options) option.disabled = Boolean(algorithms) && !algorithms.includes(option.value);
   }
 
   /** The tree as typed; drawn without a search until the next run. */
   edited() {
     this.pause();
     this.run = null;
+    this.choices = [];
     this.generation++;
     this.clearError();
     $("watch-stats").replaceChildren();
@@ -111,7 +134,8 @@ export class WatchPanel {
   /** The tree before its search: its leaves clickable, to predict which will be pruned. */
   drawUnsearched() {
     const root = this.rootOf(this.parsedState());
-    if (root) drawTree($("tree"), root, { predicted: this.predicted, onLeaf: (key) => this.predict(key) });
+    const whole = TREE_GAMES.includes(this.game);  // a game position's tree is only its root until the search
+    if (root) drawTree($("tree"), root, whole ? { predicted: this.predicted, onLeaf: (key) => this.predict(key) } : {});
   }
 
   /** Mark leaf `key` as predicted pruned, or unmark it; before a run's first step only. */
@@ -127,15 +151,18 @@ export class WatchPanel {
     const leaf = () => ({ value: Math.floor(Math.random() * 21) });
     const min = (id) => ({ id, type: "min", children: Array.from({ length: 2 + Math.floor(Math.random() * 2) }, leaf) });
     $("preset").value = OWN;
-    this.game = "tree";
+    this.setGame("tree");
+    this.offer(null);
     $("tree-text").value = JSON.stringify({ root: { id: "A", type: "max", children: ["B", "C", "D"].map(min) } }, null, 2);
     this.edited();
   }
 
-  /** The tree to draw for `state`: a `tree` state's root, or a game position's tree (positions.js). */
+  /** The tree to draw for `state`: a `tree` state's root, tic-tac-toe's tree (positions.js), or another
+   * game's position as the root alone (its tree is built from the search's trace, gametree.js). */
   rootOf(state) {
     if (!state) return null;
     if (this.game === "tree") return state.root || null;
+    if (this.game !== "tictactoe") return { state };
     const rows = state.board;
     const valid = Array.isArray(rows) && rows.length === 3 && rows.every((r) => typeof r === "string" && r.length === 3);
     if (!valid) this.showError("A tic-tac-toe position here is a 3 x 3 board: {\"board\": [three rows of X, O, .]}");
@@ -151,10 +178,11 @@ export class WatchPanel {
     }
   }
 
+  /** The search's request: the Depth field's limit for the searches that take one (MCTS has none). */
   request(state, algorithm, trace) {
     const full = { ...algorithm };
     const depth = $("watch-depth").value.trim();
-    if (depth) full.depth = Number(depth);
+    if (depth && algorithm.name !== "mcts") full.depth = Number(depth);
     return { game: this.game, state, algorithm: full, trace };
   }
 
@@ -162,17 +190,19 @@ export class WatchPanel {
   async runSearch() {
     this.pause();
     this.clearError();
-    const state = this.parsedState(), root = this.rootOf(state);
+    const state = this.parsedState();
+    let root = this.rootOf(state);
     if (!state || (!root && this.game !== "tree")) return;  // a tree without a root: the server says why
     const generation = ++this.generation;
-    const choice = WATCH_ALGORITHMS[$("watch-algorithm").value];
+    const key = $("watch-algorithm").value, choice = WATCH_ALGORITHMS[key];
     $("run").disabled = true;
     try {
       const result = await postJSON("/v1/search", this.request(state, choice.algorithm, true));
       const compared = choice.compare
         ? await postJSON("/v1/search", this.request(state, choice.compare.algorithm, false)) : null;
-      if (generation !== this.generation) return;  // the tree was edited meanwhile
       const entries = result.trace || [];
+      if (!TREE_GAMES.includes(this.game)) root = await gameTree(this.game, state, entries);
+      if (generation !== this.generation) return;  // the tree was edited meanwhile
       const story = choice.algorithm.name === "mcts"
         ? tellIterations(entries, { exploration: choice.algorithm.exploration ?? Math.SQRT2, result })
         : tellTrace(root, entries, {
@@ -180,7 +210,11 @@ export class WatchPanel {
           opponentIsChance: choice.algorithm.name === "expectimax" && !hasChance(root),
         });
       this.forget();
-      this.run = { root, entries, story, result, compared, choice };
+      if (choice.algorithm.name !== "mcts") {  // MCTS has no depth limit to compare
+        this.choices.push({ algorithm: key, depth: result.algorithm.depth ?? null, move: result.move, value: result.value });
+      }
+      const folded = autoFold(root, FOLD_BUDGET);  // a tree that fits whole never folds
+      this.run = { root, entries, story, result, compared, choice, folded, foldable: folded.size > 0 };
       for (const id of STEPPING) $(id).disabled = false;
       this.goTo(0);
     } catch (error) {
@@ -201,13 +235,15 @@ export class WatchPanel {
     const over = this.step === total;
     const mcts = choice.algorithm.name === "mcts";
     const at = (key) => story.at(key, this.step);
+    const folding = { folded: this.run.folded, onUnfold: (key) => this.unfold(key),
+                      onFold: this.run.foldable ? (key) => this.fold(key) : undefined };
     drawTree($("tree"), this.run.root, mcts
-      ? { mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
-      : { at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm), predicted: this.predicted,
-          onLeaf: this.step === 0 ? (key) => this.predict(key) : undefined });
+      ? { ...folding, mcts: { at, edge: (key) => story.edge(key, this.step) }, chosen: over ? [result.move] : [] }
+      : { ...folding, at, chosen: over ? result.pv : [], windows: windowed(choice.algorithm), predicted: this.predicted,
+          onLeaf: this.step === 0 && TREE_GAMES.includes(this.game) ? (key) => this.predict(key) : undefined });
     this.keepInView();
     const current = entries[this.step - 1];
-    const path = current && (current.path.length ? current.path.map(moveText).join(" → ") : "root");
+    const path = current && (current.path.length ? current.path.map(outcomeText).join(" → ") : "root");
     $("step").textContent = this.step === 0 ? `step 0 of ${total}`
       : `step ${this.step} of ${total}: ${mcts ? "iteration down to" : "visit"} ${path}`;
     this.narrate();
@@ -215,17 +251,39 @@ export class WatchPanel {
     $("back").disabled = $("first").disabled = this.step === 0;
     const rows = [[mcts ? "iterations so far" : "visited so far", this.step]];
     if (over && mcts) {
-      rows.push(["best move", moveText(result.move)], ["visits", result.moves.map((m) => `${moveText(m.move)} ${m.visits}`)
+      rows.push(["best move", outcomeText(result.move)], ["visits", result.moves.map((m) => `${outcomeText(m.move)} ${m.visits}`)
         .join(", ")], ["value", result.value], ["visited nodes", result.stats.nodes]);
     } else if (over) {
-      rows.push(["visited nodes", result.stats.nodes], ["value", result.value], ["best move", moveText(result.move)],
-                ["chosen line", result.pv.map(moveText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
+      rows.push(["visited nodes", result.stats.nodes], ["value", result.value], ["best move", outcomeText(result.move)],
+                ["chosen line", result.pv.map(outcomeText).join(" → ")], ["cutoffs", result.stats.cutoffs]);
       if (result.values) rows.push(["values", result.values.map((x) => formatNumber(x)).join(", ")]);
       if (compared) rows.push([`nodes with ${choice.compare.label}`, compared.stats.nodes]);
       else rows.push(["comparison", "max^n does not prune: nothing to compare"]);
       if (this.predicted.size) rows.push(["your prediction", this.verdict()]);
     }
     fillStats($("watch-stats"), rows, over ? "result" : "step");
+    $("depth-note").textContent = over && !mcts && !TREE_GAMES.includes(this.game) ? depthSentence(this.choices) : "";
+  }
+
+  /** Fold the subtree below the node `key` into its "+N" (what was folded inside it stays so), which
+   * takes the focus. */
+  fold(key) {
+    this.run.folded.add(key);
+    this.goTo(this.step, this.timer !== null);
+    [...$("tree").querySelectorAll("g.fold")].find((g) => g.dataset.path === key).focus();
+  }
+
+  /** Show the subtree below the folded node `key` one level deeper: its children, each of theirs with a
+   * subtree folded in turn; the focus goes to the first of those, else to the tree. */
+  unfold(key) {
+    const { folded, root } = this.run;
+    folded.delete(key);
+    const node = layout(root).find((n) => n.key === key);
+    for (const child of node.children) if (child.children.length) folded.add(child.key);
+    this.goTo(this.step, this.timer !== null);
+    const below = key === "[]" ? "[" : `${key.slice(0, -1)},`;  // the keys of its descendants start so
+    const next = [...$("tree").querySelectorAll("g.fold")].find((g) => g.dataset.path.startsWith(below));
+    (next || $("tree")).focus();
   }
 
   /** The student's prediction of the pruned leaves against the run's. */
