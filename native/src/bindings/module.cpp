@@ -171,6 +171,7 @@ NB_MODULE(tactician_native, m) {
   bind_twenty48(m, entries());
   bind_checkers(m, entries());
   bind_backgammon(m, entries());
+  bind_go(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);
