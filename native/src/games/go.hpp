@@ -104,7 +104,7 @@ struct State {
 class Board {
  public:
   // The position of `s` (the player to move aside).
-  explicit Board(const State& s) : size_(s.size), width_(s.size + 2) {
+  explicit Board(const State& s) : size_(s.size), width_(s.size + 2), words_((width_ * width_ + 63) / 64) {
     captures_[0] = s.captures[0], captures_[1] = s.captures[1];
     std::memset(colour_, EDGE, sizeof colour_);
     for (int r = 0; r < size_; ++r)
@@ -218,18 +218,18 @@ class Board {
   template <class Uniform>
   int playout_move(int colour, const Seen& seen, Uniform& uniform) const {
     int m = 0;
-    for (uint64_t w : empty_) m += __builtin_popcountll(w);
+    for (int w = 0; w < words_; ++w) m += __builtin_popcountll(empty_[w]);
     if (m == 0) return 0;
     int k = int(uniform() * m), word = 0;
     while (__builtin_popcountll(empty_[word]) <= k) k -= __builtin_popcountll(empty_[word++]);
     uint64_t bits = empty_[word];
     while (k--) bits &= bits - 1;
     const uint64_t from = bits & (~bits + 1);  // the k-th empty point's bit in its word
-    for (int i = 0; i <= WORDS; ++i) {
-      const int w = (word + i) % WORDS;
+    for (int i = 0; i <= words_; ++i) {
+      const int w = word + i < words_ ? word + i : word + i - words_;
       uint64_t candidates = empty_[w];
       if (i == 0) candidates &= ~(from - 1);
-      if (i == WORDS) candidates &= from - 1;
+      if (i == words_) candidates &= from - 1;
       for (; candidates; candidates &= candidates - 1) {
         const int p = 64 * w + __builtin_ctzll(candidates);
         if (!own_eye(p, colour) && breathing(p, colour) && !seen.contains(hash_after(p, colour))) return p;
@@ -239,7 +239,7 @@ class Board {
   }
 
  private:
-  int size_, width_;
+  int size_, width_, words_;  // words_: those of the Bits that hold the board
   uint8_t colour_[MAX_POINTS];
   uint16_t head_[MAX_POINTS] = {}, next_[MAX_POINTS];     // a stone's string (its head), the next stone in it
   uint16_t count_[MAX_POINTS], libs_[MAX_POINTS];         // by head: stones, pseudo-liberties
