@@ -110,6 +110,13 @@ def compare_along_a_random_game(size, seed):
     score = tn.go_score(ours)
     assert score == area(board, size) - komi
     assert [tn.go_utility(ours, p) for p in (0, 1)] == theirs.returns()
+    # OpenSpiel's area difference is ours too: the same game with komi half a point under it is Black's,
+    # half a point over it White's.
+    for half, winner in ((-0.5, [1.0, -1.0]), (0.5, [-1.0, 1.0])):
+        replayed = spiel_game(size, score + komi + half).new_initial_state()
+        for move in moves:
+            replayed.apply_action(move)
+        assert replayed.is_terminal() and replayed.returns() == winner
     return superko_moves
 
 
@@ -281,6 +288,11 @@ def test_rules_of_the_playout_policy(size, seed, start):
         moves.append(rng.choice(tn.go_actions(state(size, moves))[:-1]))
     draws = [rng.random() for _ in range(20 * size * size)]
     assert tn.go_random_playout(state(size, moves), draws) == python_playout(size, 7.5, moves, draws)
+
+
+def test_the_benchmark_plays_the_playouts_of_its_seed():
+    s = state(9, [40, 30])
+    assert tn.go_playouts(s, 1, 11) == tn.go_random_playout(s, tn.random_floats(11, 2000))[1]
 
 
 # --- MCTS ----------------------------------------------------------------------------------------
