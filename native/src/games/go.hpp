@@ -116,13 +116,10 @@ class Board {
     build_strings();
   }
 
-  int size() const { return size_; }
   int point(int code) const { return (code / size_ + 1) * width_ + code % size_ + 1; }
-  int code(int p) const { return (p / width_ - 1) * size_ + p % width_ - 1; }
   int colour(int p) const { return colour_[p]; }
   uint64_t hash() const { return hash_; }
   int captures(int player) const { return captures_[player]; }
-  const Bits& empties() const { return empty_; }
   // Whether every string has a liberty (a setup may lack one).
   bool breathes() const {
     for (int p = 0; p < width_ * width_; ++p)
