@@ -297,17 +297,36 @@ def test_the_benchmark_plays_the_playouts_of_its_seed():
 
 # --- MCTS ----------------------------------------------------------------------------------------
 
-def mcts(s, seed=1, iterations=2000):
+def mcts(s, seed=1, iterations=2000, **options):
     return tn.search("go", s, "mcts", {"iterations": iterations, "seed": seed, "tt_max_entries": 1_000_000,
-                                       "exploration": 1.4, "rollout": "random"}, None, tn.Token(), None)
+                                       "exploration": 1.4, "rollout": "random", **options}, None, tn.Token(), None)
 
 
-def test_mcts_takes_the_seki_breakers_stones():
-    # White filled A1 in the seki: Black's E1 takes six stones, and White's E1 would take Black's three.
-    s = state(5, [PASS5, 0], komi=0.5, **SEKI)
-    answer = mcts(s)
-    assert answer["move"] == 4
-    assert answer["stats"]["iterations"] == 2000 and sum(m[3] for m in answer["moves"]) == 2000
+# White filled A1 in the seki, Black to move: Black's E1 takes six stones and the board (25 points);
+# otherwise White's E1 takes Black's three (Black 15 to 10) or the game ends as it stands (Black 18 to 6).
+# With komi 20.5, E1 is Black's one winning move.
+MUST_TAKE = state(5, [PASS5, 0], komi=20.5, **SEKI)
+
+
+def test_mcts_takes_the_stones_it_must_take():
+    assert tn.go_score(state(5, [PASS5, 0, 4, PASS5, PASS5], komi=20.5, **SEKI)) == 4.5
+    for seed in range(4):
+        answer = mcts(MUST_TAKE, seed)
+        assert answer["move"] == 4
+        assert answer["stats"]["iterations"] == 2000 and sum(m[3] for m in answer["moves"]) == 2000
+
+
+def test_rave_finds_the_move_in_fewer_iterations():
+    rave = [mcts(MUST_TAKE, seed, 100, rave=True, exploration=0.2)["move"] for seed in range(20)]
+    plain = [mcts(MUST_TAKE, seed, 100)["move"] for seed in range(20)]
+    assert rave == [4] * 20 and plain.count(4) < 20
+
+
+def test_rave_is_refused_where_playouts_do_not_tell_their_moves():
+    with pytest.raises(ValueError):
+        tn.search("connect4", (0, 0), "mcts", {"iterations": 10, "rave": True}, None, tn.Token(), None)
+    with pytest.raises(ValueError):
+        mcts(MUST_TAKE, rave=True, rave_equivalence=0)
 
 
 def test_mcts_is_the_same_for_the_same_seed_and_answers_a_legal_move():

@@ -117,6 +117,7 @@ class Board {
   }
 
   int point(int code) const { return (code / size_ + 1) * width_ + code % size_ + 1; }
+  int code(int p) const { return (p / width_ - 1) * size_ + p % width_ - 1; }
   int colour(int p) const { return colour_[p]; }
   uint64_t hash() const { return hash_; }
   int captures(int player) const { return captures_[player]; }
@@ -391,15 +392,17 @@ class Go {
   // A playout to the end by Board::playout_move (each player never fills an eye of its own and passes
   // when no other move is left; two passes in a row end it), or for at most PLAYOUT_PLIES_PER_POINT plies
   // a point, a backstop after which the board is scored as it stands: the utilities and the plies played.
+  // With `played`, each ply's point (its code; -1 for a pass, which RAVE credits with nothing) is appended.
   static constexpr int PLAYOUT_PLIES_PER_POINT = 4;
   template <class Uniform>
-  Playout random_playout(const State& s, Uniform& uniform) const {
+  Playout random_playout(const State& s, Uniform& uniform, std::vector<int>* played = nullptr) const {
     go::Board b(s);
     const int limit = PLAYOUT_PLIES_PER_POINT * s.size * s.size;
     go::Seen seen(s.past.get(), 2 * s.size * s.size);
     int player = s.player, passes = s.passes, plies = 0;
     for (; passes < 2 && plies < limit; ++plies, player ^= 1) {
       const int p = b.playout_move(player + 1, seen, uniform);
+      if (played) played->push_back(p ? b.code(p) : -1);
       if (!p) {
         ++passes;
         continue;
