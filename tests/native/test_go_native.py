@@ -235,7 +235,8 @@ def test_an_exact_draw_with_integer_komi():
 
 @pytest.mark.parametrize("bad", [(1, 7.5, (), (), ()), (20, 7.5, (), (), ()), (5, 7.5, (25,), (), ()),
                                  (5, 7.5, (3,), (3,), ()), (5, 7.5, (0,), (1, 5), ()), (5, 7.5, (), (), (26,)),
-                                 (5, 7.5, (), (), (3, 3)), (5, 7.5, (), (), (25, 25, 0)), (5, 7.5, (), ())])
+                                 (5, 7.5, (), (), (3, 3)), (5, 7.5, (), (), (25, 25, 0)), (5, 7.5, (), ()),
+                                 (5, float("nan"), (), (), ()), (5, float("inf"), (), (), ())])
 def test_bad_native_states_are_refused(bad):
     with pytest.raises((ValueError, TypeError)):
         tn.go_state(bad)

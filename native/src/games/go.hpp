@@ -53,7 +53,11 @@ constexpr uint64_t BASE = 0x2545F4914F6CDD1Dull;
 // The hashes of the positions of a game so far, latest first: shared by the states that follow it.
 struct Past {
   uint64_t hash;
-  std::shared_ptr<const Past> earlier;
+  mutable std::shared_ptr<const Past> earlier;
+  // Released a link at a time, so that a long game's list does not recurse as deep as it is long.
+  ~Past() {
+    for (auto next = std::move(earlier); next && next.use_count() == 1;) next = std::move(next->earlier);
+  }
 };
 
 // A set of position hashes, open addressing with linear probing; it grows to stay at most half full.
@@ -312,11 +316,12 @@ class Go {
   using State = go::State;
 
   // The position after `moves` from the setup of `black` and `white` stones (point codes), Black first:
-  // std::invalid_argument for a size outside 2..19, a point off the board or set twice, a setup string
-  // without a liberty, or a move that is not legal (or after the end).
+  // std::invalid_argument for a size outside 2..19, komi not finite, a point off the board or set twice, a
+  // setup string without a liberty, or a move that is not legal (or after the end).
   static State replay(int size, double komi, const std::vector<int>& black, const std::vector<int>& white,
                       const std::vector<int>& moves) {
     if (size < 2 || size > go::MAX_SIZE) throw std::invalid_argument("a go board is 2x2 to 19x19");
+    if (!std::isfinite(komi)) throw std::invalid_argument("komi is a finite number");
     State s;
     s.size = size, s.komi = komi;
     const int points = size * size;
