@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "search/game.hpp"
@@ -63,6 +63,7 @@ struct Past {
 // A set of position hashes, open addressing with linear probing; it grows to stay at most half full.
 class Seen {
  public:
+  // The hashes of `past`, with room for `room` more before it grows.
   explicit Seen(const Past* past, int room) {
     int n = room;
     for (const Past* q = past; q; q = q->earlier.get()) ++n;
@@ -102,7 +103,7 @@ struct State {
   double komi = 0;
   int captures[2] = {0, 0};          // the stones Black captured, White captured
   int size = 0, player = 0;          // the player to move: 0 Black, 1 White
-  int passes = 0;                    // the passes in a row that ended the game so far (2: it is over)
+  int passes = 0;                    // the passes in a row of the last plies (2: the game is over)
 };
 
 class Board {
