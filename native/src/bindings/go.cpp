@@ -1,5 +1,6 @@
-// Go's compiled core: the "go" search entry (MCTS with random playouts, games/go.hpp's), and the rules for
-// the tests (tests/native/test_go_native.py). A state comes from Python as engine/games/go's
+// Go's compiled core: the "go" search entry (MCTS with random playouts, games/go.hpp's; RAVE with the
+// settings rave and rave_equivalence, which only the compiled core reads), and the rules for the tests
+// (tests/native/test_go_native.py). A state comes from Python as engine/games/go's
 // native_state(state): (size, komi, setup_black, setup_white, move_codes), the points of the setup stones
 // and the moves since (codes row * size + col, PASS size * size), Black first; the core replays them.
 #include <algorithm>
