@@ -337,6 +337,14 @@ def test_mcts_is_the_same_for_the_same_seed_and_answers_a_legal_move():
     assert one["stats"]["nodes"] > 500 * 50   # every playout's plies counted as nodes
 
 
+def test_a_time_limit_ends_a_19x19_search_and_progress_is_reported():
+    s = state(19, [72, 288])
+    reports = []
+    answer = tn.search("go", s, "mcts", {"seed": 2, "tt_max_entries": 1_000_000}, 0.5, tn.Token(), reports.append)
+    assert answer["stats"]["stop_reason"] == "time_limit" and answer["move"] in tn.go_actions(s)
+    assert [r["iterations"] for r in reports] == [1024 * (k + 1) for k in range(answer["stats"]["iterations"] // 1024)]
+
+
 def test_searches_other_than_mcts_are_refused():
     s = state(9)
     assert tn.unfit("go", s, "alphabeta", {}) is not None
