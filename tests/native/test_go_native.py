@@ -101,12 +101,12 @@ def compare_along_a_random_game(size, seed):
         stones, passed = legal[:-1], moves[-1:] == [passes]
         pass_now = not stones or len(moves) >= 3 * passes or (not passed and rng.random() < 0.03)
         move = passes if pass_now else rng.choice(stones)
-        before = board.count(2 - to_move)
         after = tn.go_result(ours, move)
-        if move != passes:
-            captured[to_move] += before - after[0].count(2 - to_move)
-        moves.append(move)
         theirs.apply_action(move)
+        if move != passes:  # the stones OpenSpiel took off
+            captured[to_move] += board.count(2 - to_move) - spiel_board(theirs, size).count(2 - to_move)
+        moves.append(move)
+        assert after == tn.go_state(state(size, moves, komi=komi))
     score = tn.go_score(ours)
     assert score == area(board, size) - komi
     assert [tn.go_utility(ours, p) for p in (0, 1)] == theirs.returns()
