@@ -318,7 +318,7 @@ def test_mcts_takes_the_stones_it_must_take():
 
 
 def test_rave_finds_the_move_in_fewer_iterations():
-    rave = [mcts(MUST_TAKE, seed, 100, rave=True, exploration=0.2)["move"] for seed in range(20)]
+    rave = [mcts(MUST_TAKE, seed, 100, rave=True, exploration=0.5)["move"] for seed in range(20)]
     plain = [mcts(MUST_TAKE, seed, 100)["move"] for seed in range(20)]
     assert rave == [4] * 20 and plain.count(4) < 20
 

@@ -65,8 +65,6 @@ class Mcts {
     int8_t owner, mover, proof = UNPROVEN;
     int64_t visits = 0;
     double wins = 0.0;
-    int64_t amaf_visits = 0;  // RAVE: the iterations whose later moves had this one by the same player,
-    double amaf_wins = 0.0;   // and the owner's rewards of those
     Node(const State& s, int parent_, int owner_, int mover_)
         : state(s), parent(parent_), owner(int8_t(owner_)), mover(int8_t(mover_)) {}
   };
@@ -124,6 +122,8 @@ class Mcts {
   std::vector<Node> tree_;
   std::vector<int> moves_, kids_;
   std::vector<int> path_;
+  std::vector<int64_t> amaf_visits_;         // RAVE, by slot of moves_: the iterations that played the move
+  std::vector<double> amaf_wins_;            // later by the same player, and that player's rewards of them
   std::vector<int> played_;                  // RAVE: the moves of this iteration's playout
   std::vector<int64_t> marks_[2];            // RAVE: by player and move slot, the last update that saw it played
   int64_t update_ = 0;
@@ -150,6 +150,7 @@ class Mcts {
     tree_[i].n_moves = n;
     moves_.insert(moves_.end(), moves, moves + n);
     kids_.resize(moves_.size(), -1);
+    if (request_.rave) amaf_visits_.resize(moves_.size(), 0), amaf_wins_.resize(moves_.size(), 0.0);
   }
 
   // Node i's child through its next untried move; a terminal child is proven at once.
@@ -191,12 +192,44 @@ class Mcts {
     }
   }
 
-  // The child with the best upper confidence bound, skipping children proven lost; the first on ties. With
-  // RAVE the bound's mean is blended with the AMAF mean, beta = sqrt(k / (3 n + k)) of it (Gelly and
-  // Silver's schedule; k the rave_equivalence, n the child's visits).
+  // RAVE's bound of node p's move in slot k, tried (child n) or not: the mean blended with the AMAF mean,
+  // beta = sqrt(K / (3 visits + K)) of it (Gelly and Silver's schedule; K the rave_equivalence), and the
+  // exploration term; an untried move's is its AMAF mean alone, FIRST_PLAY_URGENCY while it has none.
+  static constexpr double FIRST_PLAY_URGENCY = 1.0;
+  double rave_score(const Node& p, int k, const Node* n, double log_n) const {
+    const int64_t amaf_n = amaf_visits_[p.first + k];
+    const double amaf = amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : -1.0;
+    if (!n) return amaf_n ? amaf : FIRST_PLAY_URGENCY;
+    const double visits = double(n->visits), mean = n->wins / visits, k_rave = request_.rave_equivalence;
+    const double beta = std::sqrt(k_rave / (3 * visits + k_rave));
+    return (1 - beta) * mean + beta * (amaf_n ? amaf : mean) + request_.exploration * std::sqrt(log_n / visits);
+  }
+
+  // RAVE at node i with untried moves: whether the best of them (by rave_score) beats every tried child
+  // not proven lost; if so it moves into slot n_kids, the next one add_node tries.
+  bool rave_tries_another(int i) {
+    const Node& p = tree_[i];
+    const double log_n = std::log(double(p.visits));
+    double tried = -std::numeric_limits<double>::infinity(), untried = tried;
+    int best = p.n_kids;
+    for (int k = 0; k < p.n_moves; k++) {
+      const Node* n = k < p.n_kids ? &tree_[kids_[p.first + k]] : nullptr;
+      if (n && n->proof == -1) continue;
+      const double score = rave_score(p, k, n, log_n);
+      if (n) tried = std::max(tried, score);
+      else if (score > untried) untried = score, best = k;
+    }
+    if (untried <= tried) return false;
+    const int a = p.first + p.n_kids, b = p.first + best;
+    std::swap(moves_[a], moves_[b]), std::swap(amaf_visits_[a], amaf_visits_[b]), std::swap(amaf_wins_[a], amaf_wins_[b]);
+    return true;
+  }
+
+  // The child with the best upper confidence bound (rave_score's with RAVE), skipping children proven
+  // lost; the first on ties.
   int select_child(int i) const {
     const Node& p = tree_[i];
-    double log_n = std::log(double(p.visits)), c_uct = request_.exploration, k_rave = request_.rave_equivalence;
+    double log_n = std::log(double(p.visits)), c_uct = request_.exploration;
     int best = -1;
     double best_score = -std::numeric_limits<double>::infinity();
     for (int k = 0; k < p.n_kids; k++) {
@@ -204,14 +237,7 @@ class Mcts {
       const Node& n = tree_[c];
       if (n.proof == -1) continue;
       double visits = double(n.visits);
-      double score;
-      if (request_.rave) {
-        const double mean = n.wins / visits, beta = std::sqrt(k_rave / (3 * visits + k_rave));
-        const double amaf = n.amaf_visits ? n.amaf_wins / double(n.amaf_visits) : mean;
-        score = (1 - beta) * mean + beta * amaf + c_uct * std::sqrt(log_n / visits);
-      } else {
-        score = n.wins / visits + c_uct * std::sqrt(log_n / visits);
-      }
+      double score = request_.rave ? rave_score(p, k, &n, log_n) : n.wins / visits + c_uct * std::sqrt(log_n / visits);
       if (score > best_score) best = c, best_score = score;
     }
     return best;
@@ -286,7 +312,7 @@ class Mcts {
       if (n.proof != UNPROVEN) { reward = proven_reward(i); break; }
       if (n.mover == TERMINAL) { reward = final_reward(n.state); break; }
       if (n.first < 0) expand(i);
-      if (tree_[i].n_kids < tree_[i].n_moves) {
+      if (tree_[i].n_kids < tree_[i].n_moves && (!request_.rave || rave_tries_another(i))) {
         if (int64_t(tree_.size()) >= request_.tt_max_entries) { reward = simulate(tree_[i].state); break; }
         int c = add_node(i);
         path_.push_back(c);
@@ -308,8 +334,8 @@ class Mcts {
     }
   }
 
-  // RAVE's all-moves-as-first: each node of the path credits those of its children whose move its mover
-  // played later in this iteration (below it in the tree or in the playout), once a child.
+  // RAVE's all-moves-as-first: each node of the path credits those of its moves (tried or not) that its
+  // mover played later in this iteration (below it in the tree or in the playout), once a move.
   void credit_all_moves(const std::pair<double, double>& reward) {
     if (marks_[0].empty()) marks_[0].assign(move_slots<G>(), 0), marks_[1].assign(move_slots<G>(), 0);
     ++update_;
@@ -321,11 +347,10 @@ class Mcts {
     for (int j = int(path_.size()) - 1; j >= 0; --j) {
       const Node& n = tree_[path_[j]];
       if (j + 1 < int(path_.size())) marks_[n.mover][move_slot<G>(tree_[path_[j + 1]].move)] = update_;
-      for (int k = 0; k < n.n_kids; k++) {
-        Node& c = tree_[kids_[n.first + k]];
-        if (marks_[n.mover][move_slot<G>(c.move)] != update_) continue;
-        c.amaf_visits++;
-        c.amaf_wins += c.owner == 0 ? reward.first : reward.second;
+      for (int k = 0; k < n.n_moves; k++) {
+        if (marks_[n.mover][move_slot<G>(moves_[n.first + k])] != update_) continue;
+        amaf_visits_[n.first + k]++;
+        amaf_wins_[n.first + k] += n.mover == 0 ? reward.first : reward.second;
       }
     }
   }
