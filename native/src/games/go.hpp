@@ -372,7 +372,8 @@ class Go {
     const int colour = s.player + 1, pass = s.size * s.size;
     int n = 0;
     for (int code = 0, p = s.size + 3; code < pass; ++code, p += code % s.size ? 1 : 3)  // (p: code's point)
-      if (b.colour(p) == go::EMPTY && b.breathing(p, colour) && !seen.contains(b.hash_after(p, colour))) out[n++] = code;
+      if (b.colour(p) == go::EMPTY && b.breathing(p, colour) && !seen.contains(b.hash_after(p, colour)))
+        out[n++] = code;
     out[n++] = pass;
     return n;
   }

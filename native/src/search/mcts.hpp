@@ -198,11 +198,11 @@ class Mcts {
   static constexpr double FIRST_PLAY_URGENCY = 1.0;
   double rave_score(const Node& p, int k, const Node* n, double log_n) const {
     const int64_t amaf_n = amaf_visits_[p.first + k];
-    const double amaf = amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : -1.0;
-    if (!n) return amaf_n ? amaf : FIRST_PLAY_URGENCY;
+    if (!n) return amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : FIRST_PLAY_URGENCY;
     const double visits = double(n->visits), mean = n->wins / visits, k_rave = request_.rave_equivalence;
+    const double amaf = amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : mean;
     const double beta = std::sqrt(k_rave / (3 * visits + k_rave));
-    return (1 - beta) * mean + beta * (amaf_n ? amaf : mean) + request_.exploration * std::sqrt(log_n / visits);
+    return (1 - beta) * mean + beta * amaf + request_.exploration * std::sqrt(log_n / visits);
   }
 
   // RAVE at node i with untried moves: whether the best of them (by rave_score) beats every tried child
@@ -221,7 +221,8 @@ class Mcts {
     }
     if (untried <= tried) return false;
     const int a = p.first + p.n_kids, b = p.first + best;
-    std::swap(moves_[a], moves_[b]), std::swap(amaf_visits_[a], amaf_visits_[b]), std::swap(amaf_wins_[a], amaf_wins_[b]);
+    std::swap(moves_[a], moves_[b]);
+    std::swap(amaf_visits_[a], amaf_visits_[b]), std::swap(amaf_wins_[a], amaf_wins_[b]);
     return true;
   }
 
