@@ -87,5 +87,7 @@ void bind_twenty48(nb::module_& m, Entries& entries);
 void bind_checkers(nb::module_& m, Entries& entries);
 // bindings/backgammon.cpp: the "backgammon" entry, likewise.
 void bind_backgammon(nb::module_& m, Entries& entries);
+// bindings/go.cpp: the "go" entry, likewise.
+void bind_go(nb::module_& m, Entries& entries);
 
 }  // namespace tactician

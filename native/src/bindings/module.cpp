@@ -40,6 +40,8 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
     r.seed = nb::cast<uint64_t>(settings["seed"]);
   }
   read(settings, "rollout", r.rollout);
+  read(settings, "rave", r.rave);
+  read(settings, "rave_equivalence", r.rave_equivalence);
   read(settings, "probability_cutoff", r.probability_cutoff);
   read(settings, "pruning", r.pruning);
   read(settings, "forward_pruning", r.forward_pruning);
@@ -171,6 +173,7 @@ NB_MODULE(tactician_native, m) {
   bind_twenty48(m, entries());
   bind_checkers(m, entries());
   bind_backgammon(m, entries());
+  bind_go(m, entries());
   nb::list games;
   for (const auto& [id, _] : entries()) games.append(id);
   m.attr("GAMES") = nb::tuple(games);

@@ -4,7 +4,8 @@
 // operations in the same order), expansion of the next untried move in natural order, a rollout (random,
 // through the game's random_playout when it has one; or heuristic: epsilon-greedy on evaluate), and the
 // MCTS-Solver's proofs. Randomness comes from search/random.hpp, Python's generator, drawn exactly where
-// the Python search draws.
+// the Python search draws. One option the Python search lacks: RAVE (request.rave), for a game whose
+// random_playout tells the moves it plays (Go's); without it the search is the Python one.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +34,15 @@ struct has_random_playout<G, std::void_t<decltype(std::declval<const G&>().rando
                                  std::declval<const typename G::State&>(), std::declval<Random&>()))>>
     : std::true_type {};
 
+// G's random_playout(s, uniform, &moves) appends each ply's move to `moves` (-1: a ply RAVE credits no
+// move for, as Go's passes).
+template <class G, class = void>
+struct has_amaf_playout : std::false_type {};
+template <class G>
+struct has_amaf_playout<G, std::void_t<decltype(std::declval<const G&>().random_playout(
+                               std::declval<const typename G::State&>(), std::declval<Random&>(),
+                               std::declval<std::vector<int>*>()))>> : std::true_type {};
+
 constexpr int PROGRESS_EVERY = 1024;  // iterations between two progress reports
 constexpr double ROLLOUT_EPSILON = 0.1;
 constexpr int8_t UNPROVEN = 2;        // proof: +1, 0, -1 for the node's owner, or this
@@ -51,6 +61,7 @@ class Mcts {
     int parent;
     int first = -1;   // the node's moves and children in moves_ and kids_, from here (-1: not expanded)
     int n_moves = 0, n_kids = 0;
+    int move = -1;    // the move that led here (-1: the root)
     int8_t owner, mover, proof = UNPROVEN;
     int64_t visits = 0;
     double wins = 0.0;
@@ -111,6 +122,11 @@ class Mcts {
   std::vector<Node> tree_;
   std::vector<int> moves_, kids_;
   std::vector<int> path_;
+  std::vector<int64_t> amaf_visits_;         // RAVE, by slot of moves_: the iterations that played the move
+  std::vector<double> amaf_wins_;            // later by the same player, and that player's rewards of them
+  std::vector<int> played_;                  // RAVE: the moves of this iteration's playout
+  std::vector<int64_t> marks_[2];            // RAVE: by player and move slot, the last update that saw it played
+  int64_t update_ = 0;
   uint64_t nodes_ = 0, leaves_ = 0;
   int max_ply_ = 0;
   int64_t done_ = 0;
@@ -134,17 +150,20 @@ class Mcts {
     tree_[i].n_moves = n;
     moves_.insert(moves_.end(), moves, moves + n);
     kids_.resize(moves_.size(), -1);
+    if (request_.rave) amaf_visits_.resize(moves_.size(), 0), amaf_wins_.resize(moves_.size(), 0.0);
   }
 
   // Node i's child through its next untried move; a terminal child is proven at once.
   int add_node(int i) {
     Node& p = tree_[i];
-    State s = game_.result(p.state, moves_[p.first + p.n_kids]);
+    const int move = moves_[p.first + p.n_kids];
+    State s = game_.result(p.state, move);
     int c = int(tree_.size());
     kids_[p.first + p.n_kids++] = c;
     int8_t owner = p.mover;
     bool terminal = game_.is_terminal(s);
     tree_.emplace_back(s, i, owner, terminal ? TERMINAL : game_.to_move(s));
+    tree_[c].move = move;
     if (terminal) {
       tree_[c].proof = int8_t(game_.utility(s, owner));
       prove_ancestors(c);
@@ -173,7 +192,42 @@ class Mcts {
     }
   }
 
-  // The child with the best upper confidence bound, skipping children proven lost; the first on ties.
+  // RAVE's bound of node p's move in slot k, tried (child n) or not: the mean blended with the AMAF mean,
+  // beta = sqrt(K / (3 visits + K)) of it (Gelly and Silver's schedule; K the rave_equivalence), and the
+  // exploration term; an untried move's is its AMAF mean alone, FIRST_PLAY_URGENCY while it has none.
+  static constexpr double FIRST_PLAY_URGENCY = 1.0;
+  double rave_score(const Node& p, int k, const Node* n, double log_n) const {
+    const int64_t amaf_n = amaf_visits_[p.first + k];
+    if (!n) return amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : FIRST_PLAY_URGENCY;
+    const double visits = double(n->visits), mean = n->wins / visits, k_rave = request_.rave_equivalence;
+    const double amaf = amaf_n ? amaf_wins_[p.first + k] / double(amaf_n) : mean;
+    const double beta = std::sqrt(k_rave / (3 * visits + k_rave));
+    return (1 - beta) * mean + beta * amaf + request_.exploration * std::sqrt(log_n / visits);
+  }
+
+  // RAVE at node i with untried moves: whether the best of them (by rave_score) beats every tried child
+  // not proven lost; if so it moves into slot n_kids, the next one add_node tries.
+  bool rave_tries_another(int i) {
+    const Node& p = tree_[i];
+    const double log_n = std::log(double(p.visits));
+    double tried = -std::numeric_limits<double>::infinity(), untried = tried;
+    int best = p.n_kids;
+    for (int k = 0; k < p.n_moves; k++) {
+      const Node* n = k < p.n_kids ? &tree_[kids_[p.first + k]] : nullptr;
+      if (n && n->proof == -1) continue;
+      const double score = rave_score(p, k, n, log_n);
+      if (n) tried = std::max(tried, score);
+      else if (score > untried) untried = score, best = k;
+    }
+    if (untried <= tried) return false;
+    const int a = p.first + p.n_kids, b = p.first + best;
+    std::swap(moves_[a], moves_[b]);
+    std::swap(amaf_visits_[a], amaf_visits_[b]), std::swap(amaf_wins_[a], amaf_wins_[b]);
+    return true;
+  }
+
+  // The child with the best upper confidence bound (rave_score's with RAVE), skipping children proven
+  // lost; the first on ties.
   int select_child(int i) const {
     const Node& p = tree_[i];
     double log_n = std::log(double(p.visits)), c_uct = request_.exploration;
@@ -184,7 +238,7 @@ class Mcts {
       const Node& n = tree_[c];
       if (n.proof == -1) continue;
       double visits = double(n.visits);
-      double score = n.wins / visits + c_uct * std::sqrt(log_n / visits);
+      double score = request_.rave ? rave_score(p, k, &n, log_n) : n.wins / visits + c_uct * std::sqrt(log_n / visits);
       if (score > best_score) best = c, best_score = score;
     }
     return best;
@@ -227,7 +281,11 @@ class Mcts {
     bool random = request_.rollout == "random";
     if constexpr (has_random_playout<G>::value) {
       if (random) {
-        auto playout = game_.random_playout(s, rng_);
+        Playout playout;
+        if constexpr (has_amaf_playout<G>::value)
+          playout = game_.random_playout(s, rng_, request_.rave ? &played_ : nullptr);
+        else
+          playout = game_.random_playout(s, rng_);
         uint64_t before = nodes_;
         nodes_ += playout.plies;
         if (before / Budget::CHECK_EVERY != nodes_ / Budget::CHECK_EVERY) budget_.check();  // crossed a poll
@@ -247,6 +305,7 @@ class Mcts {
   void iterate() {
     int i = 0;
     path_.assign(1, 0);
+    played_.clear();
     std::pair<double, double> reward;
     for (;;) {
       visit();
@@ -254,7 +313,7 @@ class Mcts {
       if (n.proof != UNPROVEN) { reward = proven_reward(i); break; }
       if (n.mover == TERMINAL) { reward = final_reward(n.state); break; }
       if (n.first < 0) expand(i);
-      if (tree_[i].n_kids < tree_[i].n_moves) {
+      if (tree_[i].n_kids < tree_[i].n_moves && (!request_.rave || rave_tries_another(i))) {
         if (int64_t(tree_.size()) >= request_.tt_max_entries) { reward = simulate(tree_[i].state); break; }
         int c = add_node(i);
         path_.push_back(c);
@@ -270,6 +329,30 @@ class Mcts {
       Node& n = tree_[j];
       n.visits++;
       n.wins += n.owner == 0 ? reward.first : reward.second;
+    }
+    if constexpr (has_amaf_playout<G>::value) {
+      if (request_.rave) credit_all_moves(reward);
+    }
+  }
+
+  // RAVE's all-moves-as-first: each node of the path credits those of its moves (tried or not) that its
+  // mover played later in this iteration (below it in the tree or in the playout), once a move.
+  void credit_all_moves(const std::pair<double, double>& reward) {
+    if (marks_[0].empty()) marks_[0].assign(move_slots<G>(), 0), marks_[1].assign(move_slots<G>(), 0);
+    ++update_;
+    int mover = tree_[path_.back()].mover;  // the playout's first mover (no playout after a terminal node)
+    for (int move : played_) {
+      if (move >= 0) marks_[mover][move_slot<G>(move)] = update_;
+      mover ^= 1;
+    }
+    for (int j = int(path_.size()) - 1; j >= 0; --j) {
+      const Node& n = tree_[path_[j]];
+      if (j + 1 < int(path_.size())) marks_[n.mover][move_slot<G>(tree_[path_[j + 1]].move)] = update_;
+      for (int k = 0; k < n.n_moves; k++) {
+        if (marks_[n.mover][move_slot<G>(moves_[n.first + k])] != update_) continue;
+        amaf_visits_[n.first + k]++;
+        amaf_wins_[n.first + k] += n.mover == 0 ? reward.first : reward.second;
+      }
     }
   }
 
@@ -368,6 +451,9 @@ Result mcts(const G& game, const typename G::State& root, const Request& request
     throw std::invalid_argument("mcts needs a budget: a time limit or algorithm.iterations");
   if (request.rollout != "random" && request.rollout != "heuristic")
     throw std::invalid_argument("rollout is 'random' or 'heuristic'");
+  if (request.rave && (!mcts_detail::has_amaf_playout<G>::value || request.rollout != "random"))
+    throw std::invalid_argument("rave needs random playouts that tell their moves (go's)");
+  if (request.rave && !(request.rave_equivalence > 0)) throw std::invalid_argument("rave_equivalence is positive");
   return mcts_detail::Mcts<G>(game, request, budget).run(root);
 }
 

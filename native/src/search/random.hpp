@@ -10,7 +10,7 @@
 namespace tactician {
 
 // SplitMix64's finaliser: a well-mixed 64-bit hash of x (Zobrist keys, position hashes).
-inline uint64_t splitmix(uint64_t x) {
+constexpr uint64_t splitmix(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
