@@ -40,8 +40,8 @@ nb::tuple encode(const State& s) {
 // The searches this core runs on go: MCTS with random playouts (the others need an evaluation the
 // Python engine's go defines; they run there).
 const char* refusal(nb::handle, const Request& request) {
-  if (request.algorithm != "mcts") return "the compiled core runs mcts on go, not the other searches";
-  if (request.rollout != "random") return "the compiled core's go playouts are random, not heuristic";
+  if (request.algorithm != "mcts") return "the compiled core runs mcts on go; its depth-first searches are not native yet";
+  if (request.rollout != "random") return "the compiled core's go playouts are random; heuristic ones are not native yet";
   return nullptr;
 }
 
