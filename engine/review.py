@@ -36,7 +36,7 @@ import time
 from typing import Any
 
 from engine import scale
-from engine.game import JSON, Game, State
+from engine.game import ENDGAME_SOLVER, JSON, Game, State
 from engine.registry import game_type
 from engine.replay import replayed
 from engine.result import EXACT, SearchResult, finite
@@ -170,6 +170,7 @@ class Review:
         self.game, self.judge, self.search = game, judge_for(game_id), search
         self.value_scale = game_type(game_id).value_scale
         self.outcomes = game_type(game_id).outcomes
+        self.scored_proofs = ENDGAME_SOLVER in game.capabilities   # a proven value is a score (Othello's discs)
         self.positions = replay(game, state, moves_json)
         self.decisions = [i for i, p in enumerate(self.positions[:-1]) if p.mover >= 0]
         self.results: dict[int, SearchResult] = {}
@@ -276,7 +277,7 @@ class Review:
             "outcome_before": before.outcome, "outcome_after": after.outcome,
             "win_probability_before": before.win_probability, "win_probability_after": after.win_probability,
             "best_move": result.move, "pv": list(result.pv),
-            "loss": finite(max(0.0, before.value - after.value)), "drop": drop,
+            "loss": self.loss(before, after), "drop": drop,
             "class": self.judge.classify(drop, best), "accuracy": self.judge.accuracy(drop),
         }
         if game.notation is not None:
@@ -285,6 +286,15 @@ class Review:
             judged["pv_" + game.notation] = list(result.pv_notation or [])
         self.judged.append(judged)
         return judged
+
+    def loss(self, before: Side, after: Side) -> float | None:
+        """What the move gave up in the game's units, or None when the two values are in different units:
+        in a game whose proven values are final scores (Othello's disc difference) and whose other values
+        are heuristic estimates in (-1, 1), one side proven and the other not (the drop, in win
+        probability, still compares them)."""
+        if self.scored_proofs and (before.outcome is None) != (after.outcome is None):
+            return None
+        return finite(max(0.0, before.value - after.value))
 
     def summary(self) -> dict:
         """Per player who moved (by id): the moves judged, their mean accuracy, and the count of each

@@ -200,7 +200,7 @@ ReviewPly = TypedDict("ReviewPly", {
     "win_probability_after": float | None,
     "best_move": Move,
     "pv": list[Move],
-    "loss": float,
+    "loss": float | None,               # None: the two values in different units (Othello: one proven)
     "drop": float,
     "class": Literal["best", "good", "inaccuracy", "mistake", "blunder"],
     "accuracy": float,

@@ -142,3 +142,19 @@ def test_legal_s_mate_its_blunders_and_stockfish_s_signs():
                 signs.append((ply["san"], ply["value_before"], centipawns))
             board.push_uci(move)
     assert len(signs) >= 7 and all(ours * theirs > 0 for _, ours, theirs in signs), signs
+
+
+def test_a_loss_between_a_proven_disc_count_and_an_estimate_is_not_given():
+    """Issue 50, item 6: Othello's review gave a 'loss' of 43.99 between a heuristic -0.01 before the move and
+    a proven -44 discs after it; the units differ, so the loss is null (the drop in win probability still
+    judges the move). Chess's proven values are pawns like its estimates: its loss stays."""
+    from engine.api import load
+    from engine.review import Review, Side
+
+    for game_id, state, expected in (("othello", {}, None), ("chess", {}, 99.99)):
+        game, s = load(game_id, state)
+        review = Review(game_id, game, s, [], search=None, time_limit_ms=1000)
+        estimate, proven = Side(-0.01, None, 0.495), Side(-100.0 if game_id == "chess" else -44.0, "loss", 0.0)
+        assert review.loss(estimate, proven) == (None if expected is None else pytest.approx(expected))
+        assert review.loss(Side(2.0, "win", 1.0), proven) == pytest.approx(2.0 - proven.value)
+        assert review.loss(estimate, Side(-0.5, None, 0.25)) == pytest.approx(0.49)
