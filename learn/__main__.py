@@ -30,7 +30,7 @@ def parse(argv=None):
     p.add_argument("--games", type=int, default=accept.MIN_GAMES, help="the acceptance match's games")
     p.add_argument("--time-ms", type=float, default=100, help="the acceptance match's time a move")
     p.add_argument("--seconds", type=float, default=None,
-                   help="the train stage's budget in seconds (default: its share of --hours)")
+                   help="the stage's budget in seconds, train or (backgammon) accept (default: its share of --hours)")
     p.add_argument("--data", type=Path, default=None, help="the shards' folder (default learn/data/<game>)")
     args = p.parse_args(argv)
     if args.depth is None:
@@ -57,7 +57,8 @@ def main(argv=None):
         if args.game == "chess":
             matched = run.accept_stage(data / "candidate.bin", args.games, args.time_ms, args.processes)
         else:
-            matched = backgammon_accept.accept_stage(data, args.games, args.time_ms, args.seconds)
+            seconds = args.seconds if args.stage == "accept" else budget * (1.0 - args.generate_share - 0.1)
+            matched = backgammon_accept.accept_stage(data, args.games, args.time_ms, seconds)
     if args.game == "backgammon":
         if trained:
             print(f"report: {backgammon_run.write_report(trained, generated, matched)}")

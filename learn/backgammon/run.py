@@ -1,10 +1,15 @@
 """Backgammon's stages of a learning run: training the contact and the race nets (each from the last net
-of its shape: :data:`CHECKPOINTS`, else the engine's), and the run's report (learn/reports/, as chess's)."""
+of its shape: :data:`CHECKPOINTS`, else the engine's), and the run's report (learn/reports/, as chess's).
+A trained net is the ``learned`` evaluation's from then on (engine/games/backgammon_contact.txt and
+_race.txt, the compiled core's once rebuilt); the default evaluation changes only by acceptance."""
 import json
 import shutil
 import time
 from pathlib import Path
 
+import numpy as np
+
+from engine.games import backgammon as bg
 from engine.games import backgammon_net as net_module
 from learn import curves, shards, train
 from learn.backgammon import export, model
@@ -17,6 +22,17 @@ LABEL = "gnubg-nn 1.1.0a11, cubeless outputs at ply {ply} (0-ply beside them)"
 
 def candidate_path(out: Path, kind: str) -> Path:
     return out / f"candidate-{kind}.txt"
+
+
+# The default evaluation's value of each kind of position (the yardstick of the learned nets' errors).
+DEFAULT_EQUITY = {"contact": net_module.contact_equity, "race": bg.race_equity}
+
+
+def default_equity_error(kind: str, positions, mask, ply: int) -> float:
+    """The default evaluation's mean absolute equity error on the masked positions' labels at ``ply``."""
+    sides = positions.sides[mask].tolist()
+    values = np.array([DEFAULT_EQUITY[kind](tuple(a), tuple(b)) for a, b in sides])
+    return float(np.mean(np.abs(values - model.equity(positions.labels[mask][:, model.PLY_COLUMNS[min(ply, 1)]]))))
 
 
 def starting_params(kind: str, hidden: int, seed: int, log=print) -> tuple:
@@ -48,13 +64,17 @@ def train_net(data: Path, out: Path, kind: str, hidden: int, seconds: float, see
     described = {"positions": int(train_mask.sum()), "validation_positions": int(validation_mask.sum()),
                  "games": games, "label": LABEL.format(ply=ply), "started_from": start,
                  "validation_equity_error": round(model.equity_error(best, *validation), 5),
-                 "validation_equity_error_before": round(before, 5)}
+                 "validation_equity_error_before": round(before, 5),
+                 "validation_equity_error_of_the_default": round(default_equity_error(kind, positions, validation_mask,
+                                                                                     ply), 5)}
     candidate = candidate_path(out, kind)
     export.export(best, candidate, kind, described)
     CHECKPOINTS[kind].parent.mkdir(exist_ok=True)
     shutil.copyfile(candidate, CHECKPOINTS[kind])
+    shutil.copyfile(candidate, net_module.LEARNED_FILES[kind])     # the learned evaluation: the candidate
     log(f"{kind}: best epoch {history.best_epoch} of {len(history.epochs) - 1} ({history.stopped}); equity error "
-        f"{described['validation_equity_error_before']} -> {described['validation_equity_error']}; wrote {candidate}")
+        f"{described['validation_equity_error_before']} -> {described['validation_equity_error']} (the default "
+        f"evaluation's: {described['validation_equity_error_of_the_default']}); wrote {candidate}")
     return {"data": described, "history": history, "candidate": candidate}
 
 
