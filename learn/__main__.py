@@ -62,6 +62,8 @@ def main(argv=None):
     if args.game == "backgammon":
         if trained:
             print(f"report: {backgammon_run.write_report(trained, generated, matched)}")
+        elif matched:
+            print(f"report: {backgammon_run.write_match_report(matched)}")
     elif trained:
         print(f"report: {run.write_report(args.game, trained, generated, matched)}")
     elif matched:

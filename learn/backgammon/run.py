@@ -105,3 +105,28 @@ def write_report(trained: dict, generated: dict | None, matched: dict | None) ->
                   *history_lines(t["history"]), "", f"![losses](losses-{kind}.svg)", ""]
     (folder / "report.md").write_text("\n".join(lines))
     return folder
+
+
+def write_match_report(matched: dict) -> Path:
+    """An accept stage played on its own: its report beside the training runs', naming the nets it played."""
+    folder = REPORTS / f"backgammon-{time.strftime('%Y%m%d-%H%M')}-match"
+    folder.mkdir(parents=True, exist_ok=True)
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    nets = {kind: {k: v for k, v in export.read(path)[0].items() if k in ("shape", "checksum", "trained", "commit", "data")}
+            for kind, path in net_module.LEARNED_FILES.items()}
+    summary = {"commit": export.commit(), "date": date, "learned": nets, "match": matched}
+    (folder / "report.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    lines = [f"# backgammon: the learned nets' matches, {date} on {summary['commit']}", ""]
+    lines += [f"- learned {kind} net: shape {n['shape']}, checksum {n['checksum']}, trained {n['trained']} on "
+              f"{n['commit']}" for kind, n in nets.items()]
+    lines.append("")
+    for name in ("net", "gnubg"):
+        m = matched[name]
+        lines += [f"## learned against {name}, auto at {matched['time_ms']:g} ms a move", "",
+                  f"- `{m['command']}`",
+                  f"- {m['games']} games: share of the points {m.get('share_of_points')} (95% {m.get('share_of_points_95')}), "
+                  f"points a game {m.get('points_per_game')} ± {m.get('points_per_game_95')}"
+                  + (f"; verdict: {m['verdict']}" if m["verdict"] else ""),
+                  f"- our searches: {json.dumps(m['searches'])}", ""]
+    (folder / "report.md").write_text("\n".join(lines))
+    return folder
