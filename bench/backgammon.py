@@ -1,16 +1,19 @@
-"""``python -m bench.backgammon --opponent pubeval|gnubg|mcts --mode 1ply|1s|auto [--ms MS] --games N
-[--seed S] [--out PATH]``: our search against a benchmark opponent, game by game (one JSON line per game, so
-that a run cut short still counts), with a summary at the end (bench/backgammon_score.py: points won and
-lost, the points a game and the share of the points, each with its 95% interval).
+"""``python -m bench.backgammon --opponent pubeval|gnubg|ours|mcts --mode 1ply|1s|auto [--ms MS] --games N
+[--seed S] [--out PATH] [--evaluation net|learned] [--opponent-evaluation net|learned] [--first-pair P]``:
+our search against a benchmark opponent, game by game (one JSON line per game, so that a run cut short still
+counts), with a summary at the end (bench/backgammon_score.py: points won and lost, the points a game and
+the share of the points, each with its 95% interval). ``--first-pair`` goes on from a file's last pair.
 
 Games come in pairs with the same dice, each side starting once (the usual opening: the first roll is a
 non-double, played by the side that starts). Our player: ``1ply`` is ``expectimax`` at depth 1 (the play
 whose position evaluates best), ``1s`` ``expectimax`` with its defaults (iterative deepening, forward
 pruning and Star2) and a 1 s deadline a move, ``auto`` the service's ``auto`` (engine.search.auto, on the
 compiled core when the game has one) with ``--ms`` milliseconds a move. A turn with one legal play is
-played without a search. The opponents: ``pubeval`` (bench/pubeval.py), ``gnubg`` (gnubg's 0-ply play
-among our legal plays, bench/gnubg_player.py; needs ``gnubg-nn``) and OpenSpiel's MCTS bot (``mcts``,
-1 s a move, random rollouts, UCT constant 2; needs ``open_spiel``).
+played without a search. Our side plays the ``--evaluation`` (engine/games/backgammon.py: ``net``, the
+default, or ``learned``). The opponents: ``pubeval`` (bench/pubeval.py), ``gnubg`` (gnubg's 0-ply play
+among our legal plays, bench/gnubg_player.py; needs ``gnubg-nn``), ``ours`` (our player as ours, the same
+mode and time, with ``--opponent-evaluation``) and OpenSpiel's MCTS bot (``mcts``, 1 s a move, random
+rollouts, UCT constant 2; needs ``open_spiel``).
 """
 import argparse
 import gc
@@ -20,7 +23,7 @@ import sys
 import time
 
 from engine.deadline import Deadline
-from engine.games.backgammon import GAME, ROLLS, START, State, contact
+from engine.games.backgammon import GAME, NET, ROLLS, START, State, contact, game_for
 from engine.search import auto, expectimax
 from bench.backgammon_score import summary
 from bench.gnubg_player import gnubg_play
@@ -31,16 +34,18 @@ OPPONENTS = {"pubeval": pubeval_play, "gnubg": gnubg_play}
 OPENING_ROLLS = [r for r in ROLLS if r[0] != r[1]]
 
 
-def our_play(state, mode, record, ms=1000):
-    """Our play in ``state`` by ``mode`` (``auto``: ``ms`` milliseconds), its search appended to ``record``."""
+def our_play(state, mode, record, ms=1000, evaluation=NET):
+    """Our play in ``state`` by ``mode`` (``auto``: ``ms`` milliseconds) with ``evaluation``, its search
+    appended to ``record``."""
+    game = game_for(evaluation)
     gc.disable()
     try:
         if mode == "auto":
-            r = auto.search(GAME, state, auto.Settings(), deadline=Deadline(ms / 1000.0))
+            r = auto.search(game, state, auto.Settings(), deadline=Deadline(ms / 1000.0))
         elif mode == "1ply":
-            r = expectimax.search(GAME, state, expectimax.Settings(depth=1), deadline=Deadline(None))
+            r = expectimax.search(game, state, expectimax.Settings(depth=1), deadline=Deadline(None))
         else:
-            r = expectimax.search(GAME, state, expectimax.Settings(), deadline=Deadline(1.0))
+            r = expectimax.search(game, state, expectimax.Settings(), deadline=Deadline(1.0))
     finally:
         gc.enable()
     kind = "contact" if contact(state[0], state[1]) else "race"
@@ -49,7 +54,7 @@ def our_play(state, mode, record, ms=1000):
     return r.move
 
 
-def play_game(rng, ours_first, mode, opponent, ms=1000):
+def play_game(rng, ours_first, mode, opponent, ms=1000, evaluation=NET):
     """One game against ``opponent`` (state -> play); the points won by our side (negative: lost), the
     search records and the plies played."""
     us = 0 if ours_first else 1
@@ -63,7 +68,7 @@ def play_game(rng, ours_first, mode, opponent, ms=1000):
         if len(moves) == 1:
             move = moves[0]
         elif state[2] == us:
-            move = our_play(state, mode, record, ms)
+            move = our_play(state, mode, record, ms, evaluation)
         else:
             move = opponent(GAME, state)
         state = GAME.result(state, move)
@@ -128,23 +133,30 @@ def calibrate(seconds=1.0) -> int:
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m bench.backgammon")
-    p.add_argument("--opponent", choices=[*OPPONENTS, "mcts"], default="pubeval")
+    p.add_argument("--opponent", choices=[*OPPONENTS, "ours", "mcts"], default="pubeval")
     p.add_argument("--mode", choices=["1ply", "1s", "auto"], required=True)
     p.add_argument("--ms", type=float, default=1000.0, help="auto's time a move, in milliseconds")
     p.add_argument("--games", type=int, default=200, help="games to play (rounded up to pairs)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="append one JSON line per game here")
+    p.add_argument("--evaluation", choices=["net", "learned"], default=NET, help="our side's evaluation")
+    p.add_argument("--opponent-evaluation", choices=["net", "learned"], default=NET,
+                   help="the ours opponent's evaluation")
+    p.add_argument("--first-pair", type=int, default=0, help="the first pair's number (its dice's seed)")
     args = p.parse_args(argv)
     if args.opponent == "mcts":
         simulations = calibrate()
         print(f"OpenSpiel MCTS: {simulations} simulations a decision (about 1 s here)", file=sys.stderr)
         play = lambda rng, first: play_spiel_game(rng, first, args.mode, simulations, args.ms)   # noqa: E731
     else:
-        play = lambda rng, first: play_game(rng, first, args.mode,                   # noqa: E731
-                                            OPPONENTS[args.opponent], args.ms)
+        if args.opponent == "ours":
+            opponent = lambda game, state: our_play(state, args.mode, [], args.ms, args.opponent_evaluation)  # noqa: E731
+        else:
+            opponent = OPPONENTS[args.opponent]
+        play = lambda rng, first: play_game(rng, first, args.mode, opponent, args.ms, args.evaluation)  # noqa: E731
     out = open(args.out, "a") if args.out else None
     points = []
-    for pair in range((args.games + 1) // 2):
+    for pair in range(args.first_pair, args.first_pair + (args.games + 1) // 2):
         for ours_first in (True, False):
             rng = random.Random(args.seed * 1_000_003 + pair)   # the same dice for both games of a pair
             start = time.time()

@@ -13,6 +13,7 @@ gnubg (as bench/backgammon_fit.py reports them), for the engine's linear evaluat
 Needs gnubg-nn and numpy (requirements-bench.txt).
 """
 import argparse
+import datetime
 import sys
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from bench import backgammon_features as linear_model
 from bench.backgammon_fit import adam_step, choice_states, errors, linear, play_loss, positions_of
 from bench.gnubg_player import board, require
 from engine.games import backgammon_net as net_module
+from learn.export import commit
 
 
 def labelled_games(games: int, seed: int, random_share: float, path: Path | None):
@@ -142,7 +144,10 @@ def main(argv=None) -> None:
               f" held-out rolls: gnubg's choice {same:.1%}, equity lost {lost:.4f} a play")
     if args.out:
         command = " ".join(["python -m bench.backgammon_net", *(sys.argv[1:] if argv is None else argv)])
-        args.out.write_text(net_module.dump(net, command))
+        header = {"net": "contact", "data": f"{int((~held).sum())} contact positions of {args.games} games "
+                  f"({held.sum()} held out), gnubg-nn 0-ply outputs", "commit": commit(),
+                  "trained": datetime.date.today().isoformat()}
+        args.out.write_text(net_module.dump(net, header, command))
 
 
 if __name__ == "__main__":

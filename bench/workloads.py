@@ -442,7 +442,7 @@ CORE_SEARCHES = [
 NATIVE_SPEEDUP_GOAL = 20
 # The Python games' caches by board, emptied before every timed search of that game, so that a repeated
 # search pays what a new position does (backgammon's plays and evaluation: warm, its repeats ran 3-4x faster).
-PYTHON_CACHES = {"backgammon": (backgammon.plays, backgammon.equity, backgammon_net.own_part)}
+PYTHON_CACHES = {"backgammon": (backgammon.plays, backgammon.equity, backgammon_net.CONTACT.part)}
 
 
 def cores(ctx):

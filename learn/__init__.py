@@ -10,5 +10,7 @@ match. Each run makes fresh data (never committed) and carries what it learned i
 - :mod:`learn.train`: the trainer (JAX): loss, validation, early stopping, the curves.
 - :mod:`learn.export`: the trained floats quantised into the weights file the cores read.
 - :mod:`learn.accept`: the match that decides whether a new net replaces the committed one.
-- ``python -m learn chess --hours 2``: all of it, resumable, within the machine.
+- :mod:`learn.backgammon`: backgammon's parts (the compiled core's self-play, gnubg-nn's labels, the contact
+  and race nets, their weights files and matches), on the shared generation, shards, trainer and curves.
+- ``python -m learn chess|backgammon --hours 2``: all of it, resumable, within the machine.
 """

@@ -1,5 +1,5 @@
-"""``python -m learn chess --hours 2``: generate labelled positions, train from the committed net, export,
-and match the new net against the committed one; each stage on its own with ``--stage``.
+"""``python -m learn chess|backgammon --hours 2``: generate labelled positions, train from the committed net,
+export, and match the new net against the committed one; each stage on its own with ``--stage``.
 
 The run is resumable: positions are appended to shards under ``learn/data/<game>/`` game by game, so a run
 stopped at any moment keeps what it played, and a later run trains on all the shards there. What a run
@@ -10,23 +10,32 @@ import os
 from pathlib import Path
 
 from learn import accept, generate, run, shards
+from learn.backgammon import accept as backgammon_accept, run as backgammon_run
 
 
 def parse(argv=None):
     p = argparse.ArgumentParser(prog="python -m learn", description=__doc__.split("\n\n")[0])
-    p.add_argument("game", choices=["chess"])
+    p.add_argument("game", choices=["chess", "backgammon"])
     p.add_argument("--stage", choices=["generate", "train", "accept", "all"], default="all")
     p.add_argument("--hours", type=float, default=2.0, help="the whole run's wall-clock budget")
     p.add_argument("--generate-share", type=float, default=0.6, help="the share of --hours spent generating")
     p.add_argument("--processes", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--depth", type=int, default=7, help="the reference engine's depth a label")
+    p.add_argument("--depth", type=int, default=None,
+                   help="the reference engine's depth a label (chess: Stockfish's, 7; backgammon: gnubg's ply, 1)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--hidden", type=int, default=128, help="the net's hidden units a perspective")
+    p.add_argument("--hidden", type=int, default=128,
+                   help="the net's hidden units (chess: a perspective; backgammon: the contact net's)")
+    p.add_argument("--race-hidden", type=int, default=32, help="backgammon: the race net's hidden units")
     p.add_argument("--lr", type=float, default=3e-3, help="the trainer's first learning rate (halved on a stall)")
     p.add_argument("--games", type=int, default=accept.MIN_GAMES, help="the acceptance match's games")
     p.add_argument("--time-ms", type=float, default=100, help="the acceptance match's time a move")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="the stage's budget in seconds, train or (backgammon) accept (default: its share of --hours)")
     p.add_argument("--data", type=Path, default=None, help="the shards' folder (default learn/data/<game>)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.depth is None:
+        args.depth = 7 if args.game == "chess" else 1
+    return args
 
 
 def main(argv=None):
@@ -36,13 +45,26 @@ def main(argv=None):
     generated = trained = matched = None
     if args.stage in ("generate", "all"):
         seconds = budget * (args.generate_share if args.stage == "all" else 1.0)
-        generated = generate.generate(data, seconds, args.processes, args.depth, args.seed)
+        generated = generate.generate(args.game, data, seconds, args.processes, args.depth, args.seed)
     if args.stage in ("train", "all"):
-        seconds = budget * (0.1 if args.stage == "all" else 1.0)
-        trained = run.train_stage(data, data, args.hidden, seconds, args.seed, args.lr)
+        seconds = args.seconds or budget * (0.1 if args.stage == "all" else 1.0)
+        if args.game == "chess":
+            trained = run.train_stage(data, data, args.hidden, seconds, args.seed, args.lr)
+        else:
+            hidden = {"contact": args.hidden, "race": args.race_hidden}
+            trained = backgammon_run.train_stage(data, data, hidden, seconds, args.seed, args.lr, args.depth)
     if args.stage in ("accept", "all"):
-        matched = run.accept_stage(data / "candidate.bin", args.games, args.time_ms, args.processes)
-    if trained:
+        if args.game == "chess":
+            matched = run.accept_stage(data / "candidate.bin", args.games, args.time_ms, args.processes)
+        else:
+            seconds = args.seconds if args.stage == "accept" else budget * (1.0 - args.generate_share - 0.1)
+            matched = backgammon_accept.accept_stage(data, args.games, args.time_ms, seconds)
+    if args.game == "backgammon":
+        if trained:
+            print(f"report: {backgammon_run.write_report(trained, generated, matched)}")
+        elif matched:
+            print(f"report: {backgammon_run.write_match_report(matched)}")
+    elif trained:
         print(f"report: {run.write_report(args.game, trained, generated, matched)}")
     elif matched:
         print(f"report: {run.write_match_report(args.game, data / 'candidate.bin', matched)}")

@@ -66,12 +66,16 @@ def write_report(game: str, trained: dict, generated: dict | None, matched: dict
              f"- generated: {json.dumps(generated) if generated else 'none this run (earlier shards)'}",
              f"- best epoch {history.best_epoch}; stopped by {history.stopped}",
              f"- match: {matched['text'] + ', ' + matched['verdict'] if matched else 'not played'}", "",
-             "| epoch | training loss | validation loss | lr | s |", "| --- | --- | --- | --- | --- |"]
-    lines += [f"| {e['epoch']} | {e['train'] if e['train'] is None else round(e['train'], 6)} | "
-              f"{round(e['validation'], 6)} | {e['lr']:g} | {e['seconds']} |" for e in history.epochs]
-    lines += ["", "![losses](losses.svg)", ""]
+             *history_lines(history), "", "![losses](losses.svg)", ""]
     (folder / "report.md").write_text("\n".join(lines))
     return folder
+
+
+def history_lines(history) -> list:
+    """The epochs of a History as a markdown table's lines."""
+    return ["| epoch | training loss | validation loss | lr | s |", "| --- | --- | --- | --- | --- |",
+            *(f"| {e['epoch']} | {e['train'] if e['train'] is None else round(e['train'], 6)} | "
+              f"{round(e['validation'], 6)} | {e['lr']:g} | {e['seconds']} |" for e in history.epochs)]
 
 
 def write_match_report(game: str, candidate: Path, matched: dict) -> Path:

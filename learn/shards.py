@@ -53,12 +53,18 @@ def read(directory: Path, max_abs_cp: int = 3000) -> Positions:
                     continue
                 seen.add(key)
                 fens.append(fen), cps.append(int(cp)), points.append(float(pts))
-                games.append(int.from_bytes(hashlib.blake2b(game.encode(), digest_size=8).digest(), "little") >> 1)
+                games.append(game_hash(game))
     return Positions(fens, np.array(cps, np.int32), np.array(points, np.float32), np.array(games, np.int64))
 
 
-def split(positions: Positions, validation_share: float = 0.05) -> tuple:
-    """Boolean masks (train, validation): a game's positions all go one way, by its id."""
+def game_hash(game_id: str) -> int:
+    """A game's id as the non-negative int64 by which :func:`split` sends its positions one way."""
+    return int.from_bytes(hashlib.blake2b(game_id.encode(), digest_size=8).digest(), "little") >> 1
+
+
+def split(positions, validation_share: float = 0.05) -> tuple:
+    """Boolean masks (train, validation) of any game's positions (their ``games``, :func:`game_hash` of
+    each position's game): a game's positions all go one way, by its id."""
     validation = (positions.games % 1000) < int(validation_share * 1000)
     return ~validation, validation
 

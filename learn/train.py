@@ -1,5 +1,6 @@
-"""The trainer: a two-perspective net (768 sparse inputs -> H, clipped ReLU, both sides' H -> 1), fitted
-with JAX on the CPU (or an accelerator, where jax finds one).
+"""The trainer: :func:`fit` trains any game's net with JAX on the CPU (or an accelerator, where jax finds
+one), given its loss and its clipping (backgammon's: learn/backgammon/model.py); the rest of this module is
+chess's net, a two-perspective net (768 sparse inputs -> H, clipped ReLU, both sides' H -> 1), the default.
 
 Why JAX: its CPU wheels (jax, jaxlib; optax for Adam) are about 90 MB against PyTorch's 800 MB-plus wheel with
 its CUDA libraries from the package index, and a gather over 32 active features a position, summed, is the
@@ -69,56 +70,59 @@ def clipped(params):
 
 
 @functools.cache
-def jitted_loss():
+def jitted(loss_fn):
     import jax
-    return jax.jit(loss)
+    return jax.jit(loss_fn)
 
 
-def make_step(optimiser):
+def make_step(optimiser, loss_fn=loss, clip=clipped):
     import jax
     import optax
 
     @jax.jit
-    def step(params, state, ours, theirs, target):
-        value, grads = jax.value_and_grad(loss)(params, ours, theirs, target)
+    def step(params, state, *data):
+        value, grads = jax.value_and_grad(loss_fn)(params, *data)
         updates, state = optimiser.update(grads, state, params)
-        return clipped(optax.apply_updates(params, updates)), state, value
+        return clip(optax.apply_updates(params, updates)), state, value
     return step
 
 
-def mean_loss(params, data, batch: int) -> float:
-    ours, theirs, target = data
+def mean_loss(params, data, batch: int, loss_fn=loss) -> float:
+    n = len(data[-1])
     total = 0.0
-    for start in range(0, len(target), batch):
+    for start in range(0, n, batch):
         sl = slice(start, start + batch)
-        total += float(jitted_loss()(params, ours[sl], theirs[sl], target[sl])) * len(target[sl])
-    return total / max(1, len(target))
+        total += float(jitted(loss_fn)(params, *(a[sl] for a in data))) * len(data[-1][sl])
+    return total / max(1, n)
 
 
 def fit(params: dict, train: tuple, validation: tuple, seconds: float, batch: int = 16384, lr: float = 1e-3,
-        patience: int = 3, max_epochs: int = 200, progress=True) -> tuple:
-    """Train ``params`` (float arrays) on ``train`` = (ours, theirs, target); the best params and a History."""
+        patience: int = 3, max_epochs: int = 200, progress=True, loss_fn=loss, clip=clipped) -> tuple:
+    """Train ``params`` (float arrays) on ``train``, a tuple of arrays of one row a position (chess's:
+    ours, theirs, target), by Adam on ``loss_fn(params, *rows)``, each step's params through ``clip``; the
+    learning rate halves at each epoch that does not improve the validation loss. The best params (by the
+    validation loss) and a History."""
     import jax.numpy as jnp
     import optax
     from tqdm import tqdm
 
     params = {k: jnp.asarray(v) for k, v in params.items()}
     optimiser = optax.inject_hyperparams(optax.adam)(learning_rate=lr)
-    state, step = optimiser.init(params), make_step(optimiser)
-    history, best, best_loss, waited = History(), params, mean_loss(params, validation, batch), 0
+    state, step = optimiser.init(params), make_step(optimiser, loss_fn, clip)
+    history, best, best_loss, waited = History(), params, mean_loss(params, validation, batch, loss_fn), 0
     history.epochs.append({"epoch": 0, "train": None, "validation": best_loss, "lr": lr, "seconds": 0.0})
     end, started = time.monotonic() + seconds, time.monotonic()
     rng = np.random.default_rng(0)
-    n = len(train[2])
+    n = len(train[-1])
     for epoch in range(1, max_epochs + 1):
         order, total = rng.permutation(n), 0.0
         state.hyperparams["learning_rate"] = jnp.asarray(lr, jnp.float32)   # the same type: no recompiling
         batches = range(0, n - batch + 1, batch) if n >= batch else [0]
         for start in tqdm(batches, desc=f"epoch {epoch}", disable=not progress, leave=False):
             idx = order[start:start + batch]
-            params, state, value = step(params, state, train[0][idx], train[1][idx], train[2][idx])
+            params, state, value = step(params, state, *(a[idx] for a in train))
             total += float(value)
-        validation_loss = mean_loss(params, validation, batch)
+        validation_loss = mean_loss(params, validation, batch, loss_fn)
         history.epochs.append({"epoch": epoch, "train": total / len(batches), "validation": validation_loss,
                                "lr": lr, "seconds": round(time.monotonic() - started, 1)})
         if validation_loss < best_loss:

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from engine.errors import IllegalMove, InvalidState
 from engine.games import backgammon_net
-from engine.registry import EXPLICIT_CHANCE, GameType, Player, player_ids
+from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, player_ids
 from engine.game import CHANCE, EVALUATION, MOVE_ORDERING, Game
 
 GAME_ID = "backgammon"
@@ -221,14 +221,20 @@ def turns_to_save(side) -> float:
     return sum((i - 6) * n for i, n in enumerate(side) if i > 6) / ROLL_PIPS + 1.0
 
 
+NET, LEARNED = "net", "learned"       # the evaluations (the ``evaluation`` option); NET the default
+
+
 @lru_cache(maxsize=1 << 16)
-def equity(x, o, turn) -> float:
-    """The expected points of the side on roll (``turn``) in a game in progress: the race formula once
-    no checker has to pass an opponent's, else the contact network (:mod:`engine.games.backgammon_net`),
-    kept inside (-3, 3). Cached: a
-    search meets the same board under each of the 21 rolls, and again as a move-ordering child."""
+def equity(x, o, turn, evaluation: str = NET) -> float:
+    """The expected points of the side on roll (``turn``) in a game in progress, kept inside (-3, 3). By
+    the ``net`` evaluation: the race formula once no checker has to pass an opponent's, else the contact
+    network (:mod:`engine.games.backgammon_net`); by ``learned``: the learned race and contact nets. Cached:
+    a search meets the same board under each of the 21 rolls, and again as a move-ordering child."""
     on_roll, other = (x, o) if turn == 0 else (o, x)
-    value = race_equity(on_roll, other) if not contact(x, o) else backgammon_net.contact_equity(on_roll, other)
+    if evaluation == LEARNED:
+        value = backgammon_net.learned("contact" if contact(x, o) else "race").equity(on_roll, other)
+    else:
+        value = race_equity(on_roll, other) if not contact(x, o) else backgammon_net.contact_equity(on_roll, other)
     return max(-2.99, min(2.99, value))
 
 
@@ -238,6 +244,14 @@ START_JSON = {"points": [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0
               "bar": {"X": 0, "O": 0}, "off": {"X": 0, "O": 0}, "to_move": "X"}
 MOVE_SCHEMA = {"type": "string", "description": "a play in standard notation from the mover's side "
                "(\"24/18 13/11\", \"bar/22\", \"6/off\", \"pass\"), or at a chance node a roll \"6-5\""}
+
+EVALUATION_OPTION = GameOption(
+    name="evaluation",
+    schema={"type": "string", "enum": [NET, LEARNED], "default": NET},
+    description="the evaluation at the search's horizon: \"net\" (default: the 32-unit contact net of "
+                "engine/games/backgammon_net.txt and the race formula) or \"learned\" (the learning "
+                "pipeline's contact and race nets, engine/games/backgammon_contact.txt and "
+                "backgammon_race.txt); both cores, the same values")
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -282,6 +296,7 @@ GAME_TYPE = GameType(
     key_fixes_ply=False,
     depth_step=2,
     native_core=True,
+    options=(EVALUATION_OPTION,),
     value_unit="expected points won (+) or lost (-) by the player to move, without the cube: a single game 1, a gammon 2, a backgammon 3 (an equity in [-3, 3])",
     value_scale="value",
     move_schema=MOVE_SCHEMA,
@@ -301,6 +316,9 @@ class Backgammon(Game):
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING})
+
+    def __init__(self, evaluation: str = NET):
+        self.evaluation = evaluation
 
     # --- the rules ---
 
@@ -344,7 +362,7 @@ class Backgammon(Game):
         x, o, turn, _ = state
         if x[OFF] == CHECKERS or o[OFF] == CHECKERS:
             return self.utility(state, player)
-        value = equity(x, o, turn)
+        value = equity(x, o, turn, self.evaluation)
         return value if player == turn else -value
 
     def ordered_actions(self, state):
@@ -360,8 +378,8 @@ class Backgammon(Game):
 
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/bindings/backgammon.cpp): ``(x, o, turn,
-        dice)`` as here."""
-        return tuple(state)
+        dice)`` as here, the evaluation's name fifth when it is not the default."""
+        return tuple(state) if self.evaluation == NET else (*state, self.evaluation)
 
     def native_root_moves(self, state):
         """The compiled core's moves at ``state`` (engine/search/native.py): a code is the play's index
@@ -414,6 +432,7 @@ class Backgammon(Game):
 
 
 GAME = Backgammon()
+GAMES = {NET: GAME, LEARNED: Backgammon(LEARNED)}     # the game of each evaluation (its nets read on first use)
 
 
 RESULT_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -549,8 +568,19 @@ def parse_pair(state_json, name: str) -> tuple:
     return parse_count(pair.get("X", 0), f"state.{name}.X"), parse_count(pair.get("O", 0), f"state.{name}.O")
 
 
-def load(state_json, limits=None, **_):
-    """``(game, state)`` from the JSON state; :class:`InvalidState` names the field at fault."""
+def game_for(evaluation) -> "Backgammon":
+    """The game valued by the ``evaluation`` option; :class:`InvalidState` on ``options.evaluation`` for
+    another value."""
+    game = GAMES.get(NET if evaluation is None else evaluation)
+    if game is None:
+        raise InvalidState(f"evaluation is {NET!r} or {LEARNED!r}", field="options.evaluation")
+    return game
+
+
+def load(state_json, limits=None, evaluation=None, **_):
+    """``(game, state)`` from the JSON state, under the ``evaluation`` option; :class:`InvalidState` names
+    the field at fault."""
+    game = game_for(evaluation)
     unknown = set(state_json) - {"points", "bar", "off", "to_move", "dice"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; a backgammon state has points, bar, off, "
@@ -593,4 +623,4 @@ def load(state_json, limits=None, **_):
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
                 raise InvalidState("a die shows an integer from 1 to 6", field=f"state.dice[{i}]")
         dice = (max(dice), min(dice))
-    return GAME, State(tuple(x), tuple(o), PLAYERS.index(to_move), dice)
+    return game, State(tuple(x), tuple(o), PLAYERS.index(to_move), dice)

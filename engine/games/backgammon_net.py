@@ -7,23 +7,33 @@ come first, the other side's after them. One hidden layer of sigmoid units; five
 the side on roll's chances to win, to win a gammon (or more), a backgammon, to lose a gammon (or more), a
 backgammon. The equity is ``2 win - 1 + win gammon - lose gammon + win backgammon - lose backgammon``.
 
-The weights are fitted to gnubg-nn's 0-ply outputs by bench/backgammon_net.py and stored in
-``backgammon_net.txt`` beside this module, the one copy: the compiled core embeds the same file at build
-time (native/CMakeLists.txt generates a header from it). The arithmetic is fixed so that both cores get the
+The nets' weights are text files beside this module, each the one copy: the compiled core embeds the same
+files at build time (native/CMakeLists.txt generates a header from them). ``backgammon_net.txt`` is the
+contact net the default evaluation plays (``net``: fitted to gnubg-nn's 0-ply outputs by
+bench/backgammon_net.py), ``backgammon_contact.txt`` and ``backgammon_race.txt`` the contact and race nets of
+the ``learned`` evaluation (trained by the learning pipeline, ``python -m learn backgammon``). The file's
+format (2) is :func:`parse`'s: a header line naming the inputs, the shape, the data, the commit and a
+checksum of the numbers, which both cores verify. The arithmetic is fixed so that both cores get the
 same doubles: each hidden unit's sum is ``(bias + on roll's part) + other's part``, each part a sum from 0.0
 of ``value * weight`` over the side's non-zero inputs in ascending order; each output's sum is its bias plus
 ``hidden * weight`` in the hidden units' order; a sigmoid is ``1 / (1 + exp(-x))``.
 """
 from functools import lru_cache
+import json
 import math
 from pathlib import Path
+import struct
 from typing import NamedTuple
 
 POINT_UNITS = 4
 SIDE_INPUTS = 24 * POINT_UNITS + 3          # the points, then bar, borne off, pips
 INPUTS = 2 * SIDE_INPUTS
 OUTPUTS = 5
+FORMAT = 2
+INPUTS_NAME = "tesauro-198"        # the encoding of :func:`encode`, named in each weights file's header
 WEIGHTS_FILE = Path(__file__).with_name("backgammon_net.txt")
+LEARNED_FILES = {"contact": Path(__file__).with_name("backgammon_contact.txt"),
+                 "race": Path(__file__).with_name("backgammon_race.txt")}
 
 
 def side_inputs(side) -> tuple:
@@ -71,27 +81,71 @@ class Net(NamedTuple):
     output: tuple
 
 
+def checksum(numbers) -> str:
+    """FNV-1a (64 bits) over the numbers' little-endian IEEE doubles, as 16 hex digits: the weights file's
+    ``checksum`` (native/src/games/backgammon.hpp computes the same over the numbers it embedded)."""
+    h = 0xCBF29CE484222325
+    for byte in struct.pack(f"<{len(numbers)}d", *numbers):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
+def flat(net: Net) -> list:
+    """The numbers of ``net`` in the file's order, its sizes first."""
+    values = [len(net.hidden), len(net.hidden_bias), len(net.output_bias), *net.hidden_bias]
+    for row in net.hidden:
+        values += row
+    values += net.output_bias
+    for row in net.output:
+        values += row
+    return [float(v) for v in values]
+
+
+def read_header(text: str) -> dict:
+    """The header of a weights file's text: its first line, ``#! `` and a JSON object."""
+    first = text.split("\n", 1)[0]
+    if not first.startswith("#! "):
+        raise ValueError("a backgammon weights file starts with its header line, '#! {...}'")
+    header = json.loads(first[3:])
+    if header.get("format") != FORMAT or header.get("inputs") != INPUTS_NAME:
+        raise ValueError(f"the weights are format {header.get('format')} on inputs {header.get('inputs')!r}, "
+                         f"not format {FORMAT} on {INPUTS_NAME!r}")
+    return header
+
+
 def parse(text: str) -> Net:
-    """A network from the weights file's text: a first line ``inputs hidden outputs`` (``#`` lines are
-    comments), then the hidden biases, the input-to-hidden weights row by row (one input a row), the
-    output biases and the hidden-to-output weights row by row (one hidden unit a row), one row a line,
-    numbers separated by spaces, each as Python's ``repr`` writes it (so it reads back to the same double)."""
+    """A network from the weights file's text (format 2): a header line ``#! {json}`` (the ``format``, 2;
+    the ``inputs``, :data:`INPUTS_NAME`; the ``shape`` ``[inputs, hidden, outputs]``; the ``checksum`` of
+    the numbers, :func:`checksum`; for people, ``net``, ``data``, ``commit`` and ``trained``), comment lines
+    (``#``), then the numbers: a line ``inputs hidden outputs``, the hidden biases, the input-to-hidden
+    weights row by row (one input a row), the output biases and the hidden-to-output weights row by row
+    (one hidden unit a row), one row a line, numbers separated by spaces, each as Python's ``repr`` writes
+    it (so it reads back to the same double). A ValueError says what does not match."""
+    header = read_header(text)
     rows = [line.split() for line in text.splitlines() if line.strip() and not line.startswith("#")]
     inputs, hidden, outputs = (int(v) for v in rows[0])
     if inputs != INPUTS or outputs != OUTPUTS:
         raise ValueError(f"the weights are for {inputs} inputs and {outputs} outputs, "
                          f"not {INPUTS} and {OUTPUTS}")
+    if header.get("shape") != [inputs, hidden, outputs]:
+        raise ValueError(f"the header's shape {header.get('shape')} is not the numbers' {[inputs, hidden, outputs]}")
     numbers = [tuple(float(v) for v in row) for row in rows[1:]]
     if len(numbers) != 2 + inputs + hidden or any(len(r) != hidden for r in numbers[:1 + inputs]) \
             or any(len(r) != outputs for r in numbers[1 + inputs:]):
         raise ValueError("the weights file's rows do not match its sizes")
-    return Net(numbers[0], tuple(numbers[1:1 + inputs]), numbers[1 + inputs], tuple(numbers[2 + inputs:]))
+    net = Net(numbers[0], tuple(numbers[1:1 + inputs]), numbers[1 + inputs], tuple(numbers[2 + inputs:]))
+    if checksum(flat(net)) != header.get("checksum"):
+        raise ValueError(f"the numbers' checksum is {checksum(flat(net))}, not the header's {header.get('checksum')}")
+    return net
 
 
-def dump(net: Net, comment: str = "") -> str:
-    """The weights file's text of ``net`` (what :func:`parse` reads), ``comment`` as ``#`` lines on top."""
-    lines = [f"# {line}" for line in comment.splitlines()]
-    lines.append(f"{len(net.hidden)} {len(net.hidden_bias)} {len(net.output_bias)}")
+def dump(net: Net, header: dict, comment: str = "") -> str:
+    """The weights file's text of ``net`` (what :func:`parse` reads): the header line of ``header`` (the
+    format, inputs, shape and checksum added), ``comment`` as ``#`` lines after it."""
+    shape = [len(net.hidden), len(net.hidden_bias), len(net.output_bias)]
+    full = {"format": FORMAT, "inputs": INPUTS_NAME, "shape": shape, **header, "checksum": checksum(flat(net))}
+    lines = ["#! " + json.dumps(full)] + [f"# {line}" for line in comment.splitlines()]
+    lines.append(" ".join(map(str, shape)))
     lines.append(" ".join(map(repr, net.hidden_bias)))
     lines += [" ".join(map(repr, row)) for row in net.hidden]
     lines.append(" ".join(map(repr, net.output_bias)))
@@ -135,15 +189,28 @@ def equity_of(outs) -> float:
     return 2.0 * win - 1.0 + win_gammon - lose_gammon + win_bg - lose_bg
 
 
+class Evaluator:
+    """One net's equity for the side on roll, with its side parts (:func:`side_part`) cached per side: a
+    search meets the same side many times."""
+
+    def __init__(self, net: Net):
+        self.net = net
+        self.part = lru_cache(maxsize=1 << 16)(lambda side, offset: tuple(side_part(net, side, offset)))
+
+    def equity(self, on_roll, other) -> float:
+        return equity_of(forward(self.net, self.part(on_roll, 0), self.part(other, SIDE_INPUTS)))
+
+
 NET = parse(WEIGHTS_FILE.read_text())
+CONTACT = Evaluator(NET)                    # the default evaluation's contact net
 
 
-@lru_cache(maxsize=1 << 16)
-def own_part(side, offset: int) -> tuple:
-    """The engine's network's :func:`side_part`, cached per side (a search meets the same side many times)."""
-    return tuple(side_part(NET, side, offset))
+@lru_cache(maxsize=None)
+def learned(kind: str) -> Evaluator:
+    """The ``learned`` evaluation's ``contact`` or ``race`` net, read on first use."""
+    return Evaluator(parse(LEARNED_FILES[kind].read_text()))
 
 
 def contact_equity(on_roll, other) -> float:
-    """Equity (points) of the side on roll in contact by the engine's network (``backgammon_net.txt``)."""
-    return equity_of(forward(NET, own_part(on_roll, 0), own_part(other, SIDE_INPUTS)))
+    """Equity (points) of the side on roll in contact by the default evaluation's net (``backgammon_net.txt``)."""
+    return CONTACT.equity(on_roll, other)

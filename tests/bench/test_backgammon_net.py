@@ -25,7 +25,7 @@ def test_the_trained_network_is_the_one_the_engine_evaluates():
     engine_net = trainer.net()
     for (on_roll, other), row in zip(rows.tolist(), predicted):
         assert net.outputs(engine_net, on_roll, other) == pytest.approx(row, abs=1e-6)   # float32 inputs
-    assert net.parse(net.dump(engine_net)) == engine_net
+    assert net.parse(net.dump(engine_net, {"net": "contact"})) == engine_net
 
 
 def test_training_fits_the_labels_of_a_known_network():

@@ -1,10 +1,15 @@
-"""Backgammon's contact network (engine/games/backgammon_net.py): the inputs checked by hand on two sides, the
-forward pass against a hand computation on a one-unit network, the weights file read back exactly, and the
-engine's evaluation in contact being the network's equity."""
+"""Backgammon's nets (engine/games/backgammon_net.py): the inputs checked by hand on two sides, the forward
+pass against a hand computation on a one-unit network, the weights file (format 2) read back exactly and
+refused when its header does not match its numbers, the engine's evaluations being the nets' equities, and
+the learning pipeline's inputs (learn/backgammon/model.py) being the engine's."""
+import json
 import math
+import random
 
+import numpy as np
 import pytest
 
+from engine.errors import InvalidState
 from engine.games import backgammon as bg
 from engine.games import backgammon_net as net
 
@@ -51,13 +56,42 @@ def test_forward_pass_by_hand():
 
 def test_the_weights_file_reads_back_to_the_same_doubles():
     tiny = tiny_net()
-    text = net.dump(tiny, "a tiny net\nfor the test")
-    assert text.startswith("# a tiny net\n# for the test\n198 1 5\n")
+    text = net.dump(tiny, {"net": "contact", "data": "none"}, "a tiny net\nfor the test")
+    header = net.read_header(text)
+    assert header["shape"] == [198, 1, 5] and header["net"] == "contact" and header["checksum"] == net.checksum(net.flat(tiny))
+    assert text.split("\n")[1:4] == ["# a tiny net", "# for the test", "198 1 5"]
     assert net.parse(text) == tiny
     with pytest.raises(ValueError, match="inputs"):
-        net.parse(text.replace("198 1 5", "197 1 5"))
+        net.parse(text.replace("\n198 1 5", "\n197 1 5"))
     with pytest.raises(ValueError, match="rows"):
         net.parse(text + "0.5\n")
+
+
+def test_a_weights_file_that_does_not_match_its_header_is_refused():
+    tiny = tiny_net()
+    text = net.dump(tiny, {"net": "contact"})
+    lines = text.split("\n")
+    changed = lines[-2].split()
+    changed[0] = repr(float(changed[0]) + 2 ** -40)       # one weight, its last bits
+    with pytest.raises(ValueError, match="checksum"):
+        net.parse("\n".join(lines[:-2] + [" ".join(changed)] + lines[-1:]))
+    header = net.read_header(text)
+    wrong_shape = "#! " + json.dumps({**header, "shape": [198, 2, 5]})
+    with pytest.raises(ValueError, match="shape"):
+        net.parse("\n".join([wrong_shape] + lines[1:]))
+    with pytest.raises(ValueError, match="header"):
+        net.parse("\n".join(lines[1:]))
+    with pytest.raises(ValueError, match="format"):
+        net.parse("\n".join(["#! " + json.dumps({**header, "format": 1})] + lines[1:]))
+
+
+def test_the_checksum_is_fnv1a_over_the_doubles():
+    """FNV-1a 64 of the bytes of 1.0 (little-endian: 00 .. 00 f0 3f), by hand."""
+    h = 0xCBF29CE484222325
+    for byte in (0, 0, 0, 0, 0, 0, 0xF0, 0x3F):
+        h = ((h ^ byte) * 0x100000001B3) % 2 ** 64
+    assert net.checksum([1.0]) == f"{h:016x}"
+    assert net.checksum([1.0]) != net.checksum([1.0 + 2 ** -52])
 
 
 def test_the_engine_evaluates_contact_with_its_network():
@@ -67,3 +101,41 @@ def test_the_engine_evaluates_contact_with_its_network():
         value = net.equity_of(net.outputs(net.NET, on_roll, other))
         assert net.contact_equity(on_roll, other) == value
         assert bg.equity(x, o, turn) == max(-2.99, min(2.99, value))
+
+
+def test_the_learned_evaluation_plays_the_learned_nets():
+    contact_net, race_net = net.learned("contact"), net.learned("race")
+    assert net.read_header(net.LEARNED_FILES["contact"].read_text())["net"] == "contact"
+    race = ((0, 2, 2, 3, 2, 2, 0) + (0,) * 18 + (0,), (0, 3, 3, 3, 2, 2, 2) + (0,) * 18 + (0,))
+    assert not bg.contact(*race)
+    for x, o, turn in ((bg.START, bg.START, 0), (SIDE, bg.START, 1), (*race, 0), (*race, 1)):
+        on_roll, other = (x, o) if turn == 0 else (o, x)
+        chosen = contact_net if bg.contact(x, o) else race_net
+        value = net.equity_of(net.outputs(chosen.net, on_roll, other))
+        assert bg.equity(x, o, turn, bg.LEARNED) == max(-2.99, min(2.99, value))
+        state = bg.State(x, o, turn, None)
+        assert bg.GAMES[bg.LEARNED].evaluate(state, turn) == bg.equity(x, o, turn, bg.LEARNED)
+    assert bg.equity(*race, 0, bg.LEARNED) != bg.equity(*race, 0)    # not the race formula
+
+
+def test_the_evaluation_option_picks_the_game():
+    assert bg.load(bg.START_JSON)[0] is bg.GAME and bg.load(bg.START_JSON, evaluation="net")[0] is bg.GAME
+    learned = bg.load(bg.START_JSON, evaluation="learned")[0]
+    assert learned.evaluation == bg.LEARNED and learned.native_state(bg.load(bg.START_JSON)[1])[4] == "learned"
+    with pytest.raises(InvalidState) as raised:
+        bg.load(bg.START_JSON, evaluation="nnue")
+    assert list(raised.value.errors) == ["options.evaluation"]
+
+
+def test_the_pipelines_inputs_are_the_engines():
+    from learn.backgammon.model import encode
+    rng = random.Random(3)
+    sides = [(bg.START, bg.START), (SIDE, bg.START)]
+    state = bg.State(bg.START, bg.START, 0, (6, 5))
+    while len(sides) < 60 and not bg.GAME.is_terminal(state):
+        state = bg.GAME.result(state, rng.choice(bg.GAME.actions(state)))
+        state = bg.GAME.result(state, rng.choice(bg.ROLLS))
+        sides.append((state.x, state.o) if state.turn == 0 else (state.o, state.x))
+    got = encode(np.array(sides, np.int8))
+    want = np.array([net.encode(a, b) for a, b in sides], np.float32)
+    assert np.array_equal(got, want)

@@ -15,7 +15,8 @@ import pytest
 
 import engine.api
 from engine.errors import AlgorithmMismatch, InvalidState
-from engine.games.backgammon import GAME, START_JSON
+from engine.games import backgammon_net
+from engine.games.backgammon import GAME, GAMES, LEARNED, START_JSON
 from engine.limits import Limits
 from tests.native.conftest import needs_native
 from tests.native.equivalence import assert_same_results, expectimax_on_both
@@ -50,11 +51,13 @@ def random_game(seed: int, plies: int) -> list:
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2 ** 32), st.integers(1, 400))
 def test_rules_along_random_games(seed, plies):
+    learned = GAMES[LEARNED]
     for state in random_game(seed, plies):
         n = GAME.native_state(state)
         assert tn.backgammon_is_terminal(n) == GAME.is_terminal(state)
         for player in (0, 1):
             assert tn.backgammon_evaluate(n, player) == GAME.evaluate(state, player)
+            assert tn.backgammon_evaluate(learned.native_state(state), player) == learned.evaluate(state, player)
             assert tn.backgammon_utility(n, player) == GAME.utility(state, player)
         if GAME.is_terminal(state):
             continue
@@ -65,6 +68,21 @@ def test_rules_along_random_games(seed, plies):
         plays = GAME.actions(state)
         assert tn.backgammon_children(n) == [GAME.native_state(GAME.result(state, play)) for play in plays]
         assert tn.backgammon_ordered(n) == [plays.index(play) for play in GAME.ordered_actions(state)]
+        assert tn.backgammon_ordered(learned.native_state(state)) == [
+            plays.index(play) for play in learned.ordered_actions(state)]
+
+
+def test_the_core_embeds_the_nets_of_the_files():
+    """The checksums the core computes over the numbers it embedded are the weights files' headers' (which
+    the Python module verified against the numbers it read): both cores hold the same three nets."""
+    files = [backgammon_net.WEIGHTS_FILE, backgammon_net.LEARNED_FILES["contact"], backgammon_net.LEARNED_FILES["race"]]
+    assert tn.backgammon_net_checksums() == [backgammon_net.read_header(f.read_text())["checksum"] for f in files]
+
+
+def test_a_native_state_names_a_known_evaluation():
+    state = GAME.native_state(engine.api.load("backgammon", OPENING)[1])
+    with pytest.raises(ValueError, match="evaluation"):
+        tn.backgammon_evaluate((*state, "pubeval"), 0)
 
 
 def both(state, limits=Limits(), seconds=None, **options):
@@ -89,6 +107,17 @@ def test_expectimax_along_random_games(seed, plies, depth, pruning):
     if state.dice is None:
         state = GAME.result(state, GAME.chance_outcomes(state)[seed % 21][0])
     assert_same_results(*both(state, depth=depth, pruning=pruning))
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+@pytest.mark.parametrize("options", [{"depth": 2}, {"depth": 3}, {"depth": 4, "probability_cutoff": 0.05}])
+def test_the_learned_evaluation_searches_alike(position, options):
+    """The learned nets (contact and race) on both cores: the same search, value for value, and not the
+    default evaluation's."""
+    state = engine.api.load("backgammon", position)[1]
+    python, compiled = expectimax_on_both(GAMES[LEARNED], state, Limits(), None, **options)
+    assert_same_results(python, compiled)
+    assert compiled.value != both(state, **options)[1].value
 
 
 def test_the_deepening_as_pythons():

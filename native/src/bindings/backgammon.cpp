@@ -1,11 +1,15 @@
 // Backgammon's compiled core: the "backgammon" search entry (expectimax, with the minimax opponent model:
 // search/expectiminimax.hpp), and the rules for the equivalence tests (tests/native/test_backgammon_native.py).
 // A state comes from Python as Backgammon.native_state(state): (x, o, turn, dice), each side's 26 counts
-// from its own side, the player 0 or 1, and the dice (high, low) or None at a chance node. A move is a play's
+// from its own side, the player 0 or 1, and the dice (high, low) or None at a chance node; fifth, "learned"
+// when the state is valued by the learned evaluation (absent: the default, "net"). A move is a play's
 // index among the legal plays in the Python game's order.
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
@@ -34,7 +38,8 @@ Side side_of(nb::handle value) {
 
 State decode(nb::handle py_state) {
   auto t = nb::cast<nb::tuple>(py_state);
-  if (t.size() != 4) throw std::invalid_argument("a backgammon native state is (x, o, turn, dice)");
+  if (t.size() != 4 && t.size() != 5)
+    throw std::invalid_argument("a backgammon native state is (x, o, turn, dice) or (x, o, turn, dice, evaluation)");
   State s{side_of(t[0]), side_of(t[1]), 0, 0, 0};
   int turn = nb::cast<int>(t[2]);
   if (turn != 0 && turn != 1) throw std::invalid_argument("a backgammon turn is 0 or 1");
@@ -48,6 +53,14 @@ State decode(nb::handle py_state) {
     s.high = int8_t(high), s.low = int8_t(low);
   }
   return s;
+}
+
+// The evaluation a native state names (backgammon::NET without a fifth field).
+int evaluation_of(nb::handle py_state) {
+  auto t = nb::cast<nb::tuple>(py_state);
+  if (t.size() < 5) return backgammon::NET;
+  if (nb::cast<std::string>(t[4]) != "learned") throw std::invalid_argument("a backgammon evaluation is \"learned\" or left out");
+  return backgammon::LEARNED;
 }
 
 nb::tuple encode(const State& s) {
@@ -68,15 +81,27 @@ const char* refusal(nb::handle py_state, const Request& request) {
 
 Result search(nb::handle py_state, const Request& request, const Budget& budget) {
   State s = decode(py_state);
+  const int evaluation = evaluation_of(py_state);
   nb::gil_scoped_release release;
-  Backgammon game;  // one per search: its scratch buffers are the search's own
+  Backgammon game(evaluation);  // one per search: its scratch buffers are the search's own
   if (game.is_terminal(s)) throw std::invalid_argument("the game is over: no move to search");
   return expectiminimax(game, s, request, budget);
+}
+
+// Each embedded net's numbers against its weights file's checksum: a core built from files that do not
+// match their headers refuses to load.
+void verify_nets() {
+  for (int id = 0; id < backgammon::net::NETS; ++id) {
+    const auto& n = backgammon::net::net(id);
+    if (backgammon::net::checksum(n) != n.checksum)
+      throw std::runtime_error("backgammon net " + std::to_string(id) + ": the embedded numbers do not match their checksum");
+  }
 }
 
 }  // namespace
 
 void bind_backgammon(nb::module_& m, Entries& entries) {
+  verify_nets();
   entries["backgammon"] = Entry(&search, &refusal);
   m.def("backgammon_children", [](nb::handle py_state) {
     State s = decode(py_state);
@@ -91,7 +116,7 @@ void bind_backgammon(nb::module_& m, Entries& entries) {
   m.def("backgammon_ordered", [](nb::handle py_state) {
     State s = decode(py_state);
     if (!s.high) throw std::invalid_argument("a chance node has rolls, not plays");
-    Backgammon game;
+    Backgammon game(evaluation_of(py_state));
     std::vector<State> children;
     std::vector<int> order;
     game.children(s, children);
@@ -107,7 +132,16 @@ void bind_backgammon(nb::module_& m, Entries& entries) {
     return out;
   }, "The rolls' states with their probabilities, in the Python game's order.");
   m.def("backgammon_is_terminal", [](nb::handle s) { return Backgammon().is_terminal(decode(s)); });
-  m.def("backgammon_evaluate", [](nb::handle s, int player) { return Backgammon().evaluate(decode(s), player); });
+  m.def("backgammon_evaluate", [](nb::handle s, int player) { return Backgammon(evaluation_of(s)).evaluate(decode(s), player); });
+  m.def("backgammon_net_checksums", [] {
+    std::vector<std::string> out;
+    char hex[17];
+    for (int id = 0; id < backgammon::net::NETS; ++id) {
+      std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)backgammon::net::checksum(backgammon::net::net(id)));
+      out.push_back(hex);
+    }
+    return out;
+  }, "The checksums of the embedded nets (the default contact net, the learned contact and race nets), computed.");
   m.def("backgammon_utility", [](nb::handle s, int player) { return Backgammon().utility(decode(s), player); });
 }
 

@@ -15,9 +15,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
-#include "backgammon_net_data.hpp"  // generated from engine/games/backgammon_net.txt (native/CMakeLists.txt)
+#include "backgammon_net_data.hpp"  // generated from engine/games/backgammon_*.txt (native/CMakeLists.txt)
 
 namespace tactician {
 
@@ -74,41 +75,73 @@ inline double race_equity(const Side& on_roll, const Side& other) {
   return equity;
 }
 
-// The contact network (engine/games/backgammon_net.py): the weights from the generated NET_DATA, the
-// inputs, the sums and the sigmoids in the Python module's order.
+// The nets (engine/games/backgammon_net.py): the weights from the generated arrays, the inputs, the sums and
+// the sigmoids in the Python module's order. Net 0 is the default evaluation's contact net, 1 and 2 the
+// learned evaluation's contact and race nets.
 namespace net {
 constexpr int POINT_UNITS = 4, SIDE_INPUTS = 24 * POINT_UNITS + 3, INPUTS = 2 * SIDE_INPUTS, OUTPUTS = 5;
-constexpr int HIDDEN = int(NET_DATA[1]);
-static_assert(int(NET_DATA[0]) == INPUTS && int(NET_DATA[2]) == OUTPUTS, "the network's sizes");
-static_assert(sizeof(NET_DATA) / sizeof(double) == 3 + HIDDEN + INPUTS * HIDDEN + OUTPUTS + HIDDEN * OUTPUTS,
-              "the weights file's length");
-constexpr const double* HIDDEN_BIAS = NET_DATA + 3;
-constexpr const double* HIDDEN_W = HIDDEN_BIAS + HIDDEN;  // [INPUTS][HIDDEN]
-constexpr const double* OUTPUT_BIAS = HIDDEN_W + INPUTS * HIDDEN;
-constexpr const double* OUTPUT_W = OUTPUT_BIAS + OUTPUTS;  // [HIDDEN][OUTPUTS]
+constexpr int MAX_HIDDEN = 512;
+
+// Whether the n numbers at d are a net of the inputs and outputs above and at most MAX_HIDDEN hidden units.
+constexpr bool well_formed(const double* d, size_t n) {
+  int hidden = int(d[1]);
+  return int(d[0]) == INPUTS && int(d[2]) == OUTPUTS && hidden >= 1 && hidden <= MAX_HIDDEN &&
+         n == size_t(3 + hidden + INPUTS * hidden + OUTPUTS + hidden * OUTPUTS);
+}
+static_assert(well_formed(NET_DATA, std::size(NET_DATA)), "the default contact net's sizes");
+static_assert(well_formed(LEARNED_CONTACT_DATA, std::size(LEARNED_CONTACT_DATA)), "the learned contact net's sizes");
+static_assert(well_formed(LEARNED_RACE_DATA, std::size(LEARNED_RACE_DATA)), "the learned race net's sizes");
+
+struct Net {
+  const double* data;
+  size_t size;
+  uint64_t checksum;  // the weights file's header's
+  int hidden;
+  const double *hidden_bias, *hidden_w, *output_bias, *output_w;  // hidden_w [INPUTS][hidden], output_w [hidden][OUTPUTS]
+};
+constexpr Net make(const double* d, size_t n, uint64_t checksum) {
+  int h = int(d[1]);
+  return {d, n, checksum, h, d + 3, d + 3 + h, d + 3 + h + INPUTS * h, d + 3 + h + INPUTS * h + OUTPUTS};
+}
+constexpr int DEFAULT_CONTACT = 0, LEARNED_CONTACT = 1, LEARNED_RACE = 2, NETS = 3;
+inline const Net& net(int id) {
+  static const Net nets[NETS] = {make(NET_DATA, std::size(NET_DATA), NET_DATA_CHECKSUM),
+                                 make(LEARNED_CONTACT_DATA, std::size(LEARNED_CONTACT_DATA), LEARNED_CONTACT_DATA_CHECKSUM),
+                                 make(LEARNED_RACE_DATA, std::size(LEARNED_RACE_DATA), LEARNED_RACE_DATA_CHECKSUM)};
+  return nets[id];
+}
+
+// backgammon_net.py checksum: FNV-1a 64 over the numbers' little-endian doubles (this core is little-endian).
+inline uint64_t checksum(const Net& n) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(n.data);
+  for (size_t i = 0; i < n.size * sizeof(double); ++i) h = (h ^ bytes[i]) * 0x100000001B3ull;
+  return h;
+}
 
 inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // backgammon_net.py side_part: one side's contribution to each hidden sum, its inputs from `offset`.
-inline void side_part(const Side& side, int offset, double* part) {
-  for (int j = 0; j < HIDDEN; ++j) part[j] = 0.0;
+inline void side_part(const Net& n, const Side& side, int offset, double* part) {
+  const int hidden = n.hidden;
+  for (int j = 0; j < hidden; ++j) part[j] = 0.0;
   auto add = [&](int i, double value) {
-    const double* row = HIDDEN_W + (offset + i) * HIDDEN;
-    for (int j = 0; j < HIDDEN; ++j) part[j] += value * row[j];
+    const double* row = n.hidden_w + (offset + i) * hidden;
+    for (int j = 0; j < hidden; ++j) part[j] += value * row[j];
   };
   for (int point = 1; point < 25; ++point) {
-    int n = side[point];
-    if (!n) continue;
+    int count = side[point];
+    if (!count) continue;
     int base = (point - 1) * POINT_UNITS;
     add(base, 1.0);
-    if (n > 1) add(base + 1, 1.0);
-    if (n > 2) add(base + 2, 1.0);
-    if (n > 3) add(base + 3, (n - 3) / 2.0);
+    if (count > 1) add(base + 1, 1.0);
+    if (count > 2) add(base + 2, 1.0);
+    if (count > 3) add(base + 3, (count - 3) / 2.0);
   }
   constexpr int base = 24 * POINT_UNITS;
   if (side[BAR]) add(base, side[BAR] / 2.0);
   if (side[OFF]) add(base + 1, side[OFF] / 15.0);
-  if (int count = pips(side)) add(base + 2, count / 100.0);
+  if (int total = pips(side)) add(base + 2, total / 100.0);
 }
 
 // FNV-1a over a side's counts, going on from the hash h: the key of the caches below.
@@ -118,18 +151,26 @@ inline uint64_t fnv(uint64_t h, const Side& side) {
   return h;
 }
 
-// The side parts of the sides met lately, one table for each side's slot (so that the two parts of one
-// evaluation never evict each other), as backgammon_net.py caches them: a search meets the same side under
-// many rolls and positions. Direct-mapped on a hash of the counts; each thread its own tables.
+// One net's side parts of the sides met lately, one table for each side's slot (so that the two parts of
+// one evaluation never evict each other), as backgammon_net.py caches them: a search meets the same side
+// under many rolls and positions. Direct-mapped on a hash of the counts; each thread its own tables.
 class PartCache {
  public:
+  explicit PartCache(const Net& n) : net_(n) {
+    for (int slot = 0; slot < 2; ++slot) {
+      slots_[slot].assign(size_t(1) << BITS, Entry{});
+      parts_[slot].assign((size_t(1) << BITS) * n.hidden, 0.0);
+    }
+  }
   const double* part(const Side& side, int slot) {
-    Entry& e = entries_[slot][fnv(FNV_OFFSET, side) >> (64 - BITS)];
+    size_t i = fnv(FNV_OFFSET, side) >> (64 - BITS);
+    Entry& e = slots_[slot][i];
+    double* part = parts_[slot].data() + i * net_.hidden;
     if (!e.used || e.side != side) {
-      side_part(side, slot * SIDE_INPUTS, e.part);
+      side_part(net_, side, slot * SIDE_INPUTS, part);
       e.side = side, e.used = true;
     }
-    return e.part;
+    return part;
   }
 
  private:
@@ -137,47 +178,57 @@ class PartCache {
   struct Entry {
     Side side{};
     bool used = false;
-    double part[HIDDEN];
   };
-  std::vector<Entry> entries_[2] = {std::vector<Entry>(1 << BITS), std::vector<Entry>(1 << BITS)};
+  const Net& net_;
+  std::vector<Entry> slots_[2];
+  std::vector<double> parts_[2];
 };
 
-// backgammon_net.py contact_equity.
-inline double forward(const Side& on_roll, const Side& other) {
-  thread_local PartCache cache;
-  const double* mine = cache.part(on_roll, 0);
-  const double* theirs = cache.part(other, 1);
-  double hidden[HIDDEN], out[OUTPUTS];
-  for (int j = 0; j < HIDDEN; ++j) hidden[j] = sigmoid((HIDDEN_BIAS[j] + mine[j]) + theirs[j]);
+// backgammon_net.py Evaluator.equity: net `id`'s equity for the side on roll.
+inline double forward(int id, const Side& on_roll, const Side& other) {
+  thread_local PartCache caches[NETS] = {PartCache(net(0)), PartCache(net(1)), PartCache(net(2))};
+  const Net& n = net(id);
+  const double* mine = caches[id].part(on_roll, 0);
+  const double* theirs = caches[id].part(other, 1);
+  double hidden[MAX_HIDDEN], out[OUTPUTS];
+  for (int j = 0; j < n.hidden; ++j) hidden[j] = sigmoid((n.hidden_bias[j] + mine[j]) + theirs[j]);
   for (int k = 0; k < OUTPUTS; ++k) {
-    double acc = OUTPUT_BIAS[k];
-    for (int j = 0; j < HIDDEN; ++j) acc += hidden[j] * OUTPUT_W[j * OUTPUTS + k];
+    double acc = n.output_bias[k];
+    for (int j = 0; j < n.hidden; ++j) acc += hidden[j] * n.output_w[j * OUTPUTS + k];
     out[k] = sigmoid(acc);
   }
   return 2.0 * out[0] - 1.0 + out[1] - out[3] + out[2] - out[4];
 }
 
-// The equities of the positions met lately (backgammon.py caches equity by board likewise): a search
-// evaluates the same board under each of the 21 rolls and again as a move-ordering child.
-inline double contact_equity(const Side& on_roll, const Side& other) {
+// The equities of the positions met lately by net `id` (backgammon.py caches equity by board likewise): a
+// search evaluates the same board under each of the 21 rolls and again as a move-ordering child.
+inline double equity(int id, const Side& on_roll, const Side& other) {
   struct Entry {
     Side on_roll{}, other{};
     bool used = false;
     double value = 0.0;
   };
   constexpr int BITS = 14;
-  thread_local std::vector<Entry> entries(1 << BITS);
-  Entry& e = entries[fnv(fnv(FNV_OFFSET, on_roll), other) >> (64 - BITS)];
-  if (!e.used || e.on_roll != on_roll || e.other != other) e = {on_roll, other, true, forward(on_roll, other)};
+  thread_local std::vector<Entry> entries[NETS] = {std::vector<Entry>(1 << BITS), std::vector<Entry>(1 << BITS),
+                                                   std::vector<Entry>(1 << BITS)};
+  Entry& e = entries[id][fnv(fnv(FNV_OFFSET, on_roll), other) >> (64 - BITS)];
+  if (!e.used || e.on_roll != on_roll || e.other != other) e = {on_roll, other, true, forward(id, on_roll, other)};
   return e.value;
 }
 }  // namespace net
 
+// The evaluations (backgammon.py NET, LEARNED).
+constexpr int NET = 0, LEARNED = 1;
+
 // The expected points of the side on roll, kept inside (-3, 3) (backgammon.py equity).
-inline double equity(const Side& x, const Side& o, int turn) {
+inline double equity(const Side& x, const Side& o, int turn, int evaluation) {
   const Side& on_roll = turn == 0 ? x : o;
   const Side& other = turn == 0 ? o : x;
-  double value = !contact(x, o) ? race_equity(on_roll, other) : net::contact_equity(on_roll, other);
+  double value;
+  if (evaluation == LEARNED)
+    value = net::equity(contact(x, o) ? net::LEARNED_CONTACT : net::LEARNED_RACE, on_roll, other);
+  else
+    value = !contact(x, o) ? race_equity(on_roll, other) : net::equity(net::DEFAULT_CONTACT, on_roll, other);
   return std::max(-2.99, std::min(2.99, value));
 }
 
@@ -361,6 +412,8 @@ class Backgammon {
   static constexpr int ROLLS = 21;
   static constexpr double LOWEST = -3.0, HIGHEST = 3.0;  // a backgammon lost or won
 
+  explicit Backgammon(int evaluation = backgammon::NET) : evaluation_(evaluation) {}
+
   int to_move(const State& s) const { return s.high == 0 ? CHANCE : s.turn; }
   bool is_terminal(const State& s) const {
     return s.x[backgammon::OFF] == backgammon::CHECKERS || s.o[backgammon::OFF] == backgammon::CHECKERS;
@@ -379,7 +432,7 @@ class Backgammon {
   // The expected points of `player`; exact at the end of the game. The dice are not looked at.
   double evaluate(const State& s, int player) const {
     if (is_terminal(s)) return utility(s, player);
-    double value = backgammon::equity(s.x, s.o, s.turn);
+    double value = backgammon::equity(s.x, s.o, s.turn, evaluation_);
     return player == s.turn ? value : -value;
   }
 
@@ -419,6 +472,7 @@ class Backgammon {
   }
 
  private:
+  int evaluation_;                         // backgammon::NET or LEARNED
   mutable backgammon::PlayScratch plays_;  // scratch of children()
   mutable std::vector<double> keys_;                        // scratch of order()
 };
