@@ -21,7 +21,7 @@ def quantised(params: dict) -> tuple:
 def dequantised(w1, b1, w2, b2) -> dict:
     """The floats a weights file stands for: where a run that trains from the committed net starts."""
     return {"W1": (w1 / QA).astype(np.float32), "b1": (b1 / QA).astype(np.float32),
-            "W2": (w2 / QB).astype(np.float32), "b2": (np.asarray(b2, np.float64) / (QA * QB)).astype(np.float32)}
+            "W2": (w2 / QB).astype(np.float32), "b2": (np.asarray(b2, np.float64).reshape(1) / (QA * QB)).astype(np.float32)}
 
 
 def commit() -> str:

@@ -49,6 +49,16 @@ def test_a_run_starts_from_the_committed_nets_floats(tmp_path):
     back = export.dequantised(net.W1, net.b1, net.W2, net.b2)
     assert np.abs(back["W1"] - params["W1"]).max() <= 0.5 / export.QA + 1e-7
     assert np.abs(back["W2"] - params["W2"]).max() <= 0.5 / export.QB + 1e-7
+    assert {k: v.shape for k, v in back.items()} == {k: v.shape for k, v in params.items()}  # b2 too: (1,)
+    assert float(train.mean_loss(back, tiny_dataset(), 4)) >= 0.0      # the trainer takes them as they are
+
+
+def tiny_dataset() -> tuple:
+    """Two positions (the start, from each side) as the trainer's rows, targets a draw."""
+    from learn import features
+    ours, theirs = features.encode(["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"])
+    return ours, theirs, np.full(2, 0.5, np.float32)
 
 
 def test_a_run_starts_from_the_last_net_trained(tmp_path, monkeypatch):
