@@ -104,6 +104,8 @@ def test_every_compiled_core_streams_its_iterations_in_the_games_move_form(clien
     game, loaded = engine.api.load(game_id, state)
     if game.to_move(loaded) < 0:   # backgammon starts at a chance node, where nobody chooses: its example rolled
         state = declared.example_request["state"]
+    if game_id == "go":            # 19 x 19's first report, after 1,024 playouts, comes later under the sanitizers
+        state = {"size": 5, "komi": 0.5, "moves": []}
     response = client.post("/v1/search/stream", json={"game": game_id, "state": state,
                                                       "time_limit_ms": 300, "algorithm": {"name": "auto"}})
     events = parse(response.get_data(as_text=True))
