@@ -46,7 +46,7 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 __all__ = ["GAME_MODULES", "ALGORITHM_MODULES", "Limits", "algorithm_module", "game_module", "load", "search", "Search",
            "legal_moves", "apply", "replayed", "review", "from_pgn", "describe_games", "describe_game", "preload", "settings_for",
            "request_settings", "option_schemas", "merged", "echoed_defaults", "value_scale", "cores_status",
-           "chess_nnue_status", "chess_board",
+           "chess_nnue_status", "chess_board", "Clock", "hard_cap_ms",
            "scale", "finite", "Line", "MoveValue", "Progress", "SearchResult", "MAX_MULTI_PV"]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 import engine.api
-from engine.clock import Clock
+from engine.api import Clock
 from service.fields import (BoundedDict, BoundedList, JSONBoolean, JSONInteger, JSONNumber, JSONString, Move, State,
                             Utility)
 

@@ -7,7 +7,7 @@ import flask
 from flask import Blueprint, current_app, jsonify
 
 import engine.api
-from engine.clock import hard_cap_ms
+from engine.api import hard_cap_ms
 
 from service import departure, schemas
 from service.admission import SEARCH_STARTED, TICKET, admission, arrived
