@@ -81,24 +81,32 @@ def play(board: bytes, near, p: int, colour: int):
     """``colour``'s stone on the empty point ``p`` of ``board`` (``near``: :func:`neighbours`):
     ``(board after, number of stones captured)``, the opponent's groups left without a liberty removed;
     None when the play is suicide (its own group would have no liberty and it captures nothing)."""
-    other = BLACK + WHITE - colour
     after = bytearray(board)
-    after[p] = colour
-    captured = 0
+    captured = place(after, near, p, colour)
+    return None if captured is None else (bytes(after), len(captured))
+
+
+def place(board: bytearray, near, p: int, colour: int):
+    """Play ``colour`` on the empty ``p`` of ``board`` in place, removing the groups it captures: the
+    points it captured (a list, maybe empty), or None (and ``board`` as it was) when the play is suicide."""
+    board[p] = colour
+    other = BLACK + WHITE - colour
     free = False
+    captured: list[int] = []
     for q in near[p]:
-        v = after[q]
+        v = board[q]
         if v == EMPTY:
             free = True
         elif v == other:
-            dead = dead_group(after, near, q)
+            dead = dead_group(board, near, q)
             if dead:
-                for s in dead:
-                    after[s] = EMPTY
-                captured += len(dead)
-    if not free and not captured and dead_group(after, near, p) is not None:
-        return None
-    return bytes(after), captured
+                for r in dead:
+                    board[r] = EMPTY
+                captured.extend(dead)
+    if free or captured or dead_group(board, near, p) is None:
+        return captured
+    board[p] = EMPTY
+    return None
 
 
 def rows(board: bytes, size: int) -> list[str]:

@@ -8,7 +8,7 @@ Superko is not checked in a playout (a repetition is rare and costs only a cap o
 """
 from functools import lru_cache
 
-from engine.games.go.board import BLACK, EMPTY, WHITE, dead_group, neighbours
+from engine.games.go.board import BLACK, EMPTY, WHITE, neighbours, place
 from engine.games.go import scoring
 
 MAX_PLIES_PER_POINT = 3
@@ -41,29 +41,6 @@ def is_eye(board, near, diagonal, p: int, colour: int) -> bool:
         if board[q] == other:
             enemies += 1
     return enemies == 0 if edge else enemies <= 1
-
-
-def place(board: bytearray, near, p: int, colour: int):
-    """Play ``colour`` on the empty ``p`` of ``board`` in place, removing the groups it captures: the
-    points it captured (a list, maybe empty), or None (and ``board`` as it was) when the play is suicide."""
-    board[p] = colour
-    other = BLACK + WHITE - colour
-    free = False
-    captured: list[int] = []
-    for q in near[p]:
-        v = board[q]
-        if v == EMPTY:
-            free = True
-        elif v == other:
-            dead = dead_group(board, near, q)
-            if dead:
-                for r in dead:
-                    board[r] = EMPTY
-                captured.extend(dead)
-    if free or captured or dead_group(board, near, p) is None:
-        return captured
-    board[p] = EMPTY
-    return None
 
 
 def play_out(start: bytes, size: int, komi: float, player: int, passes: int, uniform, check,
