@@ -25,6 +25,8 @@ from pathlib import Path
 import struct
 from typing import NamedTuple
 
+from engine.weights import fnv1a64
+
 POINT_UNITS = 4
 SIDE_INPUTS = 24 * POINT_UNITS + 3          # the points, then bar, borne off, pips
 INPUTS = 2 * SIDE_INPUTS
@@ -84,10 +86,7 @@ class Net(NamedTuple):
 def checksum(numbers) -> str:
     """FNV-1a (64 bits) over the numbers' little-endian IEEE doubles, as 16 hex digits: the weights file's
     ``checksum`` (native/src/games/backgammon.hpp computes the same over the numbers it embedded)."""
-    h = 0xCBF29CE484222325
-    for byte in struct.pack(f"<{len(numbers)}d", *numbers):
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{h:016x}"
+    return fnv1a64(struct.pack(f"<{len(numbers)}d", *numbers))
 
 
 def flat(net: Net) -> list:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bench.backgammon_score import searches, summary
 from engine.games import backgammon_net as net_module
+from learn import core
 from learn.accept import MIN_GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,32 +57,14 @@ def command(opponent: str, time_ms: float, path, first_pair: int, games: int = 2
             "--games", str(games), "--seed", str(SEEDS[opponent]), "--first-pair", str(first_pair), "--out", str(path)]
 
 
-def core_checksums() -> list:
-    """The nets' checksums the compiled core on disk computes (a fresh process: this one may hold an older core)."""
-    code = "import json, tactician_native; print(json.dumps(tactician_native.backgammon_net_checksums()))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    return json.loads(done.stdout) if done.returncode == 0 else []
-
-
 def file_checksums() -> list:
     files = [net_module.WEIGHTS_FILE, *(net_module.LEARNED_FILES[k] for k in ("contact", "race"))]
     return [net_module.read_header(f.read_text())["checksum"] for f in files]
 
 
-def ensure_core(log=print) -> None:
-    """The compiled core on the weights files' nets, rebuilt (scripts/build-core) when it is not; a
-    RuntimeError when even the rebuilt core is not."""
-    if core_checksums() == file_checksums():
-        return
-    log("the compiled core's nets are not the files': rebuilding it (scripts/build-core)")
-    subprocess.run([str(ROOT / "scripts" / "build-core")], cwd=ROOT, check=True)
-    if core_checksums() != file_checksums():
-        raise RuntimeError("the compiled core does not embed the weights files' nets, even rebuilt")
-
-
 def accept_stage(data: Path, games: int, time_ms: float, seconds: float | None = None, log=print) -> dict:
     """Both matches, ``games`` each (or until ``seconds`` pass); their summaries and verdicts."""
-    ensure_core(log)
+    core.ensure_core("tactician_native.backgammon_net_checksums()", file_checksums(), log)
     end = time.monotonic() + seconds if seconds else None
     paths = {name: match_file(data, name, time_ms) for name in OPPONENTS}
     while end is None or time.monotonic() < end:

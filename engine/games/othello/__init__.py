@@ -20,8 +20,8 @@ from engine.game import (ENDGAME_SOLVER, EVALUATION, HASHING, MOVE_ORDERING, PLI
 from engine.games.othello.board import (CENTRE, FULL, PASS, START_BLACK, START_WHITE, flips, legal_moves,
                                         squares)
 from engine.games.othello.evaluation import SQUARE_WEIGHTS, evaluate_for_mover
-from engine.games.othello import endgame
-from engine.registry import NO_CHANCE, GameType, Player, player_ids
+from engine.games.othello import endgame, patterns
+from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
 
 GAME_ID = "othello"
 COLUMNS, ROWS = "abcdefgh", "12345678"
@@ -31,6 +31,15 @@ SQUARE_OF = {name: s for s, name in enumerate(NAMES)}
 SQUARE_WEIGHT_DESCENDING = [-w for w in SQUARE_WEIGHTS].__getitem__   # a sort key: heavier squares first
 
 PLAYER_INFO = (Player("B", "Black", "#111111"), Player("W", "White", "#fafafa"))
+CLASSIC, PATTERNS = "classic", "patterns"      # the evaluations (the ``evaluation`` option); CLASSIC the default
+EVALUATION_OPTION = GameOption(
+    name="evaluation",
+    schema={"type": "string", "enum": [CLASSIC, PATTERNS], "default": CLASSIC},
+    description="the evaluation at the search's horizon: \"classic\" (default: mobility, potential mobility, "
+                "corners, stability, parity and discs, hand-weighted by phase) or \"patterns\" (pattern tables "
+                "as LOGISTELLO's and Edax's, fitted by the learning pipeline to positions the endgame solver "
+                "labelled: engine/games/othello/othello_patterns.txt); both cores, the same values. Either is "
+                "an estimate in (-1, 1); \"patterns\" is d / (|d| + 32), d its estimated final disc difference")
 
 GAME_TYPE = GameType(
     id=GAME_ID,
@@ -60,6 +69,7 @@ GAME_TYPE = GameType(
     max_length=120,                   # 60 discs, and at most one pass before each
     key_fixes_ply=False,              # a pass adds no disc: one position may come at different plies
     native_core=True,
+    options=(EVALUATION_OPTION,),
     value_unit="a solved position (outcome not null): the final disc difference with perfect play, -64..64; otherwise a heuristic estimate in (-1, 1) (MCTS: the mean playout utility), or +1/-1/0 when the winner was proven but not the score",
     value_scale="outcome",
     move_schema={"type": "string", "pattern": "^([a-h][1-8]|pass)$"},
@@ -101,11 +111,15 @@ def make_state(me: int, them: int, player: int) -> tuple:
 
 
 class Othello(Game):
-    """Othello. Utilities: +1 for more discs at the end, -1 for fewer, 0 for as many."""
+    """Othello. Utilities: +1 for more discs at the end, -1 for fewer, 0 for as many. The evaluation is
+    the classic one, or with ``evaluation="patterns"`` the learned pattern tables."""
 
     id = GAME_ID
     game_type = GAME_TYPE
     capabilities = frozenset({EVALUATION, MOVE_ORDERING, HASHING, PLIES_BOUND, ENDGAME_SOLVER})
+
+    def __init__(self, evaluation: str = CLASSIC):
+        self.evaluation = evaluation
 
     # --- the rules -------------------------------------------------------------------------------
 
@@ -135,10 +149,14 @@ class Othello(Game):
     # --- knowledge for searches ------------------------------------------------------------------
 
     def evaluate(self, state, player):
-        """See :func:`engine.games.othello.evaluation.evaluate_for_mover`; exact on terminal states."""
+        """See :func:`engine.games.othello.evaluation.evaluate_for_mover` (or, valued by the patterns,
+        :func:`engine.games.othello.patterns.evaluate_for_mover`); exact on terminal states."""
         if state[OVER]:
             return self.utility(state, player)
-        value = evaluate_for_mover(state[ME], state[THEM], state[LEGAL])
+        if self.evaluation == PATTERNS:
+            value = patterns.evaluate_for_mover(patterns.committed(), state[ME], state[THEM], state[LEGAL])
+        else:
+            value = evaluate_for_mover(state[ME], state[THEM], state[LEGAL])
         return value if player == state[PLAYER] else -value
 
     def ordered_actions(self, state):
@@ -187,8 +205,9 @@ class Othello(Game):
 
     def native_state(self, state):
         """The state as the compiled core reads it (native/src/bindings/othello.cpp): ``(me, them, player)``;
-        the core derives the rest."""
-        return state[ME], state[THEM], state[PLAYER]
+        the core derives the rest; fourth, the evaluation's name when it is not the default."""
+        triple = state[ME], state[THEM], state[PLAYER]
+        return triple if self.evaluation == CLASSIC else (*triple, self.evaluation)
 
     # --- JSON ------------------------------------------------------------------------------------
 
@@ -221,6 +240,7 @@ class Othello(Game):
 
 
 GAME = Othello()
+GAMES = {CLASSIC: GAME, PATTERNS: Othello(PATTERNS)}   # the game of each evaluation (the tables read on first use)
 
 
 def initial_state():
@@ -228,9 +248,19 @@ def initial_state():
     return make_state(START_BLACK, START_WHITE, 0)
 
 
-def load(state_json, limits=None, **_):
-    """``(game, state)`` from ``{"board": [...], "to_move": "B"|"W"}`` (without board: the standard start);
-    :class:`InvalidState` names the field at fault."""
+def game_for(evaluation) -> Othello:
+    """The game valued by the ``evaluation`` option; :class:`InvalidState` on ``options.evaluation`` for
+    another value."""
+    game = GAMES.get(CLASSIC if evaluation is None else evaluation)
+    if game is None:
+        raise InvalidState(f"evaluation is {CLASSIC!r} or {PATTERNS!r}", field="options.evaluation")
+    return game
+
+
+def load(state_json, limits=None, evaluation=None, **_):
+    """``(game, state)`` from ``{"board": [...], "to_move": "B"|"W"}`` (without board: the standard start),
+    under the ``evaluation`` option; :class:`InvalidState` names the field at fault."""
+    game = game_for(evaluation)
     unknown = set(state_json) - {"board", "to_move"}
     if unknown:
         raise InvalidState(f"unknown keys {sorted(unknown)}; an othello state has board and to_move")
@@ -239,13 +269,13 @@ def load(state_json, limits=None, **_):
         if "to_move" in state_json and to_move != "B":    # absent, it is Black's move; null is no colour
             raise InvalidState("without a board the game is at the standard start, where Black (\"B\") moves",
                                field="state.to_move")
-        return GAME, initial_state()
+        return game, initial_state()
     if to_move not in COLOURS:
         raise InvalidState("to_move is \"B\" or \"W\" (required with a board)", field="state.to_move")
     black, white = parse_board(state_json["board"])
     player = COLOURS.index(to_move)
     me, them = (black, white) if player == 0 else (white, black)
-    return GAME, make_state(me, them, player)
+    return game, make_state(me, them, player)
 
 
 def parse_board(board) -> tuple:

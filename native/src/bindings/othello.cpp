@@ -1,12 +1,16 @@
 // Othello's compiled core: the "othello" search entry, and the rules, evaluation and endgame solver for
 // the equivalence tests (tests/native/test_othello_native.py). A state comes from Python as
 // Othello.native_state(state): the triple (me, them, player), the discs of the player to move, of the other,
-// and the player to move; the rest follows from them.
+// and the player to move (the rest follows from them); fourth, "patterns" when the state is valued by the
+// learned pattern tables (absent: the classic evaluation).
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
@@ -18,11 +22,12 @@ namespace tactician {
 namespace {
 
 using State = Othello::State;
-const Othello GAME;
+const Othello GAME, PATTERNS_GAME(true);
 
 State decode(nb::handle state) {
   auto triple = nb::cast<nb::tuple>(state);
-  if (triple.size() != 3) throw std::invalid_argument("an othello native state is the triple (me, them, player)");
+  if (triple.size() != 3 && triple.size() != 4)
+    throw std::invalid_argument("an othello native state is (me, them, player) or (me, them, player, evaluation)");
   uint64_t me = nb::cast<uint64_t>(triple[0]), them = nb::cast<uint64_t>(triple[1]);
   int player = nb::cast<int>(triple[2]);
   if ((me & them) || (player != 0 && player != 1))
@@ -30,13 +35,31 @@ State decode(nb::handle state) {
   return Othello::make_state(me, them, player);
 }
 
+// The game valuing a native state: the one its fourth field names.
+const Othello& game_of(nb::handle state) {
+  auto t = nb::cast<nb::tuple>(state);
+  if (t.size() < 4) return GAME;
+  if (nb::cast<std::string>(t[3]) != "patterns") throw std::invalid_argument("an othello evaluation is \"patterns\" or left out");
+  return PATTERNS_GAME;
+}
+
+// The embedded pattern tables against their weights file's checksum and shape: a core built from a file that
+// does not match its header refuses to load.
+void verify_patterns() {
+  if (!othello::patterns::embedded_whole())
+    throw std::runtime_error("othello patterns: the embedded tables are not the layout's size");
+  if (othello::patterns::checksum() != othello::patterns::CHECKSUM)
+    throw std::runtime_error("othello patterns: the embedded numbers do not match their checksum");
+}
+
 // The state as engine/games/othello/__init__.py's tuple without its key: (me, them, player, legal, over).
 nb::tuple encode(const State& s) { return nb::make_tuple(s.me, s.them, s.player, s.legal, s.over); }
 
 Result search(nb::handle state, const Request& request, const Budget& budget) {
   State s = decode(state);
+  const Othello& game = game_of(state);
   nb::gil_scoped_release release;
-  return run_search(GAME, s, request, budget);
+  return run_search(game, s, request, budget);
 }
 
 std::vector<int> listed(int (Othello::*list)(const State&, int*) const, const State& s) {
@@ -47,7 +70,13 @@ std::vector<int> listed(int (Othello::*list)(const State&, int*) const, const St
 }  // namespace
 
 void bind_othello(nb::module_& m, Entries& entries) {
+  verify_patterns();
   entries["othello"] = &search;
+  m.def("othello_patterns_checksum", [] {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)othello::patterns::checksum());
+    return std::string(hex);
+  }, "The FNV-1a 64 checksum of the pattern tables this core embedded, as 16 hex digits.");
   m.def("othello_state", [](nb::handle s) { return encode(decode(s)); },
         "The state tuple of engine/games/othello/__init__.py, without its key, for a native state.");
   m.def("othello_result", [](nb::handle s, int move) {
@@ -58,7 +87,7 @@ void bind_othello(nb::module_& m, Entries& entries) {
   });
   m.def("othello_actions", [](nb::handle s) { return listed(&Othello::actions, decode(s)); });
   m.def("othello_ordered_actions", [](nb::handle s) { return listed(&Othello::ordered_actions, decode(s)); });
-  m.def("othello_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
+  m.def("othello_evaluate", [](nb::handle s, int player) { return game_of(s).evaluate(decode(s), player); });
   m.def("othello_utility", [](nb::handle s, int player) { return GAME.utility(decode(s), player); });
   bind_random_playout(m, "othello_random_playout", GAME, decode);
   bind_perft(m, "othello_perft", GAME, decode);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backgammon_net_data.hpp"  // generated from engine/games/backgammon_*.txt (native/CMakeLists.txt)
+#include "core/weights.hpp"
 
 namespace tactician {
 
@@ -112,12 +113,7 @@ inline const Net& net(int id) {
 }
 
 // backgammon_net.py checksum: FNV-1a 64 over the numbers' little-endian doubles (this core is little-endian).
-inline uint64_t checksum(const Net& n) {
-  uint64_t h = 0xCBF29CE484222325ull;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(n.data);
-  for (size_t i = 0; i < n.size * sizeof(double); ++i) h = (h ^ bytes[i]) * 0x100000001B3ull;
-  return h;
-}
+inline uint64_t checksum(const Net& n) { return fnv1a64(n.data, n.size * sizeof(double)); }
 
 inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 

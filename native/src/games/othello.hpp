@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "games/othello_patterns.hpp"
 #include "search/game.hpp"
 
 namespace tactician {
@@ -211,6 +212,10 @@ inline double evaluate_for_mover(uint64_t me, uint64_t them, uint64_t legal) {
 
 class Othello {
  public:
+  // The evaluation at the horizon: the hand-weighted features above, or with `patterns` the learned pattern
+  // tables (othello_patterns.hpp), as the Python game's `evaluation` option chooses.
+  explicit Othello(bool patterns = false) : patterns_(patterns) {}
+
   static constexpr int MAX_MOVES = 65;  // the squares and PASS
   static constexpr bool OUTCOME_GAME = true, KEY_FIXES_PLY = false;
   static constexpr int PASS = othello::PASS;
@@ -257,7 +262,10 @@ class Othello {
 
   double evaluate(const State& s, int player) const {
     if (s.over) return utility(s, player);
-    double value = othello::evaluate_for_mover(s.me, s.them, s.legal);
+    double value = patterns_ ? othello::patterns::evaluate_for_mover(
+                                   s.me, s.them, othello::popcount(s.legal) - othello::popcount(othello::legal_moves(s.them, s.me)),
+                                   othello::popcount(~(s.me | s.them)))
+                             : othello::evaluate_for_mover(s.me, s.them, s.legal);
     return player == s.player ? value : -value;
   }
   // The legal squares, heavier static weight first, ties in natural order.
@@ -307,6 +315,8 @@ class Othello {
   std::optional<Solution> solve_endgame(const State& s, const Budget& budget, bool ordering, int64_t tt_capacity,
                                         Stats& stats) const;
 
+ private:
+  bool patterns_;
 };
 
 }  // namespace tactician
