@@ -389,10 +389,10 @@ class Board {
       if (std::find(found, found + n, q) == found + n) found[n++] = q;
       return n >= limit;
     };
+    for (int q : {p - width_, p - 1, p + 1, p + width_})  // first what needs no walk along a string
+      if ((colour_[q] == EMPTY || (colour_[q] == 3 - colour && in_atari(head_[q]))) && add(q)) return n;
     for (int q : {p - width_, p - 1, p + 1, p + width_}) {
-      const int c = colour_[q];
-      if ((c == EMPTY || (c == 3 - colour && in_atari(head_[q]))) && add(q)) return n;
-      if (c != colour) continue;
+      if (colour_[q] != colour) continue;
       int stone = head_[q];
       do
         for (int m : {stone - width_, stone - 1, stone + 1, stone + width_})
