@@ -1,5 +1,5 @@
 """``python -m bench.go_match --log PATH [--games 20] [--size 9] [--iterations 45000] [--playout P] [--rave]
-[--opponent gnugo --level 10 | --opponent self --their-playout P [--their-rave]]``: Go matches of the
+[--opponent gnugo --level 10 | --opponent self --their-playout P [--their-iterations N] [--their-rave]]``: Go matches of the
 compiled core's MCTS, at a fixed number of playouts a move, against GNU Go or against another setting of
 itself.
 
@@ -159,6 +159,7 @@ def arguments(argv):
     p.add_argument("--opponent", choices=("gnugo", "self"), default="gnugo")
     p.add_argument("--level", type=int, default=10, help="GNU Go's --level (0-10)")
     p.add_argument("--their-playout", choices=("light", "guided"), default="light", help="--opponent self's")
+    p.add_argument("--their-iterations", type=int, help="--opponent self's playouts a move (default: ours)")
     p.add_argument("--their-rave", action="store_true", help="--opponent self with RAVE")
     return p.parse_args(argv)
 
@@ -172,8 +173,8 @@ def main(argv=None):
     games = read_log(args.log, run)
     api.preload()
     ours = Ours(args.iterations, args.playout, args.rave)
-    theirs = GnuGo(args.level, args.komi) if args.opponent == "gnugo" else Ours(args.iterations, args.their_playout,
-                                                                               args.their_rave)
+    theirs = (GnuGo(args.level, args.komi) if args.opponent == "gnugo" else
+              Ours(args.their_iterations or args.iterations, args.their_playout, args.their_rave))
     try:
         for i in range(len(games), args.games):
             colour = "BW"[i % 2]
