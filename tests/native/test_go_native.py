@@ -350,3 +350,60 @@ def test_searches_other_than_mcts_are_refused():
     assert tn.unfit("go", s, "alphabeta", {}) is not None
     assert tn.unfit("go", s, "mcts", {"rollout": "heuristic"}) is not None
     assert tn.unfit("go", s, "mcts", {"iterations": 10}) is None
+
+
+# --- the guided playouts (go.hpp's Policy::GUIDED) ------------------------------------------------
+
+DRAWS = [[i / 10] * 8 for i in range(10)]   # ten draws of the same number each: the policy's choices
+
+
+def guided_moves(s, playout="guided"):
+    """The first playout move from `s` under each of DRAWS."""
+    return [tn.go_playout_move(s, playout, draws)[0] for draws in DRAWS]
+
+
+def test_a_string_in_atari_on_the_last_move_is_taken():
+    # On 5 x 5, Black C2 B3 D3 around C3, where White has just played: its one liberty is C4.
+    assert guided_moves(state(5, [PASS5, 12], black=(7, 11, 13))) == [17] * 10
+
+
+def test_a_string_put_in_atari_escapes_where_it_gains_liberties():
+    # White's D3 (by C2 B3) leaves Black's C3 one liberty, C4, where it gets three.
+    assert guided_moves(state(5, [PASS5, 13], black=(12,), white=(7, 11))) == [17] * 10
+
+
+def test_a_string_in_atari_is_freed_by_taking_a_string_in_atari_next_to_it():
+    # White's B2 leaves Black's B1 the liberty C1; White's A1 next to it has one, A2: taking it frees B1.
+    assert guided_moves(state(5, [PASS5, 6], black=(1,), white=(0, 7))) == [5] * 10
+
+
+def test_the_move_after_the_last_completes_a_shape_next_to_it():
+    # White's B3 between Black's B4 and D3 and White's C4: C3 cuts (a shape), as other points next to B3 do.
+    moves = guided_moves(state(5, [PASS5, 11], black=(16, 13), white=(17,)))
+    assert 12 in moves and set(moves) <= {5, 6, 7, 10, 12, 15, 16, 17}
+
+
+def test_guided_playouts_fill_no_eye_of_their_own():
+    # On 3 x 3 Black has all but A1 and C3, its two eyes: it passes.
+    assert guided_moves(state(3, black=range(1, 8))) == [9] * 10
+
+
+def test_guided_playouts_put_no_string_of_three_in_atari():
+    # Black B1 C1 under White A2 B2 C2: Black's A1 would leave the three stones one liberty, D1.
+    light = [tn.go_playout_move(state(5, black=(1, 2), white=(5, 6, 7)), "light", [i / 25])[0] for i in range(25)]
+    guided = [tn.go_playout_move(state(5, black=(1, 2), white=(5, 6, 7)), "guided", [i / 25] * 4)[0]
+              for i in range(25)]
+    assert 0 in light and 0 not in guided
+
+
+def test_mcts_with_guided_playouts_takes_the_stones_it_must_take_and_repeats_its_seed():
+    for seed in range(4):
+        answer = mcts(MUST_TAKE, seed, playout="guided")
+        assert answer["move"] == 4 and answer == mcts(MUST_TAKE, seed, playout="guided")
+
+
+def test_a_playout_policy_other_than_light_and_guided_is_refused():
+    assert tn.unfit("go", state(9), "mcts", {"playout": "heavy"}) is not None
+    assert tn.unfit("go", state(9), "mcts", {"playout": "guided"}) is None
+    with pytest.raises(ValueError):
+        tn.go_playouts(state(9), 1, 1, "heavy")

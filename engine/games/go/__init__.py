@@ -11,7 +11,9 @@ Equal states are the same game from the same start: ``key`` is the state itself.
 Utilities are +1 / -1 by the count (0 for a tie, which a whole-number komi allows); the evaluation is an
 influence count of the position (:func:`engine.games.go.scoring.estimate`), squashed into (-0.9, 0.9).
 MCTS plays its random rollouts by the game's own policy (:mod:`engine.games.go.playout`), which never fills
-its own eye, and reports the playouts' ownership of the points (:meth:`Go.playout_extras`).
+its own eye, and reports the playouts' ownership of the points (:meth:`Go.playout_extras`). The compiled
+core's default playouts are the same, draw for draw; its setting ``playout: "guided"`` (captures, escapes and
+3x3 shapes about the last move, native/src/games/go.hpp) has no Python counterpart.
 """
 from functools import lru_cache
 

@@ -1,12 +1,15 @@
 // Go's compiled core: the "go" search entry (MCTS with random playouts, games/go.hpp's; RAVE with the
-// settings rave and rave_equivalence, which only the compiled core reads), and the rules for the tests
+// settings rave and rave_equivalence, and the playout policy with `playout`, "light" or "guided", which
+// only the compiled core reads), and the rules for the tests
 // (tests/native/test_go_native.py). A state comes from Python as engine/games/go's
 // native_state(state): (size, komi, setup_black, setup_white, move_codes), the points of the setup stones
 // and the moves since (codes row * size + col, PASS size * size), Black first; the core replays them.
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings/common.hpp"
@@ -17,7 +20,17 @@ namespace tactician {
 namespace {
 
 using State = Go::State;
-const Go GAME;
+const Go GAME, GUIDED(go::Policy::GUIDED);
+constexpr go::Policy DEFAULT_POLICY = go::Policy::LIGHT;  // the searches' without a `playout` setting
+
+// The game whose playouts follow `playout` ("light", "guided"; "": DEFAULT_POLICY's); std::invalid_argument
+// for another name.
+const Go& with_playouts(const std::string& playout) {
+  if (playout == "light") return GAME;
+  if (playout == "guided") return GUIDED;
+  if (playout.empty()) return DEFAULT_POLICY == go::Policy::GUIDED ? GUIDED : GAME;
+  throw std::invalid_argument("go's playout is 'light' or 'guided'");
+}
 
 State decode(nb::handle state) {
   auto tuple = nb::cast<nb::tuple>(state);
@@ -42,13 +55,16 @@ nb::tuple encode(const State& s) {
 const char* refusal(nb::handle, const Request& request) {
   if (request.algorithm != "mcts") return "the compiled core runs mcts on go; its depth-first searches are not native yet";
   if (request.rollout != "random") return "the compiled core's go playouts are random; heuristic ones are not native yet";
+  if (!request.playout.empty() && request.playout != "light" && request.playout != "guided")
+    return "the compiled core's go playouts are 'light' or 'guided'";
   return nullptr;
 }
 
 Result search(nb::handle state, const Request& request, const Budget& budget) {
   State s = decode(state);
+  const Go& game = with_playouts(request.playout);
   nb::gil_scoped_release release;
-  return run_search(GAME, s, request, budget);
+  return run_search(game, s, request, budget);
 }
 
 std::vector<int> actions(const State& s) {
@@ -77,14 +93,30 @@ void bind_go(nb::module_& m, Entries& entries) {
   m.def("go_evaluate", [](nb::handle s, int player) { return GAME.evaluate(decode(s), player); });
   bind_random_playout(m, "go_random_playout", GAME, decode);
   bind_perft(m, "go_perft", GAME, decode);
-  m.def("go_playouts", [](nb::handle s, int n, uint64_t seed) {
+  m.def("go_playouts", [](nb::handle s, int n, uint64_t seed, const std::string& playout) {
     State state = decode(s);
+    const Go& game = with_playouts(playout);
     nb::gil_scoped_release release;
     Random uniform(seed);
     int64_t plies = 0;
-    for (int i = 0; i < n; ++i) plies += GAME.random_playout(state, uniform).plies;
+    for (int i = 0; i < n; ++i) plies += game.random_playout(state, uniform).plies;
     return plies;
-  }, "The plies of n playouts from `s` (the generator seeded with `seed`), on one thread: the benchmark's.");
+  }, nb::arg("s"), nb::arg("n"), nb::arg("seed"), nb::arg("playout") = "light",
+  "The plies of n playouts from `s` by the policy `playout` (the generator seeded with `seed`), on one "
+  "thread: the benchmark's.");
+  m.def("go_playout_move", [](nb::handle s, const std::string& playout, std::vector<double> draws) {
+    State state = decode(s);
+    size_t used = 0;
+    auto uniform = [&]() {
+      if (used == draws.size()) throw std::invalid_argument("the playout move drew more numbers than given");
+      return draws[used++];
+    };
+    const go::Board b(state);
+    const go::Seen seen(state.past.get(), 0);
+    const int p = with_playouts(playout).playout_move(b, state.player + 1, seen, state.last, uniform);
+    return nb::make_tuple(p ? b.code(p) : state.size * state.size, used);
+  }, "(the move code, draws used) of the first playout move from `s` by the policy `playout`, drawing "
+     "from `draws` in order; PASS when the policy passes.");
 }
 
 }  // namespace tactician

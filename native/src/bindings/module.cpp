@@ -42,6 +42,7 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
   read(settings, "rollout", r.rollout);
   read(settings, "rave", r.rave);
   read(settings, "rave_equivalence", r.rave_equivalence);
+  read(settings, "playout", r.playout);
   read(settings, "probability_cutoff", r.probability_cutoff);
   read(settings, "pruning", r.pruning);
   read(settings, "forward_pruning", r.forward_pruning);

@@ -24,6 +24,7 @@ struct Request {
   std::string rollout = "random"; // "random" or "heuristic"
   bool rave = false;              // RAVE (AMAF values blended into UCT), for games whose playouts tell their moves
   double rave_equivalence = 1000; // the visits at which the AMAF and the mean weigh the same (RAVE's k)
+  std::string playout;            // go's playout policy, "light" or "guided" ("": go's default)
   // expectimax
   double probability_cutoff = 0.0;
   bool pruning = true;             // Star1 and Star2 where the game bounds its values

@@ -12,8 +12,16 @@
 // one point (n * sum_sq == sum^2). A State is compact (the stones as two bitsets, the hashes of the earlier
 // positions as a shared list): the searches' trees hold one a node; the Board is rebuilt from it (a flood
 // fill) to list moves, to play one or to play out.
+//
+// Two playout policies (Go's `playout` setting, the compiled core's alone): LIGHT, uniformly random moves
+// that fill no eye of their own, as engine/games/go/playout.py plays them draw for draw; and GUIDED, as
+// MoGo's, Pachi's and Fuego's playouts are: about the last move, a capture of a string in atari or an
+// escape of one's own from atari, else a move that completes one of MoGo's 3x3 shapes (hane, cut, edge)
+// next to it; else a random move as LIGHT's that puts no string of more than SELF_ATARI_MAX_STONES stones
+// in atari. The rules are the same under both: only the choice among the legal moves differs.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -37,6 +45,75 @@ using Bits = std::array<uint64_t, WORDS>;                      // a set of padde
 
 inline bool has(const Bits& b, int p) { return b[p >> 6] >> (p & 63) & 1; }
 inline void set(Bits& b, int p) { b[p >> 6] |= uint64_t(1) << (p & 63); }
+
+enum class Policy { LIGHT, GUIDED };  // the playouts' (see the head of this file)
+constexpr int SELF_ATARI_MAX_STONES = 2;  // GUIDED puts no bigger string in atari (a throw-in may be needed)
+constexpr int MAX_TACTICAL = 32;          // GUIDED's candidate moves about the last move, at most
+
+// MoGo's 3x3 shapes about an empty point (Gelly, Wang, Munos and Teytaud 2006, as Michi writes them), rows
+// of the 8 points around it: X and O the two colours, x not X and o not O (the edge included), '.' empty,
+// ' ' off the board, '?' anything. Each stands for its rotations, reflections and the colours swapped.
+inline constexpr const char* SHAPES[][3] = {
+    {"XOX", "...", "???"}, {"XO.", "...", "?.?"}, {"XO?", "X..", "x.?"},   // hane
+    {".O.", "X..", "..."},                                                // katatsuke
+    {"XO?", "O.o", "?o?"}, {"XO?", "O.X", "???"}, {"?X?", "O.O", "ooo"},   // cuts
+    {"OX?", "o.O", "???"},                                                // cut keima
+    {"X.?", "O.?", "   "}, {"OX?", "X.O", "   "}, {"?X?", "x.O", "   "},   // edge: chase, block
+    {"?XO", "x.x", "   "}, {"?OX", "X.O", "   "}};                        // edge: sagari, cut
+
+// The neighbourhoods (a point's 8 neighbours' colours, 2 bits each, in Board::neighbourhood's order)
+// that match a shape: a bit each of 4^8.
+class Shapes {
+ public:
+  Shapes() {
+    for (const auto& shape : SHAPES)
+      for (int symmetry = 0; symmetry < 8; ++symmetry)
+        for (int swap = 0; swap < 2; ++swap) expand(cells(shape, symmetry), swap, 0, 0);
+  }
+  bool matches(int neighbourhood) const { return has_[neighbourhood >> 6] >> (neighbourhood & 63) & 1; }
+
+ private:
+  std::array<uint64_t, (1 << 16) / 64> has_{};
+
+  // The shape's 8 cells, around the centre in neighbourhood order, under one of the 8 symmetries.
+  static std::array<char, 8> cells(const char* const (&shape)[3], int symmetry) {
+    std::array<char, 8> out{};
+    int k = 0;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) {
+        if (r == 1 && c == 1) continue;
+        int y = r - 1, x = c - 1;
+        if (symmetry & 1) std::swap(y, x);
+        if (symmetry & 2) y = -y;
+        if (symmetry & 4) x = -x;
+        out[size_t(k++)] = shape[y + 1][x + 1];
+      }
+    return out;
+  }
+  // Whether `cell` (a shape's letter) admits a point of `colour`; X is Black unless `swap`.
+  static bool admits(char cell, int colour, bool swap) {
+    const int x = swap ? WHITE : BLACK, o = swap ? BLACK : WHITE;
+    switch (cell) {
+      case '?': return true;
+      case '.': return colour == EMPTY;
+      case ' ': return colour == EDGE;
+      case 'X': return colour == x;
+      case 'O': return colour == o;
+      case 'x': return colour != x;
+      default: return colour != o;  // 'o'
+    }
+  }
+  // Marks every neighbourhood that matches `cells` from cell k on, the first k's colours in `code`.
+  void expand(const std::array<char, 8>& cells, bool swap, int k, int code) {
+    if (k == 8) {
+      has_[code >> 6] |= uint64_t(1) << (code & 63);
+      return;
+    }
+    for (int colour = EMPTY; colour <= EDGE; ++colour)
+      if (admits(cells[size_t(k)], colour, swap)) expand(cells, swap, k + 1, code << 2 | colour);
+  }
+};
+inline const Shapes SHAPE_TABLE{};
 
 // Zobrist keys by colour and padded point; a position hashes to BASE xor its stones' keys (BASE: no
 // position hashes to 0, the free slot of Seen, but with odds of 2^-64).
@@ -104,6 +181,7 @@ struct State {
   int captures[2] = {0, 0};          // the stones Black captured, White captured
   int size = 0, player = 0;          // the player to move: 0 Black, 1 White
   int passes = 0;                    // the passes in a row of the last plies (2: the game is over)
+  int last = 0;                      // the padded point of the last move; 0 at the start or after a pass
 };
 
 class Board {
@@ -217,9 +295,10 @@ class Board {
   // A playout move of `colour` (Black 1, White 2): with m empty points, one draw k = int(uniform() * m);
   // the first of the empty points from the k-th (in the order of the codes, the k-th counted from 0) on,
   // round to the first again, that is not one of its eyes (own_eye), breathes and repeats no position of
-  // `seen`; 0 (a pass) when none does, or when no point is empty (no draw then).
+  // `seen` (and, when `careful`, is no big_self_atari); 0 (a pass) when none does, or when no point is
+  // empty (no draw then).
   template <class Uniform>
-  int playout_move(int colour, const Seen& seen, Uniform& uniform) const {
+  int playout_move(int colour, const Seen& seen, Uniform& uniform, bool careful = false) const {
     int m = 0;
     for (int w = 0; w < words_; ++w) m += __builtin_popcountll(empty_[w]);
     if (m == 0) return 0;
@@ -235,10 +314,101 @@ class Board {
       if (i == words_) candidates &= from - 1;
       for (; candidates; candidates &= candidates - 1) {
         const int p = 64 * w + __builtin_ctzll(candidates);
-        if (!own_eye(p, colour) && breathing(p, colour) && !seen.contains(hash_after(p, colour))) return p;
+        if (!own_eye(p, colour) && breathing(p, colour) && !seen.contains(hash_after(p, colour)) &&
+            !(careful && big_self_atari(p, colour)))
+          return p;
       }
     }
     return 0;
+  }
+
+  // GUIDED's playout move of `colour` after the other's move on `last` (0: none, or a pass): one of
+  // atari_moves, else one of shape_moves, each drawn uniformly among those that are `fit`; else
+  // playout_move's, careful. 0 (a pass) when no move is fit.
+  template <class Uniform>
+  int guided_move(int colour, const Seen& seen, int last, Uniform& uniform) const {
+    if (last) {
+      int moves[MAX_TACTICAL];
+      if (const int p = pick(moves, atari_moves(last, colour, moves), colour, seen, uniform)) return p;
+      if (const int p = pick(moves, shape_moves(last, moves), colour, seen, uniform)) return p;
+    }
+    return playout_move(colour, seen, uniform, true);
+  }
+
+  // The replies of `colour` to the ataris about the other's last move on `last`, into out (at most
+  // MAX_TACTICAL; their count returned): the liberty of each string of the other's in atari on or next to
+  // `last` (a capture); and for each of `colour`'s strings next to it in atari, the liberties of the
+  // other's strings in atari that touch it (a capture that frees it) and its own liberty, where a stone
+  // there leaves it two liberties or more (an escape).
+  int atari_moves(int last, int colour, int* out) const {
+    int n = 0;
+    for (int q : {last, last - width_, last - 1, last + 1, last + width_}) {
+      if ((colour_[q] != BLACK && colour_[q] != WHITE) || !in_atari(head_[q]) || n == MAX_TACTICAL) continue;
+      const int h = head_[q], liberty = int(lib_sum_[h] / libs_[h]);
+      if (colour_[q] != colour) {
+        out[n++] = liberty;
+        continue;
+      }
+      n = captures_next_to(h, out, n);
+      if (n < MAX_TACTICAL && liberties_after(liberty, colour, 2) >= 2) out[n++] = liberty;
+    }
+    return n;
+  }
+
+  // The empty points next to `last` (its 8 neighbours) whose neighbourhood matches a shape (SHAPES), into
+  // out; their count.
+  int shape_moves(int last, int* out) const {
+    int n = 0;
+    for (int q : {last - width_ - 1, last - width_, last - width_ + 1, last - 1, last + 1, last + width_ - 1,
+                  last + width_, last + width_ + 1})
+      if (colour_[q] == EMPTY && SHAPE_TABLE.matches(neighbourhood(q))) out[n++] = q;
+    return n;
+  }
+
+  // Whether a stone of `colour` on the empty point p puts a string of more than SELF_ATARI_MAX_STONES
+  // stones in atari (or takes its last liberty): one liberty or none after it, the strings it takes
+  // freeing only the points next to p.
+  bool big_self_atari(int p, int colour) const {
+    if (liberties_after(p, colour, 2) >= 2) return false;
+    int stones = 1, joined[4], n_joined = 0;
+    for (int q : {p - width_, p - 1, p + 1, p + width_}) {
+      if (colour_[q] != colour || std::find(joined, joined + n_joined, head_[q]) != joined + n_joined) continue;
+      joined[n_joined++] = head_[q];
+      stones += count_[head_[q]];
+    }
+    return stones > SELF_ATARI_MAX_STONES;
+  }
+
+  // The liberties, counted up to `limit` (at most 4), of the string that a stone of `colour` on the empty
+  // point p would be part of: p's empty neighbours, the other liberties of the strings of `colour`'s it
+  // joins, and p's neighbours in the other's strings in atari, which it takes (a lower bound: a capture
+  // frees more points than those).
+  int liberties_after(int p, int colour, int limit) const {
+    int found[4], n = 0;
+    const auto add = [&](int q) {
+      if (std::find(found, found + n, q) == found + n) found[n++] = q;
+      return n >= limit;
+    };
+    for (int q : {p - width_, p - 1, p + 1, p + width_})  // first what needs no walk along a string
+      if ((colour_[q] == EMPTY || (colour_[q] == 3 - colour && in_atari(head_[q]))) && add(q)) return n;
+    for (int q : {p - width_, p - 1, p + 1, p + width_}) {
+      if (colour_[q] != colour) continue;
+      int stone = head_[q];
+      do
+        for (int m : {stone - width_, stone - 1, stone + 1, stone + width_})
+          if (colour_[m] == EMPTY && m != p && add(m)) return n;
+      while ((stone = next_[stone]) != head_[q]);
+    }
+    return n;
+  }
+
+  // The colours of p's 8 neighbours, 2 bits each, the row above p first (as Shapes reads them).
+  int neighbourhood(int p) const {
+    int code = 0;
+    for (int q : {p - width_ - 1, p - width_, p - width_ + 1, p - 1, p + 1, p + width_ - 1, p + width_,
+                  p + width_ + 1})
+      code = code << 2 | colour_[q];
+    return code;
   }
 
  private:
@@ -252,6 +422,35 @@ class Board {
   int captures_[2];
 
   bool in_atari(int h) const { return uint64_t(libs_[h]) * lib_sq_[h] == uint64_t(lib_sum_[h]) * lib_sum_[h]; }
+
+  // Of `moves`' first n, one drawn uniformly that is fit for `colour`: an empty point, not its own eye,
+  // breathing, no big_self_atari, no position of `seen` again (the first fit one on from the drawn one,
+  // round to the first again); 0 when none is (no draw when n is 0).
+  template <class Uniform>
+  int pick(const int* moves, int n, int colour, const Seen& seen, Uniform& uniform) const {
+    if (n == 0) return 0;
+    const int from = int(uniform() * n);
+    for (int i = 0; i < n; ++i) {
+      const int p = moves[(from + i) % n];
+      if (colour_[p] == EMPTY && !own_eye(p, colour) && breathing(p, colour) && !big_self_atari(p, colour) &&
+          !seen.contains(hash_after(p, colour)))
+        return p;
+    }
+    return 0;
+  }
+
+  // The liberties of the strings of the other's in atari that touch string h (of its stones' colour),
+  // appended to out from out[n] while there is room: the new count.
+  int captures_next_to(int h, int* out, int n) const {
+    const int other = 3 - colour_[h];
+    int stone = h;
+    do
+      for (int q : {stone - width_, stone - 1, stone + 1, stone + width_})
+        if (colour_[q] == other && in_atari(head_[q]) && n < MAX_TACTICAL)
+          out[n++] = int(lib_sum_[head_[q]] / libs_[head_[q]]);
+    while ((stone = next_[stone]) != h);
+    return n;
+  }
   void add_liberty(int h, int p) { ++libs_[h], lib_sum_[h] += uint32_t(p), lib_sq_[h] += uint32_t(p * p); }
   void remove_liberty(int h, int p) { --libs_[h], lib_sum_[h] -= uint32_t(p), lib_sq_[h] -= uint32_t(p * p); }
 
@@ -316,6 +515,9 @@ class Go {
   static constexpr bool OUTCOME_GAME = true, KEY_FIXES_PLY = false;
   using State = go::State;
 
+  // The rules, with playouts by `policy` (go::Policy).
+  explicit Go(go::Policy policy = go::Policy::LIGHT) : policy_(policy) {}
+
   // The position after `moves` from the setup of `black` and `white` stones (point codes), Black first:
   // std::invalid_argument for a size outside 2..19, komi not finite, a point off the board or set twice, a
   // setup string without a liberty, or a move that is not legal (or after the end).
@@ -349,7 +551,7 @@ class Go {
         seen.insert(b.hash());
         past = std::make_shared<const go::Past>(go::Past{b.hash(), past});
       }
-      s = after(b, s, move == points, past);
+      s = after(b, s, move == points ? 0 : b.point(move), past);
     }
     s.past = past;
     return s;
@@ -379,10 +581,10 @@ class Go {
   }
   int ordered_actions(const State& s, int* out) const { return actions(s, out); }
   State result(const State& s, int move) const {
-    if (move == s.size * s.size) return after(go::Board(s), s, true, s.past);
+    if (move == s.size * s.size) return after(go::Board(s), s, 0, s.past);
     go::Board b(s);
     b.play(b.point(move), s.player + 1);
-    return after(b, s, false, std::make_shared<const go::Past>(go::Past{b.hash(), s.past}));
+    return after(b, s, b.point(move), std::make_shared<const go::Past>(go::Past{b.hash(), s.past}));
   }
 
   // The score for `player` as the board stands, d, into (-1, 1): d / (|d| + points); the utility at the end.
@@ -396,8 +598,9 @@ class Go {
   }
   int plies_bound(const State& s) const { return is_terminal(s) ? 0 : -1; }
 
-  // A playout to the end by Board::playout_move (each player never fills an eye of its own and passes
-  // when no other move is left; two passes in a row end it), or for at most PLAYOUT_PLIES_PER_POINT plies
+  // A playout to the end by Board::playout_move (LIGHT) or Board::guided_move (GUIDED) (each player never
+  // fills an eye of its own and passes when no other move is left; two passes in a row end it), or for at
+  // most PLAYOUT_PLIES_PER_POINT plies
   // a point, a backstop after which the board is scored as it stands: the utilities and the plies played.
   // With `played`, each ply's point (its code; -1 for a pass, which RAVE credits with nothing) is appended.
   static constexpr int PLAYOUT_PLIES_PER_POINT = 4;
@@ -406,10 +609,11 @@ class Go {
     go::Board b(s);
     const int limit = PLAYOUT_PLIES_PER_POINT * s.size * s.size;
     go::Seen seen(s.past.get(), 2 * s.size * s.size);
-    int player = s.player, passes = s.passes, plies = 0;
+    int player = s.player, passes = s.passes, plies = 0, last = s.last;
     for (; passes < 2 && plies < limit; ++plies, player ^= 1) {
-      const int p = b.playout_move(player + 1, seen, uniform);
+      const int p = playout_move(b, player + 1, seen, last, uniform);
       if (played) played->push_back(p ? b.code(p) : -1);
+      last = p;
       if (!p) {
         ++passes;
         continue;
@@ -422,11 +626,22 @@ class Go {
     return Playout{{u, -u}, plies};
   }
 
+  // The playout move of `colour` on board b by the policy, the other's last move on `last` (0: none).
+  template <class Uniform>
+  int playout_move(const go::Board& b, int colour, const go::Seen& seen, int last, Uniform& uniform) const {
+    return policy_ == go::Policy::GUIDED ? b.guided_move(colour, seen, last, uniform)
+                                         : b.playout_move(colour, seen, uniform);
+  }
+
  private:
-  // The state after a move of s's mover that left board b (a pass: `passed`), the positions `past`.
-  static State after(const go::Board& b, const State& s, bool passed, std::shared_ptr<const go::Past> past) {
+  go::Policy policy_;
+
+  // The state after a move of s's mover on the padded point `point` that left board b (0: a pass), the
+  // positions `past`.
+  static State after(const go::Board& b, const State& s, int point, std::shared_ptr<const go::Past> past) {
     State t;
-    t.size = s.size, t.komi = s.komi, t.player = 1 - s.player, t.passes = passed ? s.passes + 1 : 0;
+    t.size = s.size, t.komi = s.komi, t.player = 1 - s.player, t.passes = point ? 0 : s.passes + 1;
+    t.last = point;
     t.captures[0] = b.captures(0), t.captures[1] = b.captures(1);
     for (int r = 0, w = s.size + 2; r < s.size; ++r)
       for (int p = (r + 1) * w + 1; p <= (r + 1) * w + s.size; ++p)
