@@ -3,7 +3,7 @@
 It speaks the Universal Chess Interface that GUIs (cute-chess, Arena) and bots (lichess-bot) drive: ``uci``,
 ``isready``, ``setoption`` (``MultiPV``, ``Hash``, ``Level``, ``Move Overhead``), ``ucinewgame``,
 ``position [startpos | fen F] [moves ...]``, ``go`` with ``wtime btime winc binc movestogo nodes depth movetime
-infinite ponder``, ``stop``, ``ponderhit`` and ``quit``. Each ``go`` is one :class:`engine.api.Search` on its own
+infinite ponder searchmoves``, ``stop``, ``ponderhit`` and ``quit``. Each ``go`` is one :class:`engine.api.Search` on its own
 thread, reporting ``info`` lines after every iteration; ``stop`` cancels it and the best move so far is
 played. Under a clock the move's time comes from :mod:`engine.clock`; ``infinite`` and ``ponder`` search
 until ``stop`` (and ``ponderhit`` starts the clock's allotment then).
@@ -29,18 +29,23 @@ OPTIONS = {  # name: (type, default, min, max)
     "Move Overhead": ("spin", 30, 0, 5000),
 }
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "nodes", "depth", "movetime")
+GO_FLAGS = ("infinite", "ponder", "searchmoves")
 
 
 @dataclass
 class Go:
-    """A ``go`` command's limits (milliseconds for the times)."""
+    """A ``go`` command's limits (milliseconds for the times), and the root moves it searches alone
+    (``searchmoves``; None: all)."""
 
     numbers: dict
     infinite: bool = False
     ponder: bool = False
+    searchmoves: list | None = None
 
 
 def parse_go(words: list) -> Go:
+    """A ``go`` command's words as a :class:`Go`: each number after its name, ``searchmoves`` the moves
+    that follow it up to the next of the command's words."""
     go, i = Go({}), 0
     while i < len(words):
         word = words[i]
@@ -51,6 +56,11 @@ def parse_go(words: list) -> Go:
         go.infinite |= word == "infinite"
         go.ponder |= word == "ponder"
         i += 1
+        if word == "searchmoves":
+            go.searchmoves = []
+            while i < len(words) and words[i] not in GO_NUMBERS + GO_FLAGS:
+                go.searchmoves.append(words[i])
+                i += 1
     return go
 
 
@@ -197,7 +207,7 @@ class Engine:
         state = {"fen": self.fen, "moves": list(self.moves)}
         try:
             self.search = api.Search("chess", state, self.algorithm(go), self.time_limit_ms(go, allotment),
-                                     limits=limits)
+                                     limits=limits, search_moves=go.searchmoves)
         except Exception as error:        # a finished game, or a position the engine refuses
             self.send(f"info string no search: {error}")
             self.send("bestmove 0000")

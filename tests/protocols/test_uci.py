@@ -92,6 +92,21 @@ def test_go_words_are_read():
     assert go.numbers == {"wtime": 1000, "btime": 900, "winc": 10, "binc": 10, "movestogo": 5} and go.infinite
 
 
+def test_searchmoves_are_read_up_to_the_next_word():
+    go = uci.parse_go("searchmoves e2e4 d2d4 depth 3".split())
+    assert go.searchmoves == ["e2e4", "d2d4"] and go.numbers == {"depth": 3}
+    assert uci.parse_go("depth 2".split()).searchmoves is None
+
+
+def test_go_searchmoves_searches_those_moves_alone(engine):
+    """Issue 53: the mate in one is not among the moves searched, so another is played, with no mate."""
+    board = chess.Board(MATE_IN_ONE)
+    allowed = [chess.Move.from_uci("g2g3"), chess.Move.from_uci("h2h4")]
+    result = engine.play(board, chess.engine.Limit(depth=3), root_moves=allowed, info=chess.engine.INFO_SCORE)
+    assert result.move in allowed
+    assert not result.info["score"].is_mate()
+
+
 def test_an_answer_without_a_value_has_no_score():
     """Issue 50 item 6: a search that valued no root move has no value; its info line says no score."""
     import io
