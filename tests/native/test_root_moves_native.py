@@ -57,3 +57,12 @@ def test_a_restricted_expectimax_runs_on_the_python_core():
     result = engine.api.search("2048", {"board": [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]},
                                {"name": "expectimax", "depth": 2}, search_moves=["up", "down"])
     assert result.stats.core == "python" and {m.move for m in result.moves} == {"up", "down"}
+
+
+def test_the_compiled_go_core_searches_the_allowed_vertices_alone():
+    """Go's MCTS differs between the cores (their playouts), but its root holds the allowed moves alone."""
+    needs_native("go")
+    result = engine.api.search("go", {"size": 5, "komi": 0.5, "moves": ["C3"]},
+                               {"name": "mcts", "iterations": 300, "seed": 2, "core": "native"},
+                               search_moves=["B2", "D4", "pass"])
+    assert result.stats.core == "native" and [m.move for m in result.moves] == ["B2", "D4", "pass"]
