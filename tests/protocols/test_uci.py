@@ -107,6 +107,22 @@ def test_go_searchmoves_searches_those_moves_alone(engine):
     assert not result.info["score"].is_mate()
 
 
+def test_uci_show_wdl_adds_win_draw_loss_to_the_info(engine):
+    """Issue 53: with UCI_ShowWDL, the info lines say the win/draw/loss per mille (python-chess reads them as
+    a PovWdl), a proven mate 1000 0 0; without it they say none."""
+    assert engine.options["UCI_ShowWDL"].type == "check"
+    assert "wdl" not in engine.analyse(chess.Board(), chess.engine.Limit(depth=2))
+    engine.configure({"UCI_ShowWDL": True})
+    try:
+        info = engine.analyse(chess.Board(), chess.engine.Limit(depth=3))
+        wdl = info["wdl"].relative
+        assert wdl.wins + wdl.draws + wdl.losses == 1000
+        mate = engine.analyse(chess.Board(MATE_IN_ONE), chess.engine.Limit(depth=2))["wdl"].relative
+        assert (mate.wins, mate.draws, mate.losses) == (1000, 0, 0)
+    finally:
+        engine.configure({"UCI_ShowWDL": False})
+
+
 def test_an_answer_without_a_value_has_no_score():
     """Issue 50 item 6: a search that valued no root move has no value; its info line says no score."""
     import io
