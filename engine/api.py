@@ -358,7 +358,7 @@ class Search:
             if self.allotment is not None:
                 result.clock = {"allotted_ms": round(self.allotment.soft_ms, 3),
                                 "limit_ms": round(self.allotment.hard_ms, 3), "used_ms": result.stats.time_ms}
-            return with_wdl(game, to_json_moves(game, result, self.state, self.deadline), self.state)
+            return with_root_fields(game, to_json_moves(game, result, self.state, self.deadline), self.state)
 
     def listener(self, on_progress: ProgressCallback | None) -> ProgressCallback | None:
         """What the deadline hands each progress report to: ``on_progress`` (the report in JSON form), and
@@ -380,9 +380,11 @@ class Search:
         self.deadline.cancel()
 
 
-def with_wdl(game: Game, result: SearchResult, state: State) -> SearchResult:
-    """``result`` (in JSON form) with its ``wdl`` (:func:`engine.scale.wdl`: win/draw/loss per mille for the
-    perspective player) where its value has one, at the state's ply where the game knows it."""
+def with_root_fields(game: Game, result: SearchResult, state: State) -> SearchResult:
+    """``result`` (in JSON form) with the root's ``position_key`` (:meth:`Game.position_key`) and its
+    ``wdl`` (:func:`engine.scale.wdl`: win/draw/loss per mille for the perspective player) where its value
+    has one, at the state's ply where the game knows it."""
+    result.position_key = game.position_key(state)
     if result.value is not None and game.game_type is not None:
         result.wdl = scale.wdl(result.value_scale or game.game_type.value_scale, result.value, result.outcome,
                                game.plies_played(state) or 0)

@@ -60,6 +60,7 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         "bound": result.bound,
         "perspective": result.perspective,
         "players": result.players,
+        "position_key": result.position_key,
         "outcome": result.outcome,
         "plies_to_end": result.plies_to_end,
         "pv": list(result.pv),

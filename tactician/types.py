@@ -72,6 +72,7 @@ class SearchResponse(TypedDict):
     bound: NotRequired[Literal["exact", "lower", "upper", "estimate"] | None]  # how value stands to the move's
     perspective: str
     players: list[str] | None                    # the instance's player ids, in player order (values' order)
+    position_key: str | None                     # 16 hex digits: the same for the same position (Polyglot in chess)
     outcome: Literal["win", "loss", "draw"] | None
     plies_to_end: int | None
     pv: list[Move]
