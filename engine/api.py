@@ -250,7 +250,10 @@ class Search:
 
     ``search_moves`` and ``exclude_moves`` (JSON moves) restrict the root (:func:`engine.root.allowed_moves`:
     an illegal move is an error naming it, and so is a restriction that leaves no move); the answer is
-    then that of the best allowed move, and a single allowed move is answered as a forced one."""
+    then that of the best allowed move, and a single allowed move is answered as a forced one.
+
+    The answer carries the root's ``position_key`` (:meth:`Game.position_key`, taken as the state is read,
+    within the deadline) and its ``wdl`` (:func:`with_wdl`)."""
 
     def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None,
@@ -277,6 +280,8 @@ class Search:
                 raise GameOver()
             self.root_moves = None if self.unread is not None else allowed_moves(self.game, self.state,
                                                                                  search_moves, exclude_moves)
+            # The position's key is part of reading it: its time (a big tree's) comes out of the search's.
+            self.position_key = None if self.unread is not None else self.game.position_key(self.state)
             # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
             # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
             self.forced = (self.unread is None and not forced_move_search and not trace
@@ -358,7 +363,8 @@ class Search:
             if self.allotment is not None:
                 result.clock = {"allotted_ms": round(self.allotment.soft_ms, 3),
                                 "limit_ms": round(self.allotment.hard_ms, 3), "used_ms": result.stats.time_ms}
-            return with_root_fields(game, to_json_moves(game, result, self.state, self.deadline), self.state)
+            result.position_key = self.position_key
+            return with_wdl(game, to_json_moves(game, result, self.state, self.deadline), self.state)
 
     def listener(self, on_progress: ProgressCallback | None) -> ProgressCallback | None:
         """What the deadline hands each progress report to: ``on_progress`` (the report in JSON form), and
@@ -380,11 +386,9 @@ class Search:
         self.deadline.cancel()
 
 
-def with_root_fields(game: Game, result: SearchResult, state: State) -> SearchResult:
-    """``result`` (in JSON form) with the root's ``position_key`` (:meth:`Game.position_key`) and its
-    ``wdl`` (:func:`engine.scale.wdl`: win/draw/loss per mille for the perspective player) where its value
-    has one, at the state's ply where the game knows it."""
-    result.position_key = game.position_key(state)
+def with_wdl(game: Game, result: SearchResult, state: State) -> SearchResult:
+    """``result`` (in JSON form) with its ``wdl`` (:func:`engine.scale.wdl`: win/draw/loss per mille for the
+    perspective player) where its value has one, at the state's ply where the game knows it."""
     if result.value is not None and game.game_type is not None:
         result.wdl = scale.wdl(result.value_scale or game.game_type.value_scale, result.value, result.outcome,
                                game.plies_played(state) or 0)
