@@ -22,6 +22,7 @@ from engine.errors import (AlgorithmMismatch, EngineError, GameOver, InvalidStat
 from engine import scale
 from engine.limits import MAX_LISTED_MOVES, Limits
 from engine.game import JSON, Game, State
+from engine.root import allowed_moves
 from engine.result import CANCELLED, CLOCK, ESTIMATE, FORCED, ITERATION_LIMIT, NODE_LIMIT, TIME_LIMIT, Line, MoveValue, Progress, SearchResult, Stats, finite
 from engine.registry import GAME_MODULES, game_module, game_type, game_types
 from engine.replay import replayed
@@ -222,14 +223,16 @@ SMALL_SEARCH_VISITS = 1000
 
 def search(game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
            trace: bool = False, limits: Limits = Limits(), on_progress: ProgressCallback | None = None,
-           options: dict[str, Any] | None = None, clock: Clock | None = None) -> SearchResult:
+           options: dict[str, Any] | None = None, clock: Clock | None = None,
+           search_moves: list[JSON] | None = None, exclude_moves: list[JSON] | None = None) -> SearchResult:
     """Run ``algorithm`` (``{"name": ..., settings...}``) on the state, under the game's ``options`` (which
     may come inside ``algorithm`` too: :func:`game_options`), in ``time_limit_ms`` or the time that
-    ``clock`` allots (:class:`Search`); returns a :class:`~engine.result.SearchResult` whose moves are
+    ``clock`` allots, its root restricted by ``search_moves`` and ``exclude_moves`` (:class:`Search`); returns a :class:`~engine.result.SearchResult` whose moves are
     already in JSON form. ``on_progress``, if given, receives the search's
     :class:`~engine.result.Progress` reports, their moves in JSON form too."""
     with held_off():  # from the deadline's start to the answer in JSON form (engine.collector)
-        return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options, clock).run(on_progress)
+        return Search(game_id, state_json, algorithm, time_limit_ms, trace, limits, options, clock,
+                      search_moves, exclude_moves).run(on_progress)
 
 
 class Search:
@@ -243,11 +246,19 @@ class Search:
     (:func:`~engine.clock.allot`, at the state's ply where the game knows it): it runs under the
     allotment's hard limit (and ``time_limit_ms``, if also given), and after each iteration its
     :class:`~engine.clock.TimeManager` decides whether to start another; a search it stops answers with
-    ``stop_reason`` ``clock``. The answer's ``clock`` says what was allotted and used."""
+    ``stop_reason`` ``clock``. The answer's ``clock`` says what was allotted and used.
+
+    ``search_moves`` and ``exclude_moves`` (JSON moves) restrict the root (:func:`engine.root.allowed_moves`:
+    an illegal move is an error naming it, and so is a restriction that leaves no move); the answer is
+    then that of the best allowed move, and a single allowed move is answered as a forced one.
+
+    The answer carries the root's ``position_key`` (:meth:`Game.position_key`, taken as the state is read,
+    within the deadline) and its ``wdl`` (:func:`with_wdl`)."""
 
     def __init__(self, game_id: str, state_json: JSON, algorithm: dict[str, Any], time_limit_ms: float | None = None,
                  trace: bool = False, limits: Limits = Limits(), options: dict[str, Any] | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, search_moves: list[JSON] | None = None,
+                 exclude_moves: list[JSON] | None = None) -> None:
         with held_off():  # no full collection once the deadline runs: it would count (engine.collector)
             self.module, self.settings, in_algorithm, every = settings_with_forced(game_id, algorithm)
             if clock is not None:
@@ -267,11 +278,15 @@ class Search:
             require_fit(self.module, game_id)
             if self.unread is None and self.game.is_terminal(self.state):
                 raise GameOver()
+            self.root_moves = None if self.unread is not None else allowed_moves(self.game, self.state,
+                                                                                 search_moves, exclude_moves)
+            # The position's key is part of reading it: its time (a big tree's) comes out of the search's.
+            self.position_key = None if self.unread is not None else self.game.position_key(self.state)
             # A single legal move is answered after a short search (FORCED_MOVE_BUDGET_S), unless the request
             # asks for an analysis (forced_move_search, or a trace) or the game is a tree (its textbook value).
             self.forced = (self.unread is None and not forced_move_search and not trace
                            and game_type(game_id).answers_forced_moves
-                           and self.game.to_move(self.state) >= 0 and len(self.game.actions(self.state)) == 1)
+                           and self.game.to_move(self.state) >= 0 and self.moves_at_root() == 1)
             self.chosen = None if self.unread is not None else self.native_core()
             self.runs_native = self.chosen == native.NATIVE
             self.allotment = None if clock is None or self.unread is not None else self.allotted(clock)
@@ -286,6 +301,10 @@ class Search:
         if self.deadline.end is not None:
             self.deadline.end = min(self.deadline.end, self.deadline.start + allotment.hard_ms / 1000.0)
         return allotment
+
+    def moves_at_root(self) -> int:
+        """How many root moves the search may play (engine.root)."""
+        return len(self.game.actions(self.state) if self.root_moves is None else self.root_moves)
 
     @property
     def small(self) -> bool:
@@ -302,7 +321,8 @@ class Search:
         then as ``auto`` sets them, but for the level's caps, which do not change the core. A compiled core
         asked for but unfit is an error now, before any search."""
         module, settings = self.ran_module()
-        return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core)
+        return native.choose(self.game, self.state, module.NAME, settings, self.trace, self.limits, self.core,
+                             self.root_moves)
 
     def ran_module(self) -> tuple[ModuleType, Any]:
         """The search module that runs, and its settings: ``auto``'s pick where it is ``auto``."""
@@ -323,7 +343,8 @@ class Search:
             self.deadline.on_progress = self.listener(on_progress)
             deadline = forced_budget(self.deadline) if self.forced else self.deadline
             result = native.run(self.module, game, self.state, self.settings, deadline=deadline,
-                                trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen)
+                                trace=self.trace, limits=self.limits, core=self.core, chosen=self.chosen,
+                                root_moves=self.root_moves)
             if self.forced:  # the move was never in doubt, and the request's time did not run out
                 result.stats.stop_reason, result.stats.timed_out = FORCED, False
                 result.stats.finish(self.deadline.elapsed())
@@ -342,7 +363,8 @@ class Search:
             if self.allotment is not None:
                 result.clock = {"allotted_ms": round(self.allotment.soft_ms, 3),
                                 "limit_ms": round(self.allotment.hard_ms, 3), "used_ms": result.stats.time_ms}
-            return to_json_moves(game, result, self.state, self.deadline)
+            result.position_key = self.position_key
+            return with_wdl(game, to_json_moves(game, result, self.state, self.deadline), self.state)
 
     def listener(self, on_progress: ProgressCallback | None) -> ProgressCallback | None:
         """What the deadline hands each progress report to: ``on_progress`` (the report in JSON form), and
@@ -362,6 +384,15 @@ class Search:
 
     def cancel(self) -> None:
         self.deadline.cancel()
+
+
+def with_wdl(game: Game, result: SearchResult, state: State) -> SearchResult:
+    """``result`` (in JSON form) with its ``wdl`` (:func:`engine.scale.wdl`: win/draw/loss per mille for the
+    perspective player) where its value has one, at the state's ply where the game knows it."""
+    if result.value is not None and game.game_type is not None:
+        result.wdl = scale.wdl(result.value_scale or game.game_type.value_scale, result.value, result.outcome,
+                               game.plies_played(state) or 0)
+    return result
 
 
 def stopped_by_nodes(stats: Stats, deadline: Deadline) -> bool:

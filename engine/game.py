@@ -17,6 +17,8 @@ by defining its method. What a game *is*
 (players, chance, alternation, bounds...) is declared once in its :class:`~engine.registry.GameType`.
 """
 from collections.abc import Hashable, Iterable
+import hashlib
+import json
 import time
 from typing import Any, NamedTuple, TypeAlias
 
@@ -253,6 +255,15 @@ class Game:
 
     def state_to_json(self, state: State) -> dict[str, JSON]:
         raise NotImplementedError
+
+    def position_key(self, state: State) -> str:
+        """A stable key of the position, 16 hex digits, for a client's cache of analyses: the same for the
+        same position whatever form a request wrote it in, and across requests, servers and cores. By
+        default the first 64 bits of the SHA-256 of ``[id, state]``, the state as :meth:`state_to_json`
+        writes it (what decides the legal moves and the result: Go's moves, for superko), in canonical JSON
+        (sorted keys, no spaces). Chess: the Polyglot Zobrist key."""
+        canonical = json.dumps([self.id, self.state_to_json(state)], sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def move_extras(self, state: State, move: Move) -> dict[str, JSON]:
         """Fields of the game's own about a search's chosen ``move`` in ``state``, where they are cheap

@@ -136,6 +136,8 @@ class SearchResult:
     # The scale (engine.scale) of the values where it is not the game's (MCTS: utilities), which are then
     # in the game's utility unit, not converted by Game.value_to_json; None: the game's own.
     value_scale: str | None = None
+    position_key: str | None = None  # the root position's key (Game.position_key); None when it was not read
+    wdl: dict | None = None  # win/draw/loss per mille for the perspective player (engine.scale.wdl), where it has one
     clock: dict | None = None  # a search under a clock: the time it allotted ("allotted_ms", "limit_ms"), "used_ms"
 
     def __post_init__(self):

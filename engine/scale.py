@@ -19,6 +19,15 @@ backgammon's points). Beside it every answer carries
   probability. The games of :data:`VALUE` (trees, 2048, Pacman, backgammon's expected points) have none:
   null.
 
+- ``wdl``, the win, draw and loss probabilities per mille for the perspective player (Stockfish's
+  ``UCI_ShowWDL``, lichess's WDL), integers summing to 1000, where the game's scale has them
+  (:func:`wdl`): a proven result is exactly 1000/0/0, 0/1000/0 or 0/0/1000; chess (:data:`PAWNS`) maps
+  centipawns and the game's ply by Stockfish 15.1's win-rate model (:func:`win_rate`: a logistic in the
+  evaluation whose midpoint and slope are cubics in the ply, fitted to fishtest's games), reading our
+  centipawns as Stockfish's; the win/draw/loss games (:data:`OUTCOME`) read a heuristic v in [-1, 1] as
+  a win share max(v, 0), a loss share max(-v, 0) and the rest a draw, so that win + draw / 2 is the
+  ``win_probability`` (1 + v) / 2: an estimate, not calibrated. :data:`VALUE` has none: null.
+
 The service's serialiser calls :func:`score` and :func:`win_probability` with the game's type; nothing
 here is per game but the three scales.
 """
@@ -61,6 +70,44 @@ def win_probability(value_scale: str, value: float, outcome: str | None = None) 
     if value_scale == OUTCOME:
         return clamp((1.0 + value) / 2.0)
     return None
+
+
+# Stockfish 15.1's win-rate model (src/uci.cpp, win_rate_model): the cubics in m = min(ply, 240) / 64 of the
+# logistic's midpoint a and slope b, in Stockfish's internal units (SF_PAWN to a pawn: NormalizeToPawnValue,
+# where a is at ply 64), and the range of evaluations it reads.
+SF_AS = (0.38036525, -2.82015070, 23.17882135, 307.36768407)
+SF_BS = (-2.29434733, 13.27689788, -14.26828904, 63.45318330)
+SF_PAWN, SF_RANGE, SF_PLIES = 328, 4000.0, 240
+PER_MILLE = 1000
+
+
+def win_rate(centipawns: float, ply: int) -> int:
+    """The win rate per mille of the side whose evaluation is ``centipawns`` at game ply ``ply``, by
+    Stockfish 15.1's model: ``1000 / (1 + exp((a - x) / b))`` with ``x`` the evaluation in its units."""
+    m = min(SF_PLIES, max(0, ply)) / 64.0
+    a = ((SF_AS[0] * m + SF_AS[1]) * m + SF_AS[2]) * m + SF_AS[3]
+    b = ((SF_BS[0] * m + SF_BS[1]) * m + SF_BS[2]) * m + SF_BS[3]
+    x = min(SF_RANGE, max(-SF_RANGE, centipawns * SF_PAWN / 100.0))
+    return int(0.5 + PER_MILLE / (1.0 + math.exp((a - x) / b)))
+
+
+def wdl(value_scale: str, value: float, outcome: str | None = None, ply: int = 0) -> dict | None:
+    """``{"win", "draw", "loss"}`` per mille for the perspective player, summing to 1000, of a value (and
+    its proven ``outcome``) at game ply ``ply`` (chess's model reads it), or None where the game's scale
+    has none (see the module docstring)."""
+    if outcome is not None:
+        return {key: PER_MILLE if key == outcome else 0 for key in (WIN, DRAW, LOSS)}
+    if value_scale == PAWNS:
+        if abs(value) >= WON_PAWNS:
+            return wdl(value_scale, value, WIN if value > 0 else LOSS)
+        win, loss = win_rate(value * 100, ply), win_rate(-value * 100, ply)
+    elif value_scale == OUTCOME:
+        v = min(1.0, max(-1.0, value))
+        win, loss = round(PER_MILLE * max(v, 0.0)), round(PER_MILLE * max(-v, 0.0))
+    else:
+        return None
+    loss = min(loss, PER_MILLE - win)
+    return {WIN: win, DRAW: PER_MILLE - win - loss, LOSS: loss}
 
 
 def clamp(p: float) -> float:

@@ -1,12 +1,13 @@
 """A UCI engine on the compiled core (``scripts/tactician-uci``, or ``python -m protocols.uci``).
 
 It speaks the Universal Chess Interface that GUIs (cute-chess, Arena) and bots (lichess-bot) drive: ``uci``,
-``isready``, ``setoption`` (``MultiPV``, ``Hash``, ``Level``, ``Move Overhead``), ``ucinewgame``,
+``isready``, ``setoption`` (``MultiPV``, ``Hash``, ``Level``, ``Move Overhead``, ``UCI_ShowWDL``), ``ucinewgame``,
 ``position [startpos | fen F] [moves ...]``, ``go`` with ``wtime btime winc binc movestogo nodes depth movetime
-infinite ponder``, ``stop``, ``ponderhit`` and ``quit``. Each ``go`` is one :class:`engine.api.Search` on its own
+infinite ponder searchmoves``, ``stop``, ``ponderhit`` and ``quit``. Each ``go`` is one :class:`engine.api.Search` on its own
 thread, reporting ``info`` lines after every iteration; ``stop`` cancels it and the best move so far is
 played. Under a clock the move's time comes from :mod:`engine.clock`; ``infinite`` and ``ponder`` search
-until ``stop`` (and ``ponderhit`` starts the clock's allotment then).
+until ``stop`` (and ``ponderhit`` starts the clock's allotment then). With ``UCI_ShowWDL`` every ``info``
+line with a score also says ``wdl W D L``, per mille for the side to move (engine.scale.wdl).
 """
 from dataclasses import dataclass
 import sys
@@ -15,7 +16,7 @@ import time
 
 import chess
 
-from engine import api
+from engine import api, scale
 from engine.clock import Allotment, Clock, TimeManager, allot
 from engine.limits import Limits
 from engine.scale import WON_PAWNS
@@ -28,19 +29,25 @@ OPTIONS = {  # name: (type, default, min, max)
     "Level": ("spin", 10, 1, 10),
     "Move Overhead": ("spin", 30, 0, 5000),
 }
+CHECKS = {"UCI_ShowWDL": False}  # the options of type check: name, default
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "nodes", "depth", "movetime")
+GO_FLAGS = ("infinite", "ponder", "searchmoves")
 
 
 @dataclass
 class Go:
-    """A ``go`` command's limits (milliseconds for the times)."""
+    """A ``go`` command's limits (milliseconds for the times), and the root moves it searches alone
+    (``searchmoves``; None: all)."""
 
     numbers: dict
     infinite: bool = False
     ponder: bool = False
+    searchmoves: list | None = None
 
 
 def parse_go(words: list) -> Go:
+    """A ``go`` command's words as a :class:`Go`: each number after its name, ``searchmoves`` the moves
+    that follow it up to the next of the command's words."""
     go, i = Go({}), 0
     while i < len(words):
         word = words[i]
@@ -51,6 +58,11 @@ def parse_go(words: list) -> Go:
         go.infinite |= word == "infinite"
         go.ponder |= word == "ponder"
         i += 1
+        if word == "searchmoves":
+            go.searchmoves = []
+            while i < len(words) and words[i] not in GO_NUMBERS + GO_FLAGS:
+                go.searchmoves.append(words[i])
+                i += 1
     return go
 
 
@@ -70,8 +82,8 @@ class Engine:
 
     def __init__(self, out=sys.stdout):
         self.out, self.lock = out, threading.Lock()
-        self.options = {name: spec[1] for name, spec in OPTIONS.items()}
-        self.fen, self.moves, self.white_to_move = chess.STARTING_FEN, [], True
+        self.options = {**{name: spec[1] for name, spec in OPTIONS.items()}, **CHECKS}
+        self.fen, self.moves, self.white_to_move, self.ply = chess.STARTING_FEN, [], True, 0
         self.search: api.Search | None = None
         self.thread: threading.Thread | None = None
         self.released = threading.Event()   # an infinite or ponder search may answer (stop, ponderhit)
@@ -103,6 +115,8 @@ class Engine:
         self.send(f"id author {AUTHOR}")
         for name, (kind, default, low, high) in OPTIONS.items():
             self.send(f"option name {name} type {kind} default {default} min {low} max {high}")
+        for name, checked in CHECKS.items():
+            self.send(f"option name {name} type check default {str(checked).lower()}")
         self.send("uciok")
 
     def on_isready(self, _):
@@ -116,15 +130,18 @@ class Engine:
 
     def on_ucinewgame(self, _):
         self.stop()
-        self.fen, self.moves, self.white_to_move = chess.STARTING_FEN, [], True
+        self.fen, self.moves, self.white_to_move, self.ply = chess.STARTING_FEN, [], True, 0
 
     def on_setoption(self, words):
         text = " ".join(words)
         name, _, value = text.partition(" value ")
         name = name.removeprefix("name ").strip()
-        canonical = next((n for n in OPTIONS if n.lower() == name.lower()), None)
+        canonical = next((n for n in self.options if n.lower() == name.lower()), None)
         if canonical is None:
             self.send(f"info string unknown option {name}")
+            return
+        if canonical in CHECKS:
+            self.set_check(canonical, value.strip().lower())
             return
         try:
             number = int(value)
@@ -133,6 +150,13 @@ class Engine:
             return
         spec = OPTIONS[canonical]
         self.options[canonical] = max(spec[2], min(spec[3], number))
+
+    def set_check(self, name: str, value: str) -> None:
+        """A check option set to ``true`` or ``false``; any other value is refused."""
+        if value not in ("true", "false"):
+            self.send(f"info string option {name} takes true or false")
+            return
+        self.options[name] = value == "true"
 
     def on_position(self, words):
         fen, moves = chess.STARTING_FEN, []
@@ -151,7 +175,7 @@ class Engine:
         except ValueError as error:
             self.send(f"info string position refused: {error}")
             return
-        self.fen, self.moves, self.white_to_move = fen, moves, board.turn == chess.WHITE
+        self.fen, self.moves, self.white_to_move, self.ply = fen, moves, board.turn == chess.WHITE, board.ply()
 
     def algorithm(self, go: Go) -> dict:
         """``auto`` at the Level, except where UCI asks for what only the full-strength search gives (auto's
@@ -197,7 +221,7 @@ class Engine:
         state = {"fen": self.fen, "moves": list(self.moves)}
         try:
             self.search = api.Search("chess", state, self.algorithm(go), self.time_limit_ms(go, allotment),
-                                     limits=limits)
+                                     limits=limits, search_moves=go.searchmoves)
         except Exception as error:        # a finished game, or a position the engine refuses
             self.send(f"info string no search: {error}")
             self.send("bestmove 0000")
@@ -233,15 +257,23 @@ class Engine:
             nps = int(progress.nodes / max(progress.time_ms, 1e-3) * 1000)
             multipv = f" multipv {k}" if progress.lines else ""
             seldepth = f" seldepth {progress.seldepth}" if progress.seldepth else ""
-            self.send(f"info depth {progress.depth}{seldepth}{multipv} score {info_score(value)} nodes "
+            wdl = self.wdl_words(scale.wdl(progress.value_scale or scale.PAWNS, value, None, self.ply))
+            self.send(f"info depth {progress.depth}{seldepth}{multipv} score {info_score(value)}{wdl} nodes "
                       f"{progress.nodes} nps {nps} time {int(progress.time_ms)} pv {' '.join(map(str, pv))}")
 
     def report_final(self, result):
         """The answer's ``info`` line; without ``score`` when the search valued no move in its time."""
         stats = result.stats
         score = "" if result.value is None else f" score {info_score(result.value, result.outcome, result.plies_to_end)}"
+        score += self.wdl_words(result.wdl)
         self.send(f"info depth {stats.depth_completed or 0}{score} nodes {stats.nodes} "
                   f"time {int(stats.time_ms)} pv {' '.join(map(str, result.pv or [result.move]))}")
+
+    def wdl_words(self, wdl: dict | None) -> str:
+        """`` wdl W D L`` after a score where ``UCI_ShowWDL`` is set and the value has one, else nothing."""
+        if not self.options["UCI_ShowWDL"] or wdl is None:
+            return ""
+        return f" wdl {wdl['win']} {wdl['draw']} {wdl['loss']}"
 
     def on_stop(self, _):
         self.stop()

@@ -98,6 +98,16 @@ class AlgorithmField(fields.Nested):
             raise ValidationError(error.messages, valid_data=error.valid_data) from error
 
 
+class ChanceOutcomeSchema(StrictSchema):
+    """A move at a chance state of 2048: the tile that appears, and where."""
+
+    # 2048's board is 4 x 4, and its largest tile 32768 (engine/games/twenty48)
+    cell = BoundedList(JSONInteger(validate=validate.Range(min=0, max=3)), required=True,
+                       validate=validate.Length(equal=2))
+    tile = JSONInteger(required=True, validate=validate.Range(min=2, max=32768))
+
+
+MAX_ROOT_MOVES = 1000         # the moves of a search's search_moves or exclude_moves
 MAX_CLOCK_MS = 86_400_000     # a day: the longest clock a request may carry
 MAX_MOVES_TO_GO = 1000
 
@@ -127,6 +137,9 @@ class SearchRequestSchema(StrictSchema):
     options = fields.Nested(GameOptionsSchema)
     time_limit_ms = JSONInteger()  # bounded in __init__
     clock = fields.Nested(ClockSchema)
+    # The root moves the search may play (engine.root); their legality is the engine's to check.
+    search_moves = BoundedList(Move(ChanceOutcomeSchema()), validate=validate.Length(min=1, max=MAX_ROOT_MOVES))
+    exclude_moves = BoundedList(Move(ChanceOutcomeSchema()), validate=validate.Length(min=0, max=MAX_ROOT_MOVES))
     trace = JSONBoolean()
 
     def __init__(self, max_time_limit_ms: int, **kwargs):
@@ -146,15 +159,6 @@ class StateRequestSchema(StrictSchema):
 
     state = State(required=True)
     options = fields.Nested(GameOptionsSchema)
-
-
-class ChanceOutcomeSchema(StrictSchema):
-    """A move at a chance state of 2048: the tile that appears, and where."""
-
-    # 2048's board is 4 x 4, and its largest tile 32768 (engine/games/twenty48)
-    cell = BoundedList(JSONInteger(validate=validate.Range(min=0, max=3)), required=True,
-                       validate=validate.Length(equal=2))
-    tile = JSONInteger(required=True, validate=validate.Range(min=2, max=32768))
 
 
 class ApplyRequestSchema(StrictSchema):

@@ -56,9 +56,11 @@ def search_response(result: SearchResult, algorithm: dict, trace: bool, game_id:
         "value": value,
         **(scored(value_scale, value, result.outcome, result.plies_to_end) if value is not None
            else {"score": None, "win_probability": None}),
+        "wdl": result.wdl,
         "bound": result.bound,
         "perspective": result.perspective,
         "players": result.players,
+        "position_key": result.position_key,
         "outcome": result.outcome,
         "plies_to_end": result.plies_to_end,
         "pv": list(result.pv),

@@ -10,9 +10,9 @@ Every answer is the JSON object the server sent, typed (tactician.types); every 
 from tactician.client import Client, Event, ProblemError
 from tactician.types import (AppliedPosition, BatchItem, BatchResponse, Game, GameList, GameResult, Line, ManyStats,
                              MoveValue, PlayerInfo, Position, Problem, ReviewJudge, ReviewPly, ReviewResponse,
-                             ReviewSide, SearchInfo, SearchResponse, State, Stats)
+                             ReviewSide, SearchInfo, SearchResponse, State, Stats, WDL)
 
 __all__ = ["Client", "Event", "ProblemError", "AppliedPosition", "BatchItem", "BatchResponse", "Game", "GameList",
            "GameResult", "State", "Line", "ManyStats", "MoveValue", "PlayerInfo", "Position", "Problem", "ReviewJudge", "ReviewPly",
-           "ReviewResponse", "ReviewSide", "SearchInfo", "SearchResponse", "Stats"]
+           "ReviewResponse", "ReviewSide", "SearchInfo", "SearchResponse", "Stats", "WDL"]
 __version__ = "0.1.0"

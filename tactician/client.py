@@ -1,7 +1,7 @@
 """``tactician.Client``: the routes of openapi.yaml as methods, over ``requests``."""
 from dataclasses import dataclass
 import json
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 import requests
 
@@ -75,21 +75,24 @@ class Client:
 
     def search(self, game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None = None,
                trace: bool = False, options: Mapping[str, Any] | None = None,
-               clock: Mapping[str, Any] | None = None) -> SearchResponse:
+               clock: Mapping[str, Any] | None = None, search_moves: Sequence[Move] | None = None,
+               exclude_moves: Sequence[Move] | None = None) -> SearchResponse:
         """``POST /v1/search``. ``algorithm`` is the algorithm object, or only its name; ``options`` the game's
         options (as for ``legal_moves`` and ``apply``); ``clock`` the mover's clock instead of
-        ``time_limit_ms`` (``{"remaining_ms", "increment_ms", ...}``: the server allots the move's time)."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock)
+        ``time_limit_ms`` (``{"remaining_ms", "increment_ms", ...}``: the server allots the move's time);
+        ``search_moves`` the only root moves to search, ``exclude_moves`` root moves not to search."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock, search_moves, exclude_moves)
         return self._json("POST", "/v1/search", body, timeout=self._search_timeout(time_limit_ms, clock))
 
     def search_stream(self, game: str, state: State, algorithm: str | Mapping[str, Any],
                       time_limit_ms: int | None = None, trace: bool = False,
                       options: Mapping[str, Any] | None = None,
-                      clock: Mapping[str, Any] | None = None) -> Iterator[Event]:
+                      clock: Mapping[str, Any] | None = None, search_moves: Sequence[Move] | None = None,
+                      exclude_moves: Sequence[Move] | None = None) -> Iterator[Event]:
         """``POST /v1/search/stream``: yields each ``info`` event as it arrives, then the ``result``; an
         ``error`` event is raised as a ProblemError. Closing the generator early closes the connection,
-        which stops the search."""
-        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock)
+        which stops the search. The arguments are :meth:`search`'s."""
+        body = search_body(game, state, algorithm, time_limit_ms, trace, options, clock, search_moves, exclude_moves)
         return self._events("/v1/search/stream", body, self._search_timeout(time_limit_ms, clock))
 
     def search_batch(self, searches: list[Mapping[str, Any]]) -> BatchResponse:
@@ -195,7 +198,9 @@ class Client:
 
 def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], time_limit_ms: int | None,
                 trace: bool, options: Mapping[str, Any] | None = None,
-                clock: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                clock: Mapping[str, Any] | None = None, search_moves: Sequence[Move] | None = None,
+                exclude_moves: Sequence[Move] | None = None) -> dict[str, Any]:
+    """A ``/v1/search`` body of the arguments given (see :meth:`Client.search`)."""
     body: dict[str, Any] = {"game": game, "state": state,
                             "algorithm": {"name": algorithm} if isinstance(algorithm, str) else dict(algorithm)}
     if options is not None:
@@ -204,6 +209,10 @@ def search_body(game: str, state: State, algorithm: str | Mapping[str, Any], tim
         body["time_limit_ms"] = time_limit_ms
     if clock is not None:
         body["clock"] = dict(clock)
+    if search_moves is not None:
+        body["search_moves"] = list(search_moves)
+    if exclude_moves is not None:
+        body["exclude_moves"] = list(exclude_moves)
     if trace:
         body["trace"] = True
     return body

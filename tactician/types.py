@@ -56,14 +56,23 @@ class ClockUse(TypedDict):
     used_ms: float
 
 
+class WDL(TypedDict):
+    """Win, draw and loss per mille for the perspective player, summing to 1000."""
+    win: int
+    draw: int
+    loss: int
+
+
 class SearchResponse(TypedDict):
     move: Move
     value: float | None                          # None: the time ran out before any root move was valued
     score: dict[str, Any] | None
     win_probability: float | None
+    wdl: WDL | None                              # None where the game's scale has no win/draw/loss
     bound: NotRequired[Literal["exact", "lower", "upper", "estimate"] | None]  # how value stands to the move's
     perspective: str
     players: list[str] | None                    # the instance's player ids, in player order (values' order)
+    position_key: str | None                     # 16 hex digits: the same for the same position (Polyglot in chess)
     outcome: Literal["win", "loss", "draw"] | None
     plies_to_end: int | None
     pv: list[Move]

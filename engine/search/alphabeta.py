@@ -17,9 +17,9 @@ from engine.deadline import Deadline
 from engine.limits import Limits
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.errors import AlgorithmMismatch
-from engine.search.common import (best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_deterministic_two_player, root_passes, sides_of,
-                                  unlinked)
+from engine.search.common import (RootMoves, best_move, deterministic_two_sided, exact_outcome, finish,
+                                  first_move_fallback, reaches_end, require_deterministic_two_player, root_actions,
+                                  root_passes, sides_of, unlinked)
 from engine.search.endgame import has_endgame_solver, scored_lines
 from engine.search.multipv import MultiPVSettings, best_lines, ranked, threshold
 from engine.search.pvs import enhanced
@@ -68,18 +68,21 @@ def requires(game_type) -> str | None:
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
+           limits: Limits = Limits(), root_moves: RootMoves = None):
+    """Alpha-beta of the root moves (of ``root_moves`` alone, where given: engine.root), the textbook form
+    or the enhanced one (see the module docstring)."""
     require_deterministic_two_player(game, NAME)
     if settings.solve:
         require_solvable(game)
     tracer = Tracer(game, limits, deadline) if trace else None
     depth = depth_in_plies(settings, game)
     if not settings.move_ordering and not settings.transposition_table:
-        answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs, settings.multi_pv)
-        return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
+        answer = textbook(game, state, deadline, depth, tracer, settings.strict_cutoffs, settings.multi_pv,
+                          root_moves)
+        return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries, root_moves is not None)
     return enhanced(game, state, deadline, depth, settings.move_ordering,
                     limits.tt_max_entries if settings.transposition_table else 0, tracer, settings.solve,
-                    settings.multi_pv)
+                    settings.multi_pv, root_moves)
 
 
 def require_solvable(game) -> None:
@@ -92,8 +95,9 @@ def require_solvable(game) -> None:
                                 field="algorithm.solve")
 
 
-def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int = 1):
-    """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game).
+def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int = 1, root_moves: RootMoves = None):
+    """AIMA fig. 5.7, ALPHA-BETA-SEARCH, one pass to ``depth`` plies (None: to the end of the game), of
+    the root moves of ``root_moves`` where given (engine.root).
     With ``multi_pv`` > 1, the result's ``lines`` hold the ``multi_pv`` best root moves, each valued
     exactly (the root's window rests on the ``multi_pv``-th best value so far, not the best).
 
@@ -184,7 +188,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
         limit = math.inf if d is None else d
         root_entry = tracer.visit(0, -math.inf, math.inf) if tracer else None
         exact: list[float] = []  # the exact values so far, for the root mover (negated at a MIN root)
-        for a in actions(state):
+        for a in root_actions(game, state, root_moves):
             if tracer:
                 tracer.move(0, a)
             bar = threshold(exact, multi_pv)
@@ -199,7 +203,7 @@ def textbook(game, state, deadline, depth, tracer, strict=False, multi_pv: int =
             root_entry["value"] = best_move(moves, maximize=maximizing).value
 
     moves, lines, depth, timed_out = root_passes(game, state, depth, root_pass)
-    best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
+    best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state, root_moves)
     stats = Stats(nodes=nodes, leaves=leaves, cutoffs=cutoffs, max_depth=max_ply,
                   depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)

@@ -37,6 +37,7 @@ from engine.errors import AlgorithmMismatch
 from engine.game import EVALUATION
 from engine.limits import Limits
 from engine.search import algorithm_module, native
+from engine.search.common import RootMoves
 from engine.search.mcts import MAX_SEED
 from engine.search.settings import INTEGER, AlgorithmSettings, setting
 
@@ -127,9 +128,9 @@ def depth_cap(game, level: Level) -> int | None:
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits(), core: str | None = None):
+           limits: Limits = Limits(), core: str | None = None, root_moves: RootMoves = None):
     """Run the configuration at the level's handicap, on ``core`` (:mod:`engine.search.native`), then let
-    the level choose among the root moves.
+    the level choose among the root moves (those of ``root_moves`` alone, where given: engine.root).
     The result is the chosen algorithm's, with ``auto`` saying what ran (``{"chosen": algorithm object
     with its time limit, "handicap": the level}``); when the level plays another move than the search's
     best, the principal variation and any proof belonged to that best move and are dropped."""
@@ -150,7 +151,8 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     assert remaining is not None  # the deadline ends (checked above), and so does its share
     given_ms = round(1000.0 * remaining, 1)
     module_settings = module.Settings(**{k: v for k, v in algorithm.items() if k != "name"})
-    result = native.run(module, game, state, module_settings, deadline=budget, trace=trace, limits=limits, core=core)
+    result = native.run(module, game, state, module_settings, deadline=budget, trace=trace, limits=limits, core=core,
+                        root_moves=root_moves)
     handicap = None
     if settings.level != FULL_STRENGTH:
         handicap = {"level": settings.level, "time_share": level.time_share, "mistake": level.mistake}

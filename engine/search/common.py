@@ -12,6 +12,10 @@ from engine.search.scores import MAX_ID_DEPTH, TABLE_FREE_SECONDS_PER_ENTRY
 from engine.registry import GameType
 from engine.result import ESTIMATE, TIME_LIMIT, MoveValue, SearchResult, Stats
 
+# The root moves a search may play (engine.root: a request's search_moves and exclude_moves), in the
+# game's natural order; None: all of them.
+RootMoves = tuple[Move, ...] | None
+
 # A principal variation kept as nested pairs (move, rest), None at its end (see unlinked).
 Linked = tuple[Move, "Linked"] | None
 
@@ -141,10 +145,22 @@ def finish(game: Game, state: State, stats: Stats, deadline: Deadline, *, move: 
                         moves=moves, stats=stats, values=values, trace=trace)
 
 
-def first_move_fallback(game: Game, state: State) -> MoveValue:
-    """The anytime answer when not even one root move was searched: the first ordered move, without a
-    value (NaN, which no answer reports: :func:`finish` answers None)."""
-    return MoveValue(game.ordered_actions(state)[0], math.nan, bound=ESTIMATE)
+def first_move_fallback(game: Game, state: State, root_moves: RootMoves = None) -> MoveValue:
+    """The anytime answer when not even one root move was searched: the first ordered move (of
+    ``root_moves``, where the root is restricted), without a value (NaN, which no answer reports:
+    :func:`finish` answers None)."""
+    return MoveValue(root_ordered(game, state, root_moves)[0], math.nan, bound=ESTIMATE)
+
+
+def root_actions(game: Game, state: State, root_moves: RootMoves) -> list[Move]:
+    """The root's moves in natural order: ``root_moves`` where the root is restricted, else all."""
+    return game.actions(state) if root_moves is None else list(root_moves)
+
+
+def root_ordered(game: Game, state: State, root_moves: RootMoves) -> list[Move]:
+    """The root's moves best first (``game.ordered_actions``), only those of ``root_moves`` where given."""
+    ordered = game.ordered_actions(state)
+    return ordered if root_moves is None else [m for m in ordered if m in root_moves]
 
 
 def require_decision_root(game: Game, state: State) -> None:

@@ -57,14 +57,15 @@ def endgame_solve(game, state, deadline, ordering: bool, tt_capacity: int, trace
                   plies_to_end=len(solution.pv), trace=tracer.entries if tracer else None)
 
 
-def scored_outcome(game, state, result, deadline, ordering: bool, tt_capacity: int):
+def scored_outcome(game, state, result, deadline, ordering: bool, tt_capacity: int, restricted: bool = False):
     """``result`` as it is, unless it reports an ``outcome`` in a game with an endgame solver: then the
     solver's answer (the final score as the value, its perfect line and ``plies_to_end``), the nodes of
-    both searches counted, or, when the position is beyond the solver's reach or ``deadline`` passes
-    first, ``result`` without ``outcome`` and ``plies_to_end`` (the winner proven, the score not)."""
+    both searches counted, or, when the position is beyond the solver's reach, ``deadline`` passes
+    first or the root is ``restricted`` (engine.root: the solver plays every root move), ``result``
+    without ``outcome`` and ``plies_to_end`` (the winner proven, the score not)."""
     if result.outcome is None or not has_endgame_solver(game):
         return result
-    solved = endgame_solve(game, state, deadline, ordering, tt_capacity, None, None, Stats())
+    solved = None if restricted else endgame_solve(game, state, deadline, ordering, tt_capacity, None, None, Stats())
     if solved is None:
         result.outcome = result.plies_to_end = None
         return result
@@ -80,12 +81,12 @@ def scored_outcome(game, state, result, deadline, ordering: bool, tt_capacity: i
     return solved
 
 
-def scored_lines(game, state, result, deadline, ordering: bool, tt_capacity: int):
-    """:func:`scored_outcome`, but for a multi-PV answer (``result.lines``, engine.search.multipv): the
+def scored_lines(game, state, result, deadline, ordering: bool, tt_capacity: int, restricted: bool = False):
+    """:func:`scored_outcome` (``restricted`` as there), but for a multi-PV answer (``result.lines``, engine.search.multipv): the
     solver scores one line, not several, so in a game with an endgame solver such an answer keeps its
     values and drops every ``outcome`` and ``plies_to_end`` (the winners proven, the scores not)."""
     if result.lines is None:
-        return scored_outcome(game, state, result, deadline, ordering, tt_capacity)
+        return scored_outcome(game, state, result, deadline, ordering, tt_capacity, restricted)
     if has_endgame_solver(game):
         for proved in (result, *result.lines):
             proved.outcome = proved.plies_to_end = None

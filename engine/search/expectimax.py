@@ -53,7 +53,7 @@ from engine.errors import AlgorithmMismatch
 from engine.game import CHANCE, EVALUATION, MOVE_ORDERING
 from engine.result import EXACT, LOWER, UPPER, MoveValue, Stats
 from engine.limits import Limits
-from engine.search.common import (Linked, best_move, chosen_line, deepen, finish, first_move_fallback,
+from engine.search.common import (Linked, RootMoves, best_move, chosen_line, deepen, finish, first_move_fallback,
                                   player_bounds, require_decision_root, sides_of, unlinked)
 from engine.search.settings import BOOLEAN, INTEGER, NUMBER, STRING, UTILITY, DepthSettings, depth_in_plies, setting
 from engine.search.utility import LINEAR, Utility, parse_utility, prize_scale, transformed_bounds
@@ -130,8 +130,8 @@ class KernelGame(Protocol):
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
-    """The expectimax value of every root move, ``depth`` plies deep (None: iterative deepening until a
+           limits: Limits = Limits(), root_moves: RootMoves = None):
+    """The expectimax value of every root move (of ``root_moves`` alone, where given: engine.root), ``depth`` plies deep (None: iterative deepening until a
     pass is cut nowhere by the depth, so that it saw the whole game or all that the probability cut-off
     lets any deeper pass see, or the deadline passes, answering with the last complete depth).
 
@@ -146,9 +146,9 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     valuation = Valuation.of(game, settings.utility, settings.pruning)
     kernel = fast_kernel(game, trace, deadline, settings.probability_cutoff, valuation, limits)
     tracer = Tracer(game, limits, deadline) if trace else None
-    walk = Walk(game, state, settings, valuation, deadline, tracer, kernel)
+    walk = Walk(game, state, settings, valuation, deadline, tracer, kernel, root_moves)
     moves, depth_completed, timed_out = deepen(game, depth, walk.root_pass, kernel.step if kernel else 1)
-    best = best_move(moves, maximize=walk.sign == 1) if moves else first_move_fallback(game, state)
+    best = best_move(moves, maximize=walk.sign == 1) if moves else first_move_fallback(game, state, root_moves)
     stats = walk.stats(depth_completed)
     for mv in moves:
         mv.certainty_equivalent = valuation.certain(mv.value, walk.sign)
@@ -228,12 +228,14 @@ class Walk:
     every value exact. The counts (``nodes``, ``leaves``, ``cutoffs``, ``max_ply``) add up over passes.
     ``pv[ply]``: the line (``(move, rest)`` pairs) below the node last valued at that depth, each MAX or
     MIN node's choice down to a leaf or a chance node (whose outcome no one chooses); ``passes``: the last
-    two passes' root moves, each with the lines of its moves.
+    two passes' root moves, each with the lines of its moves; ``allowed``: the root moves it may play
+    (engine.root; None: all).
     """
 
     def __init__(self, game, state, settings: Settings, valuation: Valuation, deadline: Deadline,
-                 tracer: Tracer | None, kernel: Kernel | None):
+                 tracer: Tracer | None, kernel: Kernel | None, allowed: RootMoves = None):
         self.game, self.root, self.deadline, self.tracer, self.kernel = game, state, deadline, tracer, kernel
+        self.allowed = allowed
         self.model, self.epsilon = opponent_settings(game, settings.opponent_model, settings.epsilon)
         self.pruning, self.cutoff = settings.pruning, settings.probability_cutoff
         self.keep = forward_pruning_for(game, settings.forward_pruning)
@@ -445,6 +447,15 @@ class Walk:
         moves = self.game.ordered_actions(s)
         return moves[:self.keep] if self.keep else moves
 
+    def root_moves(self, root) -> list:
+        """The root's moves: a decision node's (:meth:`decision_moves`, where forward pruning applies), or
+        where the root is restricted the ``allowed`` moves alone, every one, in the order the root would
+        search them without forward pruning."""
+        if self.allowed is None:
+            return self.decision_moves(root, 0) if self.keep else self.actions(root)
+        ordered = self.keep and self.ordering and self.limit >= 2
+        return [a for a in (self.game.ordered_actions(root) if ordered else self.actions(root)) if a in self.allowed]
+
     def opponent_outcomes(self, s, mover: int) -> list:
         """The opponent's moves as chance outcomes ``(move, probability)`` under the opponent model."""
         moves = self.actions(s)
@@ -485,7 +496,7 @@ class Walk:
         self.passes.append((moves, []))
         lines = self.passes[-1][1]
         exact_values: list[float] = []  # the root mover's exact values so far
-        for i, a in enumerate(self.decision_moves(state, 0) if self.keep else self.actions(state)):
+        for i, a in enumerate(self.root_moves(state)):
             if self.tracer:
                 self.tracer.move(0, a)
             # Pruning: the window rests on the multi_pv-th best value so far (the best, by default).

@@ -11,7 +11,7 @@ from engine.deadline import Deadline
 from engine.game import CHANCE
 from engine.result import MoveValue, Stats
 from engine.limits import Limits
-from engine.search.common import (Linked, chosen_line, deepen, finish, first_move_fallback,
+from engine.search.common import (Linked, RootMoves, chosen_line, deepen, finish, first_move_fallback, root_actions,
                                   require_decision_root, unlinked)
 from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
@@ -26,8 +26,8 @@ def requires(game_type) -> str | None:
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
-    """The max^n vector of every root move, ``depth`` plies deep (None: iterative deepening until the whole
+           limits: Limits = Limits(), root_moves: RootMoves = None):
+    """The max^n vector of every root move (of ``root_moves`` alone, where given: engine.root), ``depth`` plies deep (None: iterative deepening until the whole
     game is seen or the deadline passes, answering with the last complete depth).
 
     ``vector(s, ply)`` is the utility vector of ``s`` in player order. The result's ``value`` is the
@@ -97,7 +97,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         entry = tracer.visit(0) if tracer else None
         del lines[:-1]
         lines.append((moves, []))
-        for a in actions(state):
+        for a in root_actions(game, state, root_moves):
             if tracer:
                 tracer.move(0, a)
             v = vector(result(state, a), 1)
@@ -112,7 +112,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         return not cut
 
     moves, depth_completed, timed_out = deepen(game, depth, root_pass)
-    best = best_for(root_player, moves) if moves else first_move_fallback(game, state)
+    best = best_for(root_player, moves) if moves else first_move_fallback(game, state, root_moves)
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
                   depth_completed=max_ply if depth_completed is None else depth_completed)
     return finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves,

@@ -59,7 +59,7 @@ from engine.game import CANDIDATES, CHANCE, IMMEDIATE_WIN
 from engine.result import ESTIMATE, EXACT, ITERATION_LIMIT, SOLVED, MoveValue, Stats
 from engine.limits import Limits
 from engine.search.settings import INTEGER, NUMBER, STRING, setting
-from engine.search.common import (first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
+from engine.search.common import (RootMoves, first_move_fallback, finish, outcome_of, player_bounds, require_decision_root,
                                   unit_interval)
 from engine.search.endgame import scored_lines
 from engine.search.multipv import MultiPVSettings, best_lines
@@ -146,8 +146,9 @@ class PolicyPlayout(Protocol):
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
-    """Run UCT iterations until the budget is spent or the root is proven; see the module docstring.
+           limits: Limits = Limits(), root_moves: RootMoves = None):
+    """Run UCT iterations until the budget is spent or the root is proven; see the module docstring. The
+    root's children are the moves of ``root_moves`` alone, where given (engine.root).
     Values are reported from ``game.perspective(state)``; ``trace``: the iterations' trace
     (:class:`TracedUCT`), for at most ``limits.max_trace_entries`` iterations."""
     require_decision_root(game, state)
@@ -158,7 +159,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     to_unit, from_unit = unit_interval(*(player_bounds(game) or (0.0, 1.0)))
     rollout = Rollout(game, settings.rollout, uniform, deadline, to_unit, recorded=trace)
     args = (game, state, settings.exploration, uniform, rollout, deadline, limits.tt_max_entries, from_unit,
-            settings.multi_pv)
+            settings.multi_pv, root_moves)
     tree = TracedUCT(*args, tracer=Collector(game, limits, deadline)) if trace else UCT(*args)
     stop, timed_out = tree.run(settings.iterations)
     listed, chosen = tree.root_moves()
@@ -167,7 +168,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     if stop:
         stats.stop_reason = stop
     if chosen is None:
-        fallback = first_move_fallback(game, state)
+        fallback = first_move_fallback(game, state, root_moves)
         return finish(game, state, stats, deadline, move=fallback.move, value=0.0, moves=[],
                       timed_out=timed_out)
     best = listed[chosen]
@@ -180,7 +181,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     answer.value_scale = values_scale(game)
     if rollout.owned is not None and rollout.playouts:
         answer.move_extras = game.playout_extras(state, [o / rollout.playouts for o in rollout.owned])
-    return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries)
+    return scored_lines(game, state, answer, deadline, True, limits.tt_max_entries, root_moves is not None)
 
 
 def values_scale(game) -> str | None:
@@ -373,15 +374,19 @@ class UCT:
     :func:`backpropagate`, with MCTS-Solver's proofs in win/draw/loss games of two players without
     chance. The tree holds at most ``capacity`` nodes; a full tree's iterations evaluate the node where
     they would have added a child. ``nodes`` counts the tree nodes the iterations pass through (the
-    rollout counts its own), ``leaves`` the iterations, ``max_ply`` the tree's depth."""
+    rollout counts its own), ``leaves`` the iterations, ``max_ply`` the tree's depth. With ``allowed``
+    (engine.root), the root is expanded at once with those moves alone."""
 
     def __init__(self, game, state, exploration: float, uniform, rollout: Rollout, deadline: Deadline,
-                 capacity: int, from_unit, multi_pv: int = 1):
+                 capacity: int, from_unit, multi_pv: int = 1, allowed: RootMoves = None):
         self.game, self.exploration, self.uniform, self.rollout = game, exploration, uniform, rollout
         self.multi_pv = multi_pv
         self.deadline, self.capacity, self.from_unit = deadline, capacity, from_unit
         self.solver = game.outcome_game and not game.has_chance and game.n_players == 2
         self.root = Node(state, None, game.to_move(state), game.to_move(state))
+        if allowed is not None:
+            self.root.expand(game)
+            self.root.moves = list(allowed)
         self.sign = 1 if game.perspective(state) == self.root.mover else -1
         self.size = 1
         self.nodes = self.leaves = self.max_ply = self.iterations = 0

@@ -4,9 +4,9 @@ import math
 from engine.deadline import Deadline
 from engine.result import Stats, MoveValue
 from engine.limits import Limits
-from engine.search.common import (Linked, best_move, deterministic_two_sided, exact_outcome, finish, first_move_fallback,
-                                  reaches_end, require_deterministic_two_player, root_passes, sides_of,
-                                  unlinked)
+from engine.search.common import (Linked, RootMoves, best_move, deterministic_two_sided, exact_outcome, finish,
+                                  first_move_fallback, reaches_end, require_deterministic_two_player, root_actions,
+                                  root_passes, sides_of, unlinked)
 from engine.search.endgame import scored_outcome
 from engine.search.settings import DepthSettings, depth_in_plies
 from engine.search.trace import Tracer
@@ -20,8 +20,8 @@ def requires(game_type) -> str | None:
 
 
 def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, trace: bool = False,
-           limits: Limits = Limits()):
-    """Minimax value of every root move, searched to the end of the game or to ``depth`` plies.
+           limits: Limits = Limits(), root_moves: RootMoves = None):
+    """Minimax value of every root move (of ``root_moves`` alone, where given: engine.root), searched to the end of the game or to ``depth`` plies.
 
     Values are utilities (or, at the depth cut-off, evaluations) from the point of view of the
     perspective player ``game.perspective(state)``: MAX nodes are those where a player of its side moves
@@ -102,7 +102,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
         nodes += 1
         limit = math.inf if d is None else d
         root_entry = tracer.visit(0) if tracer else None
-        for a in actions(state):
+        for a in root_actions(game, state, root_moves):
             if tracer:
                 tracer.move(0, a)
             moves.append(MoveValue(a, node(result(state, a), 1)))
@@ -111,7 +111,7 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
             root_entry["value"] = best_move(moves, maximize=maximizing).value
 
     moves, lines, depth, timed_out = root_passes(game, state, depth, root_pass)
-    best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state)
+    best = best_move(moves, maximize=maximizing) if moves else first_move_fallback(game, state, root_moves)
     stats = Stats(nodes=nodes, leaves=leaves, max_depth=max_ply,
                   depth_completed=depth or (0 if timed_out else max_ply))
     solved = not timed_out and reaches_end(game, state, depth)
@@ -120,4 +120,4 @@ def search(game, state, settings: Settings = Settings(), *, deadline: Deadline, 
     answer = finish(game, state, stats, deadline, move=best.move, value=best.value, moves=moves, pv=line,
                     outcome=outcome, plies_to_end=len(line) if outcome and line else None,
                     trace=tracer.entries if tracer else None, timed_out=timed_out)
-    return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries)
+    return scored_outcome(game, state, answer, deadline, True, limits.tt_max_entries, root_moves is not None)

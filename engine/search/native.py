@@ -13,7 +13,9 @@ import dataclasses
 from engine.errors import AlgorithmMismatch
 from engine.registry import EXPLICIT_CHANCE
 from engine.result import Line, MoveValue, SearchResult, Stats
+from engine.root import root_indices
 from engine.search import alphabeta, mcts
+from engine.search.common import RootMoves
 from engine.search.settings import depth_in_plies
 
 NATIVE, PYTHON = "native", "python"
@@ -22,6 +24,9 @@ CORES = (NATIVE, PYTHON)
 # (and traces) run on the Python core.
 DETERMINISTIC_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
 CHANCE_ALGORITHMS = frozenset({"expectimax"})
+# The algorithms whose root loop the compiled core restricts to a request's root moves (engine.root); a
+# restricted search of another runs on the Python core.
+RESTRICTED_ALGORITHMS = frozenset({"minimax", "alphabeta", "mcts"})
 
 try:
     import tactician_native
@@ -59,9 +64,10 @@ def native_algorithms(game_type) -> frozenset:
     return CHANCE_ALGORITHMS if game_type.chance == EXPLICIT_CHANCE else DETERMINISTIC_ALGORITHMS
 
 
-def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
-    """Why the compiled core cannot run algorithm ``name`` with ``settings`` on ``state``, or None when it
-    can (the core itself says which searches of a game it covers)."""
+def unfit(game, state, name: str, settings, trace: bool, limits, root_moves: RootMoves = None) -> str | None:
+    """Why the compiled core cannot run algorithm ``name`` with ``settings`` on ``state`` (its root
+    restricted to ``root_moves`` where given), or None when it can (the core itself says which searches
+    of a game it covers)."""
     if tactician_native is None:
         return UNAVAILABLE
     if game.game_type is None or NATIVE not in game_cores(game.game_type):
@@ -71,41 +77,47 @@ def unfit(game, state, name: str, settings, trace: bool, limits) -> str | None:
         return f"the compiled core runs {sorted(algorithms)} on {game.id}, not {name}"
     if trace:
         return "traces are written by the python core"
+    if root_moves is not None and name not in RESTRICTED_ALGORITHMS:
+        return f"the compiled core restricts the root moves of {sorted(RESTRICTED_ALGORITHMS)}, not of {name}"
     return tactician_native.unfit(game.id, game.native_state(state), name, native_settings(game, settings, limits))
 
 
-def choose(game, state, name: str, settings, trace: bool, limits, requested: str | None) -> str:
+def choose(game, state, name: str, settings, trace: bool, limits, requested: str | None,
+           root_moves: RootMoves = None) -> str:
     """The core that runs the search: the requested one, else the compiled core where it fits. Asking for
     the compiled core where it does not fit is an error on ``algorithm.core``."""
     if requested == PYTHON:
         return PYTHON
-    reason = unfit(game, state, name, settings, trace, limits)
+    reason = unfit(game, state, name, settings, trace, limits, root_moves)
     if requested == NATIVE and reason is not None:
         raise AlgorithmMismatch(f"core 'native' cannot run this search: {reason}", field="algorithm.core")
     return PYTHON if reason is not None else NATIVE
 
 
 def run(module, game, state, settings, *, deadline, trace: bool, limits, core: str | None = None,
-        chosen: str | None = None):
-    """Run search ``module`` with ``settings`` on the core :func:`choose` picks (``auto`` picks for the
+        chosen: str | None = None, root_moves: RootMoves = None):
+    """Run search ``module`` with ``settings``, its root restricted to ``root_moves`` where given
+    (engine.root), on the core :func:`choose` picks (``auto`` picks for the
     algorithm it runs), or on ``chosen``, the core a caller already had :func:`choose` pick for the same
     arguments (engine.api.Search does, to know whether the search runs natively; choosing again converted
     the state and the settings for the compiled core a second time). Returns the :class:`~engine.result.SearchResult`
     with ``stats.core`` set."""
     if module.NAME == "auto":
-        return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core)
+        return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, core=core,
+                             root_moves=root_moves)
     if module.NAME == mcts.NAME and deadline.nodes is not None:  # MCTS's node budget: its iterations (capped)
         budget = min(deadline.nodes, mcts.MAX_ITERATIONS)
         settings = dataclasses.replace(settings, iterations=min(budget, settings.iterations or budget))
-    if (chosen or choose(game, state, module.NAME, settings, trace, limits, core)) == NATIVE:
-        return search(game, state, module.NAME, settings, deadline, limits)
-    return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits)
+    if (chosen or choose(game, state, module.NAME, settings, trace, limits, core, root_moves)) == NATIVE:
+        return search(game, state, module.NAME, settings, deadline, limits, root_moves)
+    return module.search(game, state, settings, deadline=deadline, trace=trace, limits=limits, root_moves=root_moves)
 
 
-def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
+def search(game, state, name: str, settings, deadline, limits, root_moves: RootMoves = None) -> SearchResult:
     """Algorithm ``name`` on the compiled core, with the interpreter lock released while it runs: the
     deadline's time left is its budget, cancelling the deadline cancels it, and its progress reports
-    reach the deadline's listener."""
+    reach the deadline's listener. ``root_moves`` reach the core as their places in the root's natural
+    order (``root_moves``: :func:`engine.root.root_indices`)."""
     if name == mcts.NAME:
         mcts.require_budget(settings, deadline)
     if name == alphabeta.NAME and settings.solve:
@@ -131,6 +143,8 @@ def search(game, state, name: str, settings, deadline, limits) -> SearchResult:
     request = native_settings(game, settings, limits)
     if deadline.nodes is not None and name != mcts.NAME:
         request["nodes"] = deadline.max_nodes
+    if root_moves is not None:
+        request["root_moves"] = root_indices(game, state, root_moves)
     answer = tactician_native.search(game.id, game.native_state(state), name, request, deadline.remaining(), token,
                                      listener)
     stats = Stats(**answer["stats"], core=NATIVE)

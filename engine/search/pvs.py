@@ -28,7 +28,8 @@ from typing import Any, Protocol, runtime_checkable
 from engine.deadline import Deadline, Timeout
 from engine.game import EVALUATION, THREATS
 from engine.result import COMPLETED, ESTIMATE, EXACT, LOWER, SOLVED, UPPER, MoveValue, Stats
-from engine.search.common import (declares, exact_outcome, finish, first_move_fallback, outcome_of, reaches_end)
+from engine.search.common import (RootMoves, declares, exact_outcome, finish, first_move_fallback, outcome_of,
+                                  reaches_end)
 from engine.search.scores import MAX_ID_DEPTH, PROVEN, TT_EXACT, WIN, to_table
 from engine.search.endgame import endgame_solve, has_endgame_solver, scored_lines
 from engine.search.multipv import best_lines, ranked, threshold
@@ -83,7 +84,7 @@ class Aspiration(Protocol):
 
 
 def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tracer, solve: bool = False,
-             multi_pv: int = 1):
+             multi_pv: int = 1, root_moves: RootMoves = None):
     """Iteratively deepened principal-variation search (negamax form), after an exact solve where one fits
     (:func:`solver_for`); ``solve``: the solve has the whole time, whatever the plies left. The
     :class:`~engine.result.SearchResult` of ``state``, its values from the game's perspective player's
@@ -98,6 +99,10 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     The phases, in order: the solve share (:func:`solve_share`), the threat phase (:func:`threat_phase`),
     the mate search (:func:`prove_win`), then :func:`deepen` with the node search of
     :class:`~engine.search.negamax.Negamax`; :func:`answer` turns the last complete pass into the result.
+
+    With ``root_moves`` (engine.root), the root searches those moves alone, all of them (no forward
+    pruning there), and the phases that play every root move (the solve share, the threat phase and the
+    endgame solver's scoring) are skipped.
     """
     stats = Stats()
     search = Negamax(game, game.perspective(state), deadline, ordering, tt_capacity, tracer, stats)
@@ -108,14 +113,15 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
     # Iterative deepening cuts at every depth, which needs an evaluation; without one (a tree without
     # evals) there is a single pass, straight to the requested depth or to the end of the game.
     first_depth = 1 if EVALUATION in game.capabilities else last
-    ranking, root_complete = search.searched_moves(state)
+    ranking, root_complete = root_ranking(search, state, root_moves)
     single = multi_pv == 1
-    if depth is None and single:
+    whole = root_moves is None  # the root plays every move: the phases that need that may run
+    if depth is None and single and whole:
         solved = solve_share(game, state, deadline, bound, solve, ordering, tt_capacity, tracer, ranking, stats)
         if solved is not None:
             return solved
     completed = None
-    if single and game.outcome_game and THREATS in game.capabilities and declares(game, "alternating"):
+    if single and whole and game.outcome_game and THREATS in game.capabilities and declares(game, "alternating"):
         completed, defences = threat_phase(game, state, deadline, stats, ranking)
         if completed is not None:
             stats.stop_reason = SOLVED
@@ -132,11 +138,20 @@ def enhanced(game, state, deadline, depth, ordering: bool, tt_capacity: int, tra
                                                  deadline, multi_pv)
     search.tt.clear()                                  # on this search's time (TABLE_FREE_SECONDS_PER_ENTRY)
     if completed is None:
-        fallback = first_move_fallback(game, state)
+        fallback = first_move_fallback(game, state, root_moves)
         return finish(game, state, stats, deadline, move=fallback.move, value=fallback.value, moves=[],
                       timed_out=True)
     answered = answer(search, state, completed, root_complete, exhausted, timed_out, deadline, multi_pv)
-    return scored_lines(game, state, answered, deadline, ordering, tt_capacity)
+    return scored_lines(game, state, answered, deadline, ordering, tt_capacity, not whole)
+
+
+def root_ranking(search: Negamax, state, root_moves: RootMoves) -> tuple[list, bool]:
+    """The root's moves in search order and whether they are all of them (``Negamax.searched_moves``);
+    with ``root_moves``, those alone, in the order the root would search them without forward pruning,
+    and complete."""
+    if root_moves is None:
+        return search.searched_moves(state)
+    return [a for a in search.moves_of(state) if a in root_moves], True
 
 
 def solve_share(game, state, deadline, plies_left, solve, ordering, tt_capacity, tracer, ranking, stats):

@@ -55,13 +55,14 @@ def search_request() -> dict:
 
 
 def engine_arguments(search: dict) -> dict:
-    """A validated search body as the engine's arguments: the algorithm with its echoed defaults, and
-    under a ``clock`` the time limit it allows (:func:`clock_limit_ms`)."""
+    """A validated search body as the engine's arguments: the algorithm with its echoed defaults, under
+    a ``clock`` the time limit it allows (:func:`clock_limit_ms`), and the root moves it may play."""
     clock = search.get("clock")
+    optional = {key: search[key] for key in ("clock", "search_moves", "exclude_moves") if key in search}
     return {"game_id": search["game"], "state_json": search["state"],
             "algorithm": effective_algorithm(search["algorithm"]), "options": search.get("options"),
             "time_limit_ms": search.get("time_limit_ms") if clock is None else clock_limit_ms(clock),
-            "trace": search.get("trace", False), **({} if clock is None else {"clock": clock})}
+            "trace": search.get("trace", False), **optional}
 
 
 def clock_limit_ms(clock) -> float:

@@ -92,6 +92,37 @@ def test_go_words_are_read():
     assert go.numbers == {"wtime": 1000, "btime": 900, "winc": 10, "binc": 10, "movestogo": 5} and go.infinite
 
 
+def test_searchmoves_are_read_up_to_the_next_word():
+    go = uci.parse_go("searchmoves e2e4 d2d4 depth 3".split())
+    assert go.searchmoves == ["e2e4", "d2d4"] and go.numbers == {"depth": 3}
+    assert uci.parse_go("depth 2".split()).searchmoves is None
+
+
+def test_go_searchmoves_searches_those_moves_alone(engine):
+    """Issue 53: the mate in one is not among the moves searched, so another is played, with no mate."""
+    board = chess.Board(MATE_IN_ONE)
+    allowed = [chess.Move.from_uci("g2g3"), chess.Move.from_uci("h2h4")]
+    result = engine.play(board, chess.engine.Limit(depth=3), root_moves=allowed, info=chess.engine.INFO_SCORE)
+    assert result.move in allowed
+    assert not result.info["score"].is_mate()
+
+
+def test_uci_show_wdl_adds_win_draw_loss_to_the_info(engine):
+    """Issue 53: with UCI_ShowWDL, the info lines say the win/draw/loss per mille (python-chess reads them as
+    a PovWdl), a proven mate 1000 0 0; without it they say none."""
+    assert engine.options["UCI_ShowWDL"].type == "check"
+    assert "wdl" not in engine.analyse(chess.Board(), chess.engine.Limit(depth=2))
+    engine.configure({"UCI_ShowWDL": True})
+    try:
+        info = engine.analyse(chess.Board(), chess.engine.Limit(depth=3))
+        wdl = info["wdl"].relative
+        assert wdl.wins + wdl.draws + wdl.losses == 1000
+        mate = engine.analyse(chess.Board(MATE_IN_ONE), chess.engine.Limit(depth=2))["wdl"].relative
+        assert (mate.wins, mate.draws, mate.losses) == (1000, 0, 0)
+    finally:
+        engine.configure({"UCI_ShowWDL": False})
+
+
 def test_an_answer_without_a_value_has_no_score():
     """Issue 50 item 6: a search that valued no root move has no value; its info line says no score."""
     import io

@@ -254,6 +254,12 @@ class Chess(Game):
     def state_to_json(self, state):
         return notation.history_json(state)
 
+    def position_key(self, state):
+        """The Polyglot Zobrist key of the position (python-chess's ``chess.polyglot.zobrist_hash``: the
+        pieces, the side to move, the castling rights and a capturable en-passant square), as opening books
+        key it; neither the move clocks nor the repetitions count."""
+        return format(notation.polyglot_key(state), "016x")
+
     def child_to_json(self, state_json, move, child):
         """The state after ``move`` in the form of the request's: a FEN string answers the FEN after the
         move; a PGN the PGN with the move added; ``{"fen"?, "moves"}`` the same FEN (written out) and the

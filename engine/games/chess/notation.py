@@ -9,6 +9,7 @@ import time
 
 import chess
 import chess.pgn
+import chess.polyglot
 
 from engine.errors import IllegalMove, InvalidState
 from engine.games.chess.board import (EMPTY_BOARD, OUR_A1, OUR_H1, PROMOTIONS, SQUARES, THEIR_A8, THEIR_H8,
@@ -45,6 +46,11 @@ def from_board(board: chess.Board) -> tuple:
 
 def fen(state: tuple) -> str:
     return to_board(state).fen()
+
+
+def polyglot_key(state: tuple) -> int:
+    """The Polyglot Zobrist key of the state's position (python-chess's ``chess.polyglot.zobrist_hash``)."""
+    return chess.polyglot.zobrist_hash(to_board(state))
 
 
 def to_board(state: tuple) -> chess.Board:

@@ -52,6 +52,7 @@ Request request_from(const std::string& algorithm, const nb::dict& settings) {
   read(settings, "tt_max_entries", r.tt_max_entries);
   read(settings, "multi_pv", r.multi_pv);
   read(settings, "nodes", r.nodes);
+  read(settings, "root_moves", r.root_moves);
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tactician {
 
@@ -33,6 +34,9 @@ struct Request {
   bool opponent_model = false;     // opponent_model or epsilon given
   int multi_pv = 1;               // alphabeta: the best root moves valued exactly and listed in lines
   int64_t nodes = 0;                // the node budget (algorithm.nodes, rounded up: engine/deadline.py); 0: none
+  // The root moves the search may play (engine/root.py), as their places in the root's natural order
+  // (G::actions); empty: all of them.
+  std::vector<int> root_moves;
   // limits
   int64_t tt_max_entries = 1000000;  // the transposition table's (and MCTS tree's) capacity
 

@@ -15,15 +15,17 @@ class TextbookAlphaBeta {
       : game_(game), budget_(budget), limit_(depth < 0 ? MAX_ID_DEPTH : depth), strict_(strict), pv_(plies) {}
 
   // The root is MAX-VALUE that remembers each move's value: the first multi_pv exact, a later one exact
-  // when it improves on the multi_pv-th best so far (the best, by default) and an upper bound when not.
-  Result run(const State& root, int depth, int multi_pv) {
+  // when it improves on the multi_pv-th best so far (the best, by default) and an upper bound when not;
+  // the root's moves are those the request allows (allowed_root), request.depth plies deep.
+  Result run(const State& root, const Request& request) {
+    const int multi_pv = request.multi_pv;
     std::vector<MoveValue> moves;
     std::vector<std::vector<int>> lines;
     std::vector<double> exact;
     bool timed_out = false;
     try {
       ++stats_.nodes;
-      int actions[G::MAX_MOVES], n = game_.actions(root, actions);
+      int actions[G::MAX_MOVES], n = allowed_root(game_, root, request, actions, game_.actions(root, actions));
       for (int i = 0; i < n; ++i) {
         const double alpha = threshold(exact, multi_pv);
         double v = -value(game_.result(root, actions[i]), -INF, -alpha, 1);
@@ -35,7 +37,7 @@ class TextbookAlphaBeta {
     } catch (Timeout&) {
       timed_out = true;
     }
-    return pass_answer(game_, root, depth, moves, lines, stats_, timed_out, false, multi_pv);
+    return pass_answer(game_, root, request, moves, lines, stats_, timed_out, false);
   }
 
  private:
@@ -83,7 +85,7 @@ class TextbookAlphaBeta {
 template <class G>
 Result textbook_alphabeta(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
   return TextbookAlphaBeta<G>(game, budget, request.depth, request.strict_cutoffs, ply_room(game, s))
-      .run(s, request.depth, request.multi_pv);
+      .run(s, request);
 }
 
 }  // namespace tactician

@@ -101,12 +101,28 @@ int ply_room(const G& game, const typename G::State& s) {
   return bound >= 0 ? bound : MAX_ID_DEPTH;
 }
 
-// The anytime answer when no root move was searched: the first ordered move, valued by the root's
-// evaluation, an estimate (common.py's first_move_fallback).
+// The root's moves a search plays (engine/root.py): the n of `moves`, in the order the search put them,
+// less those the request's root_moves leave out (none when it has none). Returns how many are kept, first
+// in `moves`.
 template <class G>
-MoveValue first_move_fallback(const G& game, const typename G::State& s) {
+int allowed_root(const G& game, const typename G::State& root, const Request& request, int* moves, int n) {
+  if (request.root_moves.empty()) return n;
+  int natural[G::MAX_MOVES];
+  const int all = game.actions(root, natural);
+  int kept = 0;
+  for (int i = 0; i < n; ++i)
+    if (std::any_of(request.root_moves.begin(), request.root_moves.end(),
+                    [&](int k) { return k < all && natural[k] == moves[i]; }))
+      moves[kept++] = moves[i];
+  return kept;
+}
+
+// The anytime answer when no root move was searched: the first ordered move (of those allowed_root keeps),
+// valued by the root's evaluation, an estimate (common.py's first_move_fallback).
+template <class G>
+MoveValue first_move_fallback(const G& game, const typename G::State& s, const Request& request) {
   int moves[G::MAX_MOVES];
-  game.ordered_actions(s, moves);
+  allowed_root(game, s, request, moves, game.ordered_actions(s, moves));
   return {moves[0], game.evaluate(s, game.to_move(s)) + 0.0, Bound::Estimate};
 }
 
@@ -126,17 +142,17 @@ namespace tactician {
 // The answer of a single-pass search that values every root move (minimax, textbook alpha-beta): the
 // best root move (a tie to the first in natural order) of the pass, or of the moves it finished before
 // the budget ran out (none: the fallback); a proven outcome when the pass saw every terminal state, with
-// its line's length as plies_to_end when `distance` (minimax's tie-breaks make it the game's length).
-// With multi_pv > 1, also the multi_pv best moves as lines, each with its outcome when the pass was solved.
+// its line's length as plies_to_end when `distance` (minimax's tie-breaks make it the game's length), for
+// the pass to request.depth. With request.multi_pv > 1, also the multi_pv best moves as lines, each with its outcome when the pass was solved.
 template <class G>
-Result pass_answer(const G& game, const typename G::State& s, int depth, std::vector<MoveValue>& moves,
-                   std::vector<std::vector<int>>& lines, Stats stats, bool timed_out, bool distance,
-                   int multi_pv = 1) {
+Result pass_answer(const G& game, const typename G::State& s, const Request& request, std::vector<MoveValue>& moves,
+                   std::vector<std::vector<int>>& lines, Stats stats, bool timed_out, bool distance) {
+  const int depth = request.depth, multi_pv = request.multi_pv;
   Result r;
   r.stats = stats;
   r.stats.depth_completed = timed_out ? 0 : depth >= 0 ? depth : stats.max_depth;
   if (moves.empty()) {
-    MoveValue fallback = first_move_fallback(game, s);
+    MoveValue fallback = first_move_fallback(game, s, request);
     r.move = fallback.move, r.value = fallback.value;
     return finish(r, timed_out);
   }

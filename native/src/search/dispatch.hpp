@@ -18,7 +18,9 @@ namespace tactician {
 template <class G>
 Result run_search(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
   if (game.is_terminal(s)) throw std::invalid_argument("the game is over: no move to search");
-  auto scored = [&](Result r) { return scored_outcome(game, s, std::move(r), budget, true, request.tt_max_entries); };
+  auto scored = [&](Result r) {
+    return scored_outcome(game, s, std::move(r), budget, true, request.tt_max_entries, !request.root_moves.empty());
+  };
   if (request.algorithm == "minimax") return scored(minimax(game, s, request, budget));
   if (request.algorithm == "alphabeta")
     return request.textbook() ? scored(textbook_alphabeta(game, s, request, budget)) : pvs(game, s, request, budget);

@@ -42,13 +42,14 @@ std::optional<Result> endgame_solve(const G& game, const typename G::State& s, c
 }
 
 // `r` as it is, unless it reports an outcome in a game with an endgame solver: then the solver's answer
-// (the nodes of both searches counted), or, when the solver cannot answer within `budget`, `r` without
-// outcome and plies_to_end (the winner proven, the score not). A multi-PV answer (`r.lines`) keeps its
+// (the nodes of both searches counted), or, when the solver cannot answer within `budget` or the root is
+// `restricted` (engine/root.py: the solver plays every root move), `r` without outcome and plies_to_end
+// (the winner proven, the score not). A multi-PV answer (`r.lines`) keeps its
 // lines and drops every outcome and plies_to_end instead, as endgame.py's scored_lines: the solver scores
 // one line, not several.
 template <class G>
 Result scored_outcome(const G& game, const typename G::State& s, Result r, const Budget& budget, bool ordering,
-                      int64_t tt_capacity) {
+                      int64_t tt_capacity, bool restricted = false) {
   if (!has_solve_endgame<G>::value || r.outcome.empty()) return r;
   if (!r.lines.empty()) {
     r.outcome.clear(), r.plies_to_end = -1;
@@ -56,7 +57,8 @@ Result scored_outcome(const G& game, const typename G::State& s, Result r, const
     return r;
   }
   Stats stats;
-  std::optional<Result> solved = endgame_solve(game, s, budget, ordering, tt_capacity, stats);
+  std::optional<Result> solved =
+      restricted ? std::nullopt : endgame_solve(game, s, budget, ordering, tt_capacity, stats);
   if (!solved) {
     r.outcome.clear();
     r.plies_to_end = -1;

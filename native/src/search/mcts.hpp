@@ -20,6 +20,7 @@
 #include "core/budget.hpp"
 #include "core/request.hpp"
 #include "core/result.hpp"
+#include "search/common.hpp"
 #include "search/game.hpp"
 #include "search/random.hpp"
 
@@ -98,10 +99,8 @@ class Mcts {
     r.stats.timed_out = timed_out;
     r.stats.stop_reason = timed_out ? TIME_LIMIT : stop;
     int chosen = decision(r.moves);
-    if (chosen < 0) {  // not one root move tried: the first ordered move, valued by the evaluation
-      int moves[G::MAX_MOVES];
-      game_.ordered_actions(root, moves);
-      r.move = moves[0];
+    if (chosen < 0) {  // not one root move tried: the first ordered move allowed, valued by the evaluation
+      r.move = first_move_fallback(game_, root, request_).move;
       r.value = game_.evaluate(root, m);
       r.moves.clear();
     } else {
@@ -143,9 +142,11 @@ class Mcts {
     return n.owner == 0 ? std::pair{mine, theirs} : std::pair{theirs, mine};
   }
 
+  // Node i's moves; the root's, those the request allows (allowed_root).
   void expand(int i) {
     int moves[G::MAX_MOVES];
     int n = game_.actions(tree_[i].state, moves);
+    if (i == 0) n = allowed_root(game_, tree_[i].state, request_, moves, n);
     tree_[i].first = int(moves_.size());
     tree_[i].n_moves = n;
     moves_.insert(moves_.end(), moves, moves + n);

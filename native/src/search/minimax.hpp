@@ -15,13 +15,14 @@ class Minimax {
   Minimax(const G& game, const Budget& budget, int depth, int plies)
       : game_(game), budget_(budget), limit_(depth < 0 ? MAX_ID_DEPTH : depth), pv_(plies) {}
 
-  Result run(const State& root, int depth) {
+  // The root's moves (those the request allows: allowed_root) valued request.depth plies deep.
+  Result run(const State& root, const Request& request) {
     std::vector<MoveValue> moves;
     std::vector<std::vector<int>> lines;
     bool timed_out = false;
     try {
       ++stats_.nodes;
-      int actions[G::MAX_MOVES], n = game_.actions(root, actions);
+      int actions[G::MAX_MOVES], n = allowed_root(game_, root, request, actions, game_.actions(root, actions));
       for (int i = 0; i < n; ++i) {
         double v = -value(game_.result(root, actions[i]), 1);
         moves.push_back({actions[i], v + 0.0});
@@ -30,7 +31,7 @@ class Minimax {
     } catch (Timeout&) {
       timed_out = true;
     }
-    return pass_answer(game_, root, depth, moves, lines, stats_, timed_out, true);
+    return pass_answer(game_, root, request, moves, lines, stats_, timed_out, true);
   }
 
  private:
@@ -72,7 +73,7 @@ class Minimax {
 
 template <class G>
 Result minimax(const G& game, const typename G::State& s, const Request& request, const Budget& budget) {
-  return Minimax<G>(game, budget, request.depth, ply_room(game, s)).run(s, request.depth);
+  return Minimax<G>(game, budget, request.depth, ply_room(game, s)).run(s, request);
 }
 
 }  // namespace tactician

@@ -133,22 +133,24 @@ class Pvs {
     if (bound >= 0) last = std::min(last, bound);
     int moves[G::MAX_MOVES];
     bool root_complete;
-    const int n = searched_moves(root_, moves, root_complete);
+    const int n = root_ranking(moves, root_complete);
     std::vector<int> ranking(moves, moves + n);
-    // Multi-PV (pvs.py): the phases that prove the best move alone, and aspiration windows, are skipped.
+    // Multi-PV (pvs.py): the phases that prove the best move alone, and aspiration windows, are skipped;
+    // so are those that play every root move where the request restricts them (engine/root.py).
     const int multi_pv = request_.multi_pv;
+    const bool whole = request_.root_moves.empty();
     const bool single = multi_pv == 1;
     if constexpr (has_solve_endgame<G>::value) {
       // Without a depth limit, the game's own endgame solver first, within the same share of the time (it
       // declines at once beyond its reach).
-      if (request_.depth < 0 && single) {
+      if (request_.depth < 0 && single && whole) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = endgame_solve(game_, root_, share, ordering_, tt_capacity_, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
       }
     } else if constexpr (G::OUTCOME_GAME && G::KEY_FIXES_PLY) {
       // An exact solve first: a share of the time where it can finish, or all of it when asked to.
-      if (single && solves_first(request_, bound, solve_max_plies(budget_))) {
+      if (single && whole && solves_first(request_, bound, solve_max_plies(budget_))) {
         Budget share = request_.solve ? budget_ : budget_.share(SOLVE_SHARE);
         if (auto solved = exact_solve(game_, root_, share, ordering_, tt_capacity_, ranking, stats_)) return *solved;
         stats_.stop_reason = COMPLETED;
@@ -161,7 +163,7 @@ class Pvs {
     std::vector<int> line;
     std::vector<std::vector<int>> lines;  // each root move's own line (empty for a bound)
     std::optional<std::vector<int>> won;  // by threats or the mate search: the answer, with no deepening
-    if (threats_ && single) won = threat_phase(ranking, root_complete);
+    if (threats_ && single && whole) won = threat_phase(ranking, root_complete);
     if (won) {
       completed = true, completed_depth = int(won->size()), line = *won;
       scores = {{line[0], WIN - completed_depth, Bound::Exact}};
@@ -229,7 +231,7 @@ class Pvs {
     Result r;
     r.stats = stats_;
     if (!completed) {
-      MoveValue fallback = first_move_fallback(game_, root_);
+      MoveValue fallback = first_move_fallback(game_, root_, request_);
       r.move = fallback.move, r.value = fallback.value;
       return finish(r, true);
     }
@@ -253,7 +255,7 @@ class Pvs {
       r.outcome = outcome_of(r.value);
       r.plies_to_end = draw_length(line);
     }
-    if (single) return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_);
+    if (single) return scored_outcome(game_, root_, finish(r, timed_out), budget_, ordering_, tt_capacity_, !whole);
     r.lines = lines_of(scores, lines,
                        G::OUTCOME_GAME && (exhausted || (reaches_end(game_, root_, completed_depth) && !pruning_)),
                        multi_pv);
@@ -785,6 +787,15 @@ class Pvs {
     if constexpr (has_candidate_actions<G>::value)
       if (pruning_) return game_.candidate_actions(s, out, complete);
     return ordering_ ? game_.ordered_actions(s, out) : game_.actions(s, out);
+  }
+
+  // The root's moves in search order and whether they are all of them (searched_moves); where the request
+  // restricts them (allowed_root), those alone, in the order without forward pruning, and complete
+  // (pvs.py's root_ranking).
+  int root_ranking(int* out, bool& complete) const {
+    if (request_.root_moves.empty()) return searched_moves(root_, out, complete);
+    complete = true;
+    return allowed_root(game_, root_, request_, out, ordering_ ? game_.ordered_actions(root_, out) : game_.actions(root_, out));
   }
 
   // The moves a node searches (searched_moves) and, with quiescence and ordering, its `n_noisy` noisy moves
