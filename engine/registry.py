@@ -13,9 +13,9 @@ carry, and the enums of ``openapi.yaml`` (a test checks the spec against this re
 from dataclasses import dataclass, field
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.errors import EngineError
+from engine.errors import EngineError, InvalidState
 
 # One line per game: its id and the module that implements it.
 GAME_MODULES = {
@@ -46,6 +46,18 @@ class GameOption:
     name: str
     schema: dict[str, Any]
     description: str
+
+
+_G = TypeVar("_G")
+
+
+def chosen_evaluation(games: dict[str, _G], default: str, evaluation: str | None) -> _G:
+    """The game of ``games`` (evaluation name -> game) that the ``evaluation`` option names, ``default``
+    without one; :class:`InvalidState` on ``options.evaluation`` for a name ``games`` lacks."""
+    game = games.get(default if evaluation is None else evaluation)
+    if game is None:
+        raise InvalidState(f"evaluation is {' or '.join(map(repr, games))}", field="options.evaluation")
+    return game
 
 
 @dataclass(frozen=True)

@@ -41,20 +41,25 @@ def read(directory: Path, max_abs_cp: int = 3000) -> Positions:
     """Every shard under ``directory``, each position once (its first labelling), scores past
     ``max_abs_cp`` dropped (decided positions teach the net little and stretch its scale)."""
     seen, fens, cps, points, games = set(), [], [], [], []
+    for fen, cp, pts, game in rows(directory, 4):
+        key = position_key(fen)
+        if key in seen or abs(int(cp)) > max_abs_cp:
+            continue
+        seen.add(key)
+        fens.append(fen), cps.append(int(cp)), points.append(float(pts))
+        games.append(game_hash(game))
+    return Positions(fens, np.array(cps, np.int32), np.array(points, np.float32), np.array(games, np.int64))
+
+
+def rows(directory: Path, fields: int):
+    """The lines of every shard under ``directory`` split at their tabs, those of ``fields`` fields: a line
+    cut short by a stop mid-write is left out."""
     for path in sorted(directory.glob("*.tsv")):
         with path.open() as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) != 4:
-                    continue           # a line cut short by a stop mid-write
-                fen, cp, pts, game = parts
-                key = position_key(fen)
-                if key in seen or abs(int(cp)) > max_abs_cp:
-                    continue
-                seen.add(key)
-                fens.append(fen), cps.append(int(cp)), points.append(float(pts))
-                games.append(game_hash(game))
-    return Positions(fens, np.array(cps, np.int32), np.array(points, np.float32), np.array(games, np.int64))
+                if len(parts) == fields:
+                    yield parts
 
 
 def game_hash(game_id: str) -> int:

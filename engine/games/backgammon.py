@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from engine.errors import IllegalMove, InvalidState
 from engine.games import backgammon_net
-from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, player_ids
+from engine.registry import EXPLICIT_CHANCE, GameOption, GameType, Player, chosen_evaluation, player_ids
 from engine.game import CHANCE, EVALUATION, MOVE_ORDERING, Game
 
 GAME_ID = "backgammon"
@@ -571,10 +571,7 @@ def parse_pair(state_json, name: str) -> tuple:
 def game_for(evaluation) -> "Backgammon":
     """The game valued by the ``evaluation`` option; :class:`InvalidState` on ``options.evaluation`` for
     another value."""
-    game = GAMES.get(NET if evaluation is None else evaluation)
-    if game is None:
-        raise InvalidState(f"evaluation is {NET!r} or {LEARNED!r}", field="options.evaluation")
-    return game
+    return chosen_evaluation(GAMES, NET, evaluation)
 
 
 def load(state_json, limits=None, evaluation=None, **_):

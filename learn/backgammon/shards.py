@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from learn.shards import game_hash
+from learn.shards import game_hash, rows
 
 KINDS = ("contact", "race")
 
@@ -34,19 +34,14 @@ def write_game(out, game, game_id: str) -> int:
 def read(directory: Path, kind: str) -> Positions:
     """Every ``kind`` position in the shards under ``directory``, each once (its first labelling)."""
     seen, sides, labels, games = set(), [], [], []
-    for path in sorted(directory.glob("*.tsv")):
-        with path.open() as f:
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) != 5 or parts[0] != kind:
-                    continue           # the other kind, or a line cut short by a stop mid-write
-                key = (parts[1], parts[2])
-                values = parts[3].split(",")
-                if key in seen or len(values) != 10:
-                    continue
-                seen.add(key)
-                sides.append((tuple(map(int, parts[1].split(","))), tuple(map(int, parts[2].split(",")))))
-                labels.append(tuple(map(float, values)))
-                games.append(game_hash(parts[4]))
+    for parts in rows(directory, 5):
+        key = (parts[1], parts[2])
+        values = parts[3].split(",")
+        if parts[0] != kind or key in seen or len(values) != 10:
+            continue               # the other kind, a position read already, or labels cut short
+        seen.add(key)
+        sides.append((tuple(map(int, parts[1].split(","))), tuple(map(int, parts[2].split(",")))))
+        labels.append(tuple(map(float, values)))
+        games.append(game_hash(parts[4]))
     return Positions(kind, np.array(sides, np.int8).reshape(-1, 2, 26), np.array(labels, np.float32).reshape(-1, 10),
                      np.array(games, np.int64))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from learn.shards import game_hash
+from learn.shards import game_hash, rows
 
 
 @dataclass
@@ -32,19 +32,13 @@ def write_game(out, game, game_id: str) -> int:
 def read(directory: Path) -> Positions:
     """Every position in the shards under ``directory``, each once: an exact label before an estimated one,
     else its first labelling."""
-    rows: dict = {}
-    for path in sorted(directory.glob("*.tsv")):
-        with path.open() as f:
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) != 5:
-                    continue           # a line cut short by a stop mid-write
-                key = (int(parts[0], 16), int(parts[1], 16))
-                exact = parts[3] == "1"
-                if key not in rows or (exact and not rows[key][1]):
-                    rows[key] = (int(parts[2]), exact, game_hash(parts[4]))
-    keys = list(rows)
-    values = list(rows.values())
+    found: dict = {}
+    for me, them, label, exact_flag, game in rows(directory, 5):
+        key, exact = (int(me, 16), int(them, 16)), exact_flag == "1"
+        if key not in found or (exact and not found[key][1]):
+            found[key] = (int(label), exact, game_hash(game))
+    keys = list(found)
+    values = list(found.values())
     return Positions(np.array([k[0] for k in keys], np.uint64), np.array([k[1] for k in keys], np.uint64),
                      np.array([v[0] for v in values], np.int8), np.array([v[1] for v in values], bool),
                      np.array([v[2] for v in values], np.int64))

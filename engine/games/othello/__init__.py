@@ -21,7 +21,7 @@ from engine.games.othello.board import (CENTRE, FULL, PASS, START_BLACK, START_W
                                         squares)
 from engine.games.othello.evaluation import SQUARE_WEIGHTS, evaluate_for_mover
 from engine.games.othello import endgame, patterns
-from engine.registry import NO_CHANCE, GameOption, GameType, Player, player_ids
+from engine.registry import NO_CHANCE, GameOption, GameType, Player, chosen_evaluation, player_ids
 
 GAME_ID = "othello"
 COLUMNS, ROWS = "abcdefgh", "12345678"
@@ -251,10 +251,7 @@ def initial_state():
 def game_for(evaluation) -> Othello:
     """The game valued by the ``evaluation`` option; :class:`InvalidState` on ``options.evaluation`` for
     another value."""
-    game = GAMES.get(CLASSIC if evaluation is None else evaluation)
-    if game is None:
-        raise InvalidState(f"evaluation is {CLASSIC!r} or {PATTERNS!r}", field="options.evaluation")
-    return game
+    return chosen_evaluation(GAMES, CLASSIC, evaluation)
 
 
 def load(state_json, limits=None, evaluation=None, **_):

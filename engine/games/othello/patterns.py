@@ -169,13 +169,18 @@ def checksum(numbers) -> str:
     return fnv1a64(b"".join(int(x).to_bytes(2, "little", signed=True) for x in numbers))
 
 
+def file_shape() -> dict:
+    """The ``shape`` a weights file's header names: the anchors, the tables and each table's slots."""
+    return {"anchors": list(ANCHORS), "tables": list(TABLES), "slots": list(table_sizes())}
+
+
 def parse(text: str) -> Weights:
     """The weights of a file's text; ValueError when its header does not describe its numbers."""
     lines = text.splitlines()
     if not lines or not lines[0].startswith("#! "):
         raise ValueError("the first line is not the header \"#! {json}\"")
     header = json.loads(lines[0][3:])
-    shape = {"anchors": list(ANCHORS), "tables": list(TABLES), "slots": list(table_sizes())}
+    shape = file_shape()
     if header.get("format") != FORMAT or header.get("inputs") != INPUTS_NAME or header.get("shape") != shape:
         raise ValueError(f"the header names format {header.get('format')}, inputs {header.get('inputs')!r} and "
                          f"shape {header.get('shape')}; this engine reads format {FORMAT}, {INPUTS_NAME!r}, {shape}")
@@ -193,7 +198,7 @@ def parse(text: str) -> Weights:
 
 def format_weights(tables, header: dict, comment: str = "") -> str:
     """The file's text for ``tables`` (``header``'s fields for people, the format's added)."""
-    shape = {"anchors": list(ANCHORS), "tables": list(TABLES), "slots": list(table_sizes())}
+    shape = file_shape()
     full = {"format": FORMAT, "inputs": INPUTS_NAME, "shape": shape, **header, "checksum": checksum(flat(tables))}
     lines = ["#! " + json.dumps(full)] + [f"# {line}" for line in comment.splitlines()]
     lines += [" ".join(map(str, table)) for anchor in tables for table in anchor]
