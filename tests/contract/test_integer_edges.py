@@ -222,9 +222,13 @@ def test_a_clock_s_moves_to_go_at_its_edges(client):
             expect(post(client, route, make(value)), value, FIELDS[route, path], field)
 
 
+ROOT_RESTRICTIONS = ("search_moves", "exclude_moves")
+
+
 def test_moves_at_their_edges(client):
     """A move given as an integer (no bounds in the schema: the game's own), a 2048 chance outcome's cell
-    and tile, on ``apply`` (``move`` and ``moves``) and a review."""
+    and tile, on ``apply`` (``move`` and ``moves``), a review, and a search's (and a batch's search's) root
+    restriction (``search_moves``, ``exclude_moves``)."""
     tictactoe = start("tictactoe")
     for value in edges((0, 8)):
         for body, field in (({"state": tictactoe, "move": value}, "move"),
@@ -233,6 +237,11 @@ def test_moves_at_their_edges(client):
         review = {"game": "tictactoe", "state": tictactoe, "moves": [value], "algorithm": {"name": "alphabeta"},
                   "time_limit_ms": TIME_LIMIT_MS}
         expect(post(client, "/v1/review", review), value, (0, 8), "moves[0]")
+        for restriction in ROOT_RESTRICTIONS:
+            search = search_body("tictactoe", tictactoe, {"name": "alphabeta", "depth": 1}, **{restriction: [value]})
+            expect(post(client, "/v1/search", search), value, (0, 8), f"{restriction}[0]")
+            expect(post(client, "/v1/search/batch", {"searches": [search]}), value, (0, 8),
+                   f"searches[0].{restriction}[0]")
     chance = {"board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "to_move": "chance"}
     for key, bounds in ((("cell", ITEM), FIELDS["/v1/games/{game}/apply", ("move", "cell", ITEM)]),
                         (("tile",), FIELDS["/v1/games/{game}/apply", ("move", "tile")])):
@@ -241,10 +250,15 @@ def test_moves_at_their_edges(client):
             field = "move.cell[0]" if key[0] == "cell" else "move.tile"
             review = {"game": "2048", "state": chance, "moves": [outcome], "algorithm": {"name": "expectimax"},
                       "time_limit_ms": TIME_LIMIT_MS}
+            searches = [(restriction, search_body("2048", chance, {"name": "expectimax", "depth": 1},
+                                                  **{restriction: [outcome]})) for restriction in ROOT_RESTRICTIONS]
             for route, body, at in (
                     ("/v1/games/2048/apply", {"state": chance, "move": outcome}, field),
                     ("/v1/games/2048/apply", {"state": chance, "moves": [outcome]}, field.replace("move", "moves[0]", 1)),
-                    ("/v1/review", review, field.replace("move", "moves[0]", 1))):
+                    ("/v1/review", review, field.replace("move", "moves[0]", 1)),
+                    *(("/v1/search", search, field.replace("move", f"{r}[0]", 1)) for r, search in searches),
+                    *(("/v1/search/batch", {"searches": [search]}, field.replace("move", f"searches[0].{r}[0]", 1))
+                      for r, search in searches)):
                 response = post(client, route, body)
                 assert response.status_code < 500, (body, response.data[:300])
                 if not in_range(value, bounds):
@@ -266,10 +280,12 @@ def test_the_chess_evaluation_s_query_at_its_edges(client):
 PROBED = {
     "/v1/search": {("algorithm", s) for _, s in setting_cases()} | {("options", "no_progress_plies"),
                                                                     ("algorithm", "no_progress_plies"),
-                                                                    ("time_limit_ms",), ("clock", "moves_to_go")},
+                                                                    ("time_limit_ms",), ("clock", "moves_to_go")}
+    | {(r, ITEM, *tail) for r in ROOT_RESTRICTIONS for tail in ((), ("cell", ITEM), ("tile",))},
     "/v1/search/batch": {("searches", ITEM, "algorithm", s) for _, s in setting_cases()}
     | {("searches", ITEM, "options", "no_progress_plies"), ("searches", ITEM, "algorithm", "no_progress_plies"),
-       ("searches", ITEM, "time_limit_ms"), ("searches", ITEM, "clock", "moves_to_go")},
+       ("searches", ITEM, "time_limit_ms"), ("searches", ITEM, "clock", "moves_to_go")}
+    | {("searches", ITEM, r, ITEM, *tail) for r in ROOT_RESTRICTIONS for tail in ((), ("cell", ITEM), ("tile",))},
     "/v1/review": {("algorithm", s) for _, s in setting_cases()} | {
         ("algorithm", "no_progress_plies"), ("options", "no_progress_plies"), ("time_limit_ms",), ("moves", ITEM),
         ("moves", ITEM, "cell", ITEM), ("moves", ITEM, "tile")},
@@ -287,6 +303,8 @@ def test_every_integer_field_of_the_spec_is_probed():
 
 def test_every_integer_field_has_a_maximum():
     """Every integer a request sets has a documented maximum; moves are bounded by their game (a legal
-    move or a 422 naming it)."""
+    move or a 422 naming it), those of a search's root restriction too."""
     unbounded = {key for key, (low, high) in FIELDS.items() if high is None}
-    assert {path for _, path in unbounded} <= {("move",), ("moves", ITEM)}
+    moves = {("move",), ("moves", ITEM), *((r, ITEM) for r in ROOT_RESTRICTIONS),
+             *(("searches", ITEM, r, ITEM) for r in ROOT_RESTRICTIONS)}
+    assert {path for _, path in unbounded} <= moves
